@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# Front end. `make demo` and `make check` do all set-up on a fresh Debian 12.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+CACHE ?= $(HOME)/.cache/tek
+export TEK_CACHE := $(CACHE)
+
+# KDIR: a prepared kernel tree. Default: our test kernel (built and cached).
+KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
+
+.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(TOP)/src modules
+
+clean:
+	$(MAKE) -C $(TOP)/tests/host clean
+	rm -rf $(TOP)/src/*.o $(TOP)/src/*.ko $(TOP)/src/*/*.o $(TOP)/src/.*.cmd \
+	       $(TOP)/src/*/.*.cmd $(TOP)/src/*.mod* $(TOP)/src/Module.symvers \
+	       $(TOP)/src/modules.order $(TOP)/src/.tmp_versions $(TOP)/build
+
+deps:
+	$(TOP)/tests/deps.sh
+
+lint: deps
+	$(TOP)/tests/lint.sh
+
+host-test:
+	$(MAKE) -C $(TOP)/tests/host test
+
+fuzz:
+	$(MAKE) -C $(TOP)/tests/host fuzz
+
+guest-test: deps
+	$(TOP)/tests/qemu/run-all.sh
+
+check: deps
+	$(TOP)/tests/check.sh
+
+demo: deps
+	$(TOP)/tests/qemu/demo.sh
+
+bench: deps
+	$(TOP)/tests/qemu/bench.sh

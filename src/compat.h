@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels we build against, probed by feature in
+ * Kbuild.include. Force-included before every source file of the modules.
+ * Core files use only the tk_* names defined here.
+ */
+#ifndef TK_COMPAT_H
+#define TK_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/version.h>
+#include <linux/tpm.h>
+
+#if !IS_ENABLED(CONFIG_TCG_TPM)
+#error "the target kernel has no TPM support (CONFIG_TCG_TPM)"
+#endif
+#if !IS_ENABLED(CONFIG_KEYS)
+#error "the target kernel has no key retention service (CONFIG_KEYS)"
+#endif
+
+/*
+ * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
+ * header gives its length) and leave the response in @buf. Returns a
+ * negative errno, or the TPM return code (0 on success).
+ */
+#ifdef TK_HAVE_TPM_SEND
+static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
+{
+	return tpm_send(chip, buf, PAGE_SIZE);
+}
+#else
+static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
+{
+	struct tpm_buf tb = { .data = buf };
+	ssize_t rc;
+
+#ifdef TK_HAVE_TPM_BUF_LENGTH
+	tb.length = be32_to_cpup((__be32 *)(buf + 2));
+#endif
+	rc = tpm_try_get_ops(chip);
+	if (rc)
+		return rc;
+	rc = tpm_transmit_cmd(chip, &tb, 0, "trusted key");
+	tpm_put_ops(chip);
+	return rc;
+}
+#endif
+
+#endif /* __KERNEL__ */
+#endif /* TK_COMPAT_H */

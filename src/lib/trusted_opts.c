@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser for "new <len> [opts]", "load <hex> [opts]" and "update [opts]".
+ * Stricter than the historical parser: odd-length or non-hex values,
+ * trailing junk after numbers and repeated options are refused.
+ */
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include "tk_hex.h"
+#include "trusted_opts.h"
+
+#define SEPARATORS " \t\n"
+
+static const struct {
+	const char *name;
+	unsigned int size;
+} hashes[TK_HASH_COUNT] = {
+	[TK_HASH_SHA1]		= { "sha1", 20 },
+	[TK_HASH_SHA256]	= { "sha256", 32 },
+	[TK_HASH_SHA384]	= { "sha384", 48 },
+	[TK_HASH_SHA512]	= { "sha512", 64 },
+	[TK_HASH_SM3_256]	= { "sm3", 32 },
+};
+
+static const char * const opt_names[TK_OPT_COUNT] = {
+	[TK_OPT_KEYHANDLE]	= "keyhandle",
+	[TK_OPT_KEYAUTH]	= "keyauth",
+	[TK_OPT_BLOBAUTH]	= "blobauth",
+	[TK_OPT_PCRINFO]	= "pcrinfo",
+	[TK_OPT_PCRLOCK]	= "pcrlock",
+	[TK_OPT_MIGRATABLE]	= "migratable",
+	[TK_OPT_HASH]		= "hash",
+	[TK_OPT_POLICYDIGEST]	= "policydigest",
+	[TK_OPT_POLICYHANDLE]	= "policyhandle",
+};
+
+unsigned int tk_hash_size(enum tk_hash hash)
+{
+	return hash < TK_HASH_COUNT ? hashes[hash].size : 0;
+}
+
+const char *tk_hash_name(enum tk_hash hash)
+{
+	return hash < TK_HASH_COUNT ? hashes[hash].name : "?";
+}
+
+static int refuse(struct tk_request *req, const char *why)
+{
+	req->why = why;
+	return -EINVAL;
+}
+
+/* Next token, skipping runs of separators; NULL at the end. */
+static char *next_token(char **line)
+{
+	char *tok;
+
+	do {
+		tok = strsep(line, SEPARATORS);
+	} while (tok && !*tok);
+	return tok;
+}
+
+static int hex_exact(u8 *dst, size_t size, const char *val)
+{
+	return tk_hex_decode(dst, size, val, strlen(val)) == (int)size ?
+	       0 : -EINVAL;
+}
+
+static int parse_blobauth(struct tk_request *req, const char *val, bool tpm2)
+{
+	struct tk_options *o = &req->opt;
+	size_t len = strlen(val);
+
+	/* 40 hex digits always mean a 20-byte value. */
+	if (len == 2 * TK_AUTH_SIZE) {
+		if (hex_exact(o->blobauth, TK_AUTH_SIZE, val))
+			return refuse(req, "blobauth is not hex");
+		o->blobauth_len = TK_AUTH_SIZE;
+		return 0;
+	}
+	/* A TPM 2.0 object takes a short password as it is. */
+	if (tpm2 && len && len <= TK_AUTH_SIZE) {
+		memcpy(o->blobauth, val, len);
+		o->blobauth_len = len;
+		return 0;
+	}
+	return refuse(req, "blobauth must be 40 hex digits");
+}
+
+static int parse_hash(struct tk_request *req, const char *val, bool tpm2)
+{
+	unsigned int i;
+
+	if (tk_opt_given(&req->opt, TK_OPT_POLICYDIGEST))
+		return refuse(req, "hash must come before policydigest");
+	for (i = 0; i < TK_HASH_COUNT; i++) {
+		if (!strcmp(val, hashes[i].name))
+			break;
+	}
+	if (i == TK_HASH_COUNT)
+		return refuse(req, "unknown hash");
+	if (!tpm2 && i != TK_HASH_SHA1)
+		return refuse(req, "TPM 1.2 seals with sha1 only");
+	req->opt.hash = i;
+	return 0;
+}
+
+static int parse_option(struct tk_request *req, enum tk_opt opt,
+			const char *val, bool tpm2)
+{
+	struct tk_options *o = &req->opt;
+	unsigned int size;
+	int ret;
+
+	switch (opt) {
+	case TK_OPT_KEYHANDLE:
+		if (tk_parse_u32(val, 16, &o->keyhandle))
+			return refuse(req, "keyhandle is not a 32-bit hex number");
+		return 0;
+	case TK_OPT_KEYAUTH:
+		if (strlen(val) != 2 * TK_AUTH_SIZE ||
+		    hex_exact(o->keyauth, TK_AUTH_SIZE, val))
+			return refuse(req, "keyauth must be 40 hex digits");
+		return 0;
+	case TK_OPT_BLOBAUTH:
+		return parse_blobauth(req, val, tpm2);
+	case TK_OPT_PCRINFO:
+		ret = tk_hex_decode(o->pcrinfo, sizeof(o->pcrinfo), val,
+				    strlen(val));
+		if (ret <= 0)
+			return refuse(req, ret == -E2BIG ?
+				      "pcrinfo is longer than 64 bytes" :
+				      "pcrinfo is not hex");
+		o->pcrinfo_len = ret;
+		return 0;
+	case TK_OPT_PCRLOCK:
+		if (tk_parse_u32(val, 10, &o->pcrlock) ||
+		    o->pcrlock >= TK_PCR_COUNT)
+			return refuse(req, "pcrlock is not a PCR number");
+		return 0;
+	case TK_OPT_MIGRATABLE:
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return refuse(req, "migratable must be 0 or 1");
+		o->migratable = val[0] == '1';
+		return 0;
+	case TK_OPT_HASH:
+		return parse_hash(req, val, tpm2);
+	case TK_OPT_POLICYDIGEST:
+		if (!tpm2)
+			return refuse(req, "policydigest needs a TPM 2.0");
+		size = tk_hash_size(o->hash);
+		if (strlen(val) != 2 * size ||
+		    hex_exact(o->policydigest, size, val))
+			return refuse(req, "policydigest does not match hash");
+		o->policydigest_len = size;
+		return 0;
+	case TK_OPT_POLICYHANDLE:
+		if (!tpm2)
+			return refuse(req, "policyhandle needs a TPM 2.0");
+		if (tk_parse_u32(val, 16, &o->policyhandle))
+			return refuse(req, "policyhandle is not a 32-bit hex number");
+		return 0;
+	default:
+		return refuse(req, "unknown option");
+	}
+}
+
+static int parse_options(struct tk_request *req, char *line, bool tpm2)
+{
+	unsigned int opt;
+	char *tok, *val;
+	int ret;
+
+	while ((tok = next_token(&line))) {
+		val = strchr(tok, '=');
+		if (!val)
+			return refuse(req, "option without a value");
+		*val++ = '\0';
+		for (opt = 0; opt < TK_OPT_COUNT; opt++) {
+			if (!strcmp(tok, opt_names[opt]))
+				break;
+		}
+		if (opt == TK_OPT_COUNT)
+			return refuse(req, "unknown option");
+		if (tk_opt_given(&req->opt, opt))
+			return refuse(req, "option given twice");
+		if (!*val)
+			return refuse(req, "option with an empty value");
+		ret = parse_option(req, opt, val, tpm2);
+		if (ret)
+			return ret;
+		req->opt.given |= 1U << opt;
+	}
+	return 0;
+}
+
+/*
+ * Parse the NUL-terminated, writable @line. On success @req holds the
+ * command and options; on failure req->why names the reason.
+ */
+int tk_parse_request(char *line, bool tpm2, struct tk_request *req)
+{
+	char *tok;
+	u32 len;
+	int ret;
+
+	memset(req, 0, sizeof(*req));
+	req->opt.migratable = 1;
+	req->opt.hash = tpm2 ? TK_HASH_SHA256 : TK_HASH_SHA1;
+
+	tok = next_token(&line);
+	if (!tok)
+		return refuse(req, "empty command");
+	if (!strcmp(tok, "new")) {
+		req->cmd = TK_CMD_NEW;
+		tok = next_token(&line);
+		if (!tok || tk_parse_u32(tok, 10, &len))
+			return refuse(req, "new needs a decimal key length");
+		if (len < TK_KEY_MIN || len > TK_KEY_MAX)
+			return refuse(req, "key length out of range 32..128");
+		req->key_len = len;
+	} else if (!strcmp(tok, "load")) {
+		req->cmd = TK_CMD_LOAD;
+		tok = next_token(&line);
+		if (!tok)
+			return refuse(req, "load needs a blob");
+		ret = tk_hex_decode(req->blob, sizeof(req->blob), tok,
+				    strlen(tok));
+		if (ret <= 0)
+			return refuse(req, ret == -E2BIG ? "blob too large" :
+				      "blob is not an even number of hex digits");
+		req->blob_len = ret;
+	} else if (!strcmp(tok, "update")) {
+		req->cmd = TK_CMD_UPDATE;
+	} else {
+		return refuse(req, "unknown command");
+	}
+	return parse_options(req, line, tpm2);
+}

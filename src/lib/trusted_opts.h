@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The user ABI of the trusted key type: the command line handed to
+ * add_key(2)/keyctl_update(2), parsed into a request. Kernel-free.
+ */
+#ifndef TK_TRUSTED_OPTS_H
+#define TK_TRUSTED_OPTS_H
+
+#include <linux/types.h>
+
+#define TK_KEY_MIN	32
+#define TK_KEY_MAX	128	/* struct trusted_key_payload: MAX_KEY_SIZE */
+#define TK_BLOB_MAX	512	/* MAX_BLOB_SIZE */
+#define TK_PCRINFO_MAX	64	/* MAX_PCRINFO_SIZE */
+#define TK_DIGEST_MAX	64	/* MAX_DIGEST_SIZE */
+#define TK_AUTH_SIZE	20	/* TPM 1.2 authorisation data: SHA-1 sized */
+#define TK_DATA_MAX	32767	/* what add_key may hand a key type */
+#define TK_PCR_COUNT	24
+
+enum tk_cmd {
+	TK_CMD_NEW = 1,
+	TK_CMD_LOAD,
+	TK_CMD_UPDATE,
+};
+
+enum tk_hash {
+	TK_HASH_SHA1,
+	TK_HASH_SHA256,
+	TK_HASH_SHA384,
+	TK_HASH_SHA512,
+	TK_HASH_SM3_256,
+	TK_HASH_COUNT
+};
+
+enum tk_opt {
+	TK_OPT_KEYHANDLE,
+	TK_OPT_KEYAUTH,
+	TK_OPT_BLOBAUTH,
+	TK_OPT_PCRINFO,
+	TK_OPT_PCRLOCK,
+	TK_OPT_MIGRATABLE,
+	TK_OPT_HASH,
+	TK_OPT_POLICYDIGEST,
+	TK_OPT_POLICYHANDLE,
+	TK_OPT_COUNT
+};
+
+struct tk_options {
+	u32 given;			/* BIT(enum tk_opt) per option seen */
+	u32 keyhandle;
+	u32 pcrlock;
+	u32 policyhandle;
+	u32 blobauth_len;
+	u32 pcrinfo_len;
+	u32 policydigest_len;
+	enum tk_hash hash;
+	u8 migratable;
+	u8 keyauth[TK_AUTH_SIZE];
+	u8 blobauth[TK_AUTH_SIZE];
+	u8 pcrinfo[TK_PCRINFO_MAX];
+	u8 policydigest[TK_DIGEST_MAX];
+};
+
+struct tk_request {
+	enum tk_cmd cmd;
+	u32 key_len;			/* new */
+	u32 blob_len;			/* load */
+	u8 blob[TK_BLOB_MAX];
+	struct tk_options opt;
+	const char *why;		/* static text: why the input was refused */
+};
+
+static inline bool tk_opt_given(const struct tk_options *o, enum tk_opt opt)
+{
+	return o->given & (1U << opt);
+}
+
+int tk_parse_request(char *line, bool tpm2, struct tk_request *req);
+unsigned int tk_hash_size(enum tk_hash hash);
+const char *tk_hash_name(enum tk_hash hash);
+
+#endif /* TK_TRUSTED_OPTS_H */

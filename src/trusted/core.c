@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "trusted" key type: symmetric keys generated in the kernel and
+ * sealed by a TPM; user space only ever sees the sealed blob.
+ *
+ *   keyctl add trusted NAME "new LEN [options]" RING
+ *   keyctl add trusted NAME "load HEXBLOB [options]" RING
+ *   keyctl update ID "update [options]"
+ *   keyctl print ID
+ */
+#include <keys/user-type.h>
+#include <linux/capability.h>
+#include <linux/key-type.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "trusted.h"
+
+static char *rng = "default";
+module_param(rng, charp, 0444);
+MODULE_PARM_DESC(rng, "Source of new keys: default (the TPM), tpm or kernel");
+
+static char *source;
+module_param(source, charp, 0444);
+MODULE_PARM_DESC(source, "Trust source: only tpm is supported");
+
+static bool kernel_rng;
+
+static int preparse(struct key_preparsed_payload *prep)
+{
+	struct tk_request *req;
+	char *line;
+	int ret;
+
+	if (!prep->data || prep->datalen == 0 || prep->datalen > TK_DATA_MAX)
+		return -EINVAL;
+	line = kmemdup_nul(prep->data, prep->datalen, GFP_KERNEL);
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!line || !req)
+		goto out;
+
+	ret = tk_parse_request(line, trusted_tpm_is_tpm2(), req);
+	if (ret) {
+		pr_info_ratelimited("refused: %s\n", req->why);
+		goto out;
+	}
+	if (tk_opt_given(&req->opt, TK_OPT_PCRLOCK) && !capable(CAP_SYS_ADMIN)) {
+		ret = -EPERM;
+		goto out;
+	}
+	prep->payload.data[0] = req;
+	prep->quotalen = sizeof(struct trusted_key_payload);
+	req = NULL;
+out:
+	kfree_sensitive(line);
+	kfree_sensitive(req);
+	return ret;
+}
+
+static void free_preparse(struct key_preparsed_payload *prep)
+{
+	kfree_sensitive(prep->payload.data[0]);
+}
+
+static int seal(struct trusted_key_payload *p, const struct tk_options *o)
+{
+	if (trusted_tpm_is_tpm2())
+		return -EOPNOTSUPP;
+	return trusted_tpm1_seal(p, o);
+}
+
+static int unseal(struct trusted_key_payload *p, const struct tk_options *o)
+{
+	if (trusted_tpm_is_tpm2())
+		return -EOPNOTSUPP;
+	return trusted_tpm1_unseal(p, o);
+}
+
+static int new_key(struct trusted_key_payload *p, const struct tk_request *req)
+{
+	int ret = 0;
+
+	p->key_len = req->key_len;
+	p->migratable = req->opt.migratable;
+	if (kernel_rng)
+		ret = get_random_bytes_wait(p->key, p->key_len);
+	else
+		ret = trusted_tpm_random(p->key, p->key_len);
+	return ret ?: seal(p, &req->opt);
+}
+
+static int load_key(struct trusted_key_payload *p, const struct tk_request *req)
+{
+	memcpy(p->blob, req->blob, req->blob_len);
+	p->blob_len = req->blob_len;
+	return unseal(p, &req->opt);
+}
+
+/* pcrlock= is the last step: it only happens once the key exists. */
+static int lock_pcr(const struct tk_request *req)
+{
+	if (!tk_opt_given(&req->opt, TK_OPT_PCRLOCK))
+		return 0;
+	return trusted_tpm_pcrlock(req->opt.pcrlock);
+}
+
+static int instantiate(struct key *key, struct key_preparsed_payload *prep)
+{
+	const struct tk_request *req = prep->payload.data[0];
+	struct trusted_key_payload *p;
+	int ret;
+
+	if (req->cmd == TK_CMD_UPDATE)
+		return -EINVAL;
+	ret = key_payload_reserve(key, sizeof(*p));
+	if (ret)
+		return ret;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+
+	ret = req->cmd == TK_CMD_NEW ? new_key(p, req) : load_key(p, req);
+	ret = ret ?: lock_pcr(req);
+	if (ret) {
+		kfree_sensitive(p);
+		return ret;
+	}
+	rcu_assign_keypointer(key, p);
+	return 0;
+}
+
+static void free_payload_rcu(struct rcu_head *rcu)
+{
+	kfree_sensitive(container_of(rcu, struct trusted_key_payload, rcu));
+}
+
+/* Reseal the same key under new options (new PCR values, new auth). */
+static int update(struct key *key, struct key_preparsed_payload *prep)
+{
+	const struct tk_request *req = prep->payload.data[0];
+	struct trusted_key_payload *old, *p;
+	int ret;
+
+	if (key_is_negative(key))
+		return -ENOKEY;
+	if (req->cmd != TK_CMD_UPDATE)
+		return -EINVAL;
+	old = key->payload.data[0];
+	if (!old->migratable)
+		return -EPERM;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->key_len = old->key_len;
+	p->migratable = old->migratable;
+	memcpy(p->key, old->key, old->key_len);
+
+	ret = seal(p, &req->opt);
+	ret = ret ?: lock_pcr(req);
+	if (ret) {
+		kfree_sensitive(p);
+		return ret;
+	}
+	rcu_assign_keypointer(key, p);
+	call_rcu(&old->rcu, free_payload_rcu);
+	return 0;
+}
+
+static void destroy(struct key *key)
+{
+	kfree_sensitive(key->payload.data[0]);
+}
+
+/* The sealed blob, in hex; never the key. */
+static long read(const struct key *key, char *buffer, size_t buflen)
+{
+	const struct trusted_key_payload *p = dereference_key_locked(key);
+
+	if (!p)
+		return -EINVAL;
+	if (buffer && buflen >= 2 * p->blob_len)
+		bin2hex(buffer, p->blob, p->blob_len);
+	return 2 * p->blob_len;
+}
+
+struct key_type key_type_trusted = {
+	.name		= "trusted",
+	.preparse	= preparse,
+	.free_preparse	= free_preparse,
+	.instantiate	= instantiate,
+	.update		= update,
+	.destroy	= destroy,
+	.describe	= user_describe,
+	.read		= read,
+};
+EXPORT_SYMBOL_GPL(key_type_trusted);
+
+static int check_params(void)
+{
+	if (source && strcmp(source, "tpm")) {
+		pr_err("source=%s is not supported; only tpm\n", source);
+		return -EINVAL;
+	}
+	if (!strcmp(rng, "kernel"))
+		kernel_rng = true;
+	else if (strcmp(rng, "default") && strcmp(rng, "tpm")) {
+		pr_err("rng=%s is not supported: default, tpm or kernel\n", rng);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int __init trusted_init(void)
+{
+	int ret;
+
+	ret = check_params();
+	if (ret)
+		return ret;
+	ret = trusted_tpm_init();
+	if (ret)
+		goto err;
+	ret = trusted_auth_init();
+	if (ret)
+		goto err_tpm;
+	ret = register_key_type(&key_type_trusted);
+	if (ret)
+		goto err_auth;
+	return 0;
+
+err_auth:
+	trusted_auth_exit();
+err_tpm:
+	trusted_tpm_exit();
+err:
+	pr_err("not loaded (%d)%s\n", ret, ret == -ENODEV ? ": no TPM" : "");
+	return ret;
+}
+
+static void __exit trusted_exit(void)
+{
+	unregister_key_type(&key_type_trusted);
+	trusted_auth_exit();
+	trusted_tpm_exit();
+}
+
+/* After the TPM drivers and the crypto API, like the in-tree module. */
+late_initcall(trusted_init);
+module_exit(trusted_exit);
+
+MODULE_DESCRIPTION("Trusted keys sealed by a TPM");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of the trusted key type: the key type (core.c) on
+ * top of the TPM transport (tpm.c) and the TPM 1.2 sealing code
+ * (tpm1.c, tpm1_auth.c).
+ */
+#ifndef TRUSTED_H
+#define TRUSTED_H
+
+#include <keys/trusted-type.h>
+#include <linux/types.h>
+#include "trusted_opts.h"
+#include "tpm1_msg.h"
+
+/* trusted-type.h imposes its own prefix; use ours throughout. */
+#undef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+/* tpm.c: the one TPM we use, chosen at module load. */
+int trusted_tpm_init(void);
+void trusted_tpm_exit(void);
+bool trusted_tpm_is_tpm2(void);
+u8 *trusted_tpm_buf_alloc(void);
+void trusted_tpm_buf_free(u8 *buf);
+int trusted_tpm_send(u8 *buf, const char *what);
+int trusted_tpm_random(u8 *out, size_t len);
+int trusted_tpm_pcrlock(u32 pcr);
+void trusted_tpm1_flush_auth(u8 *buf, u32 handle);
+
+/* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
+int trusted_auth_init(void);
+void trusted_auth_exit(void);
+int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n);
+int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
+		 unsigned int n);
+
+/* tpm1.c: TPM_Seal / TPM_Unseal of a payload. */
+int trusted_tpm1_seal(struct trusted_key_payload *p,
+		      const struct tk_options *o);
+int trusted_tpm1_unseal(struct trusted_key_payload *p,
+			const struct tk_options *o);
+
+#endif /* TRUSTED_H */

@@ -1,0 +1,16 @@
+#!/bin/bash
+# Install what the build and the tests need, from Debian's archive only.
+set -euo pipefail
+pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
+      xz-utils qemu-system-x86 swtpm swtpm-tools busybox-static keyutils
+      tpm2-tools linux-source-6.1 sparse clang libclang-rt-14-dev
+      cryptsetup-bin ecryptfs-utils e2fsprogs python3)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}" >&2
+if [ "$(id -u)" != 0 ]; then sudo=sudo; else sudo=; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
