@@ -68,14 +68,14 @@ static void free_preparse(struct key_preparsed_payload *prep)
 static int seal(struct trusted_key_payload *p, const struct tk_options *o)
 {
 	if (trusted_tpm_is_tpm2())
-		return -EOPNOTSUPP;
+		return trusted_tpm2_seal(p, o);
 	return trusted_tpm1_seal(p, o);
 }
 
 static int unseal(struct trusted_key_payload *p, const struct tk_options *o)
 {
 	if (trusted_tpm_is_tpm2())
-		return -EOPNOTSUPP;
+		return trusted_tpm2_unseal(p, o);
 	return trusted_tpm1_unseal(p, o);
 }
 

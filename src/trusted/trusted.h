@@ -40,4 +40,10 @@ int trusted_tpm1_seal(struct trusted_key_payload *p,
 int trusted_tpm1_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
 
+/* tpm2.c: sealing on a TPM 2.0. */
+int trusted_tpm2_seal(struct trusted_key_payload *p,
+		      const struct tk_options *o);
+int trusted_tpm2_unseal(struct trusted_key_payload *p,
+			const struct tk_options *o);
+
 #endif /* TRUSTED_H */
