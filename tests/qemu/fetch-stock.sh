@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fetch Debian's stock kernels (image + headers, never installed) into
+# ~/.cache/tek/stock/<abi>/ and prepare the headers tree for out-of-tree builds.
+#
+# usage: fetch-stock.sh [stock61|stock612]...   (default: both)
+# stdout, one line per kernel:  NAME KVER KDIR VMLINUZ MODDIR
+# Pin an ABI with TK_STOCK61_ABI=6.1.0-57 or TK_STOCK612_ABI=6.12.118+deb12.
+# A cached kernel is reused; only a newer ABI in apt's lists causes a download.
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need apt-get apt-cache dpkg-deb flock
+
+# True when apt can download PKG; prints its candidate version.
+pkg_version() {
+	apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n1
+}
+
+# Newest ABI (e.g. 6.1.0-57 or 6.12.118+deb12) with image and both headers packages.
+newest_abi() { # regex-of-abi
+	local re=$1 abi
+	for abi in $(apt-cache pkgnames linux-headers- | sed -n "s/^linux-headers-\($re\)-amd64\$/\1/p" | sort -Vr); do
+		[ -n "$(pkg_version "linux-headers-$abi-common")" ] || continue
+		[ -n "$(pkg_version "linux-image-$abi-amd64-unsigned")$(pkg_version "linux-image-$abi-amd64")" ] || continue
+		echo "$abi"
+		return 0
+	done
+	return 1
+}
+
+# The package that holds the real image: the signed one unless it is only a
+# wrapper (small) or missing, then the -unsigned one.
+image_pkg() { # abi
+	local signed=linux-image-$1-amd64 size
+	if [ -n "$(pkg_version "$signed")" ]; then
+		size=$(apt-cache show --no-all-versions "$signed" | sed -n 's/^Size: //p' | head -n1)
+		if [ "${size:-0}" -gt 20000000 ]; then echo "$signed"; return; fi
+	fi
+	[ -n "$(pkg_version "$signed-unsigned")" ] || die "no image package for $1"
+	echo "$signed-unsigned"
+}
+
+fetch() { # name abi-regex pin
+	local name=$1 re=$2 abi=$3 kver dir hdr ver img kbuild pkgs p
+	if [ -z "$abi" ]; then
+		abi=$(newest_abi "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
+	fi
+	kver=$abi-amd64
+	dir=$TEK_CACHE/stock/$kver
+	mkdir -p "$TEK_CACHE/stock"
+	exec 9>"$TEK_CACHE/stock/.lock"
+	flock 9
+	if [ ! -f "$dir/.done" ]; then
+		hdr=linux-headers-$kver
+		ver=$(pkg_version "$hdr")
+		[ -n "$ver" ] || die "$name: $hdr not available"
+		img=$(image_pkg "$abi")
+		# scripts/ and tools/ of the headers tree come from linux-kbuild-*.
+		kbuild=$(apt-cache show --no-all-versions "$hdr" | sed -n 's/^Depends: //p' |
+			tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n1)
+		[ -n "$kbuild" ] || die "$name: cannot find the linux-kbuild package of $hdr"
+		pkgs=("$img=$(pkg_version "$img")" "$hdr=$ver" "linux-headers-$abi-common=$ver" "$kbuild=$ver")
+		log "$name: downloading ${pkgs[*]}"
+		rm -rf "$dir"
+		mkdir -p "$dir/debs" "$dir/root"
+		(cd "$dir/debs" && apt-get download -q "${pkgs[@]}" 2>&1 | grep -v -e '^W: Download is performed unsandboxed' >&2) ||
+			die "$name: apt-get download failed"
+		for p in "$dir"/debs/*.deb; do
+			log "$name: extracting $(basename "$p")"
+			dpkg-deb -x "$p" "$dir/root"
+		done
+		fixup "$dir/root" "$kver"
+		printf '%s\n' "${pkgs[@]}" >"$dir/.done"
+	fi
+	flock -u 9
+	locate "$name" "$dir/root" "$kver"
+}
+
+# Make the extracted headers tree usable where it lies: absolute paths into
+# /usr/src become paths into ROOT; absolute symlinks become relative.
+fixup() { # root kver
+	local root=$1 kver=$2 kdir l t
+	kdir=$root/usr/src/linux-headers-$kver
+	[ -f "$kdir/Makefile" ] || die "$kver: $kdir/Makefile missing after extraction"
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$kdir/Makefile"
+	while IFS= read -r -d '' l; do
+		t=$(readlink "$l")
+		case $t in /usr/*|/lib/*) ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$root$t")" "$l" ;; esac
+	done < <(find "$root/usr/src" "$root/usr/lib" -type l -lname '/*' -print0 2>/dev/null)
+	for l in scripts tools; do
+		[ -e "$kdir/$l/" ] || die "$kver: $kdir/$l does not resolve (missing linux-kbuild?)"
+	done
+	[ -x "$kdir/scripts/basic/fixdep" ] || [ -x "$kdir/scripts/mod/modpost" ] ||
+		die "$kver: no kbuild host tools under $kdir/scripts"
+}
+
+locate() { # name root kver
+	local name=$1 root=$2 kver=$3 kdir vmlinuz moddir d
+	kdir=$root/usr/src/linux-headers-$kver
+	vmlinuz=$root/boot/vmlinuz-$kver
+	moddir=
+	for d in "$root/lib/modules/$kver" "$root/usr/lib/modules/$kver"; do
+		if [ -d "$d/kernel" ]; then moddir=$d; break; fi
+	done
+	[ -f "$vmlinuz" ] || die "$name: $vmlinuz missing"
+	[ -n "$moddir" ] || die "$name: no modules directory for $kver under $root"
+	ln -sfn "$(realpath --relative-to="$moddir" "$kdir")" "$moddir/build"
+	log "$name: KDIR=$kdir"
+	log "$name: vmlinuz=$vmlinuz modules=$moddir"
+	echo "$name $kver $kdir $vmlinuz $moddir"
+}
+
+[ $# -gt 0 ] || set -- stock61 stock612
+for k in "$@"; do
+	case $k in
+	stock61)  fetch stock61 '6\.1\.0-[0-9]*' "${TK_STOCK61_ABI:-}" ;;
+	stock612) fetch stock612 '6\.12\.[0-9]*+deb12' "${TK_STOCK612_ABI:-}" ;;
+	*) die "unknown kernel '$k' (stock61|stock612)" ;;
+	esac
+done
