@@ -40,7 +40,8 @@ static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
 	rc = tpm_try_get_ops(chip);
 	if (rc)
 		return rc;
-	rc = tpm_transmit_cmd(chip, &tb, 0, "trusted key");
+	/* No description: the caller logs TPM errors, rate-limited. */
+	rc = tpm_transmit_cmd(chip, &tb, 0, NULL);
 	tpm_put_ops(chip);
 	return rc;
 }

@@ -10,7 +10,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include <linux/unaligned.h>
 
 #define TK_TPM_HEADER_SIZE	10	/* tag(2) size(4) ordinal or rc(4) */
 

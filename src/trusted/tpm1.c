@@ -13,7 +13,6 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 #include "trusted.h"
 
 /* One exchange at a time: a TPM 1.2 has only a few session slots. */
