@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "encrypted" key type: a drop-in for the in-tree encrypted-keys.ko.
+ *
+ * preparse parses and checks the command (src/lib/enc_blob.c); instantiate
+ * builds the payload (random material, user data or an opened blob) and
+ * commits it; update re-homes a key under another master of the same kind;
+ * read seals the key into a fresh blob under its master.
+ */
+#include <linux/init.h>
+#include <linux/key-type.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "tk_hex.h"
+#include "encrypted.h"
+
+static bool user_decrypted_data = IS_ENABLED(CONFIG_USER_DECRYPTED_DATA);
+module_param(user_decrypted_data, bool, 0444);
+MODULE_PARM_DESC(user_decrypted_data,
+		 "Allow new keys from user-provided decrypted data (default: CONFIG_USER_DECRYPTED_DATA)");
+
+/* The command as preparsed; cl points into text. */
+struct encrypted_prep {
+	struct tk_enc_cmdline cl;
+	char text[];
+};
+
+static int reject(const char *why)
+{
+	pr_info_ratelimited("rejected: %s\n", why);
+	return -EINVAL;
+}
+
+static int encrypted_preparse(struct key_preparsed_payload *prep)
+{
+	struct encrypted_prep *pp;
+	int ret;
+
+	if (!prep->data || !prep->datalen || prep->datalen > TK_ENC_MAX_INPUT)
+		return -EINVAL;
+	pp = kzalloc(struct_size(pp, text, prep->datalen + 1), GFP_KERNEL);
+	if (unlikely(!pp))
+		return -ENOMEM;
+	memcpy(pp->text, prep->data, prep->datalen);
+
+	ret = tk_enc_parse(pp->text, &pp->cl);
+	if (ret) {
+		ret = reject(pp->cl.why);
+		goto out_free;
+	}
+	if (pp->cl.data_hex && !user_decrypted_data) {
+		ret = reject("user-provided decrypted data is disabled (user_decrypted_data=0)");
+		goto out_free;
+	}
+	prep->payload.data[0] = pp;
+	return 0;
+
+out_free:
+	kfree_sensitive(pp);
+	return ret;
+}
+
+static void encrypted_free_preparse(struct key_preparsed_payload *prep)
+{
+	kfree_sensitive(prep->payload.data[0]);
+}
+
+/* The key material of a new payload: from a blob, the user, or the RNG. */
+static int fill_material(struct encrypted_key_payload *ep,
+			 const struct tk_enc_cmdline *cl)
+{
+	if (cl->cmd == TK_ENC_CMD_LOAD)
+		return encrypted_blob_open(ep, cl);
+
+	get_random_bytes(ep->iv, TK_ENC_IV_SIZE);
+	if (!cl->data_hex) {
+		get_random_bytes(ep->decrypted_data, ep->decrypted_datalen);
+		return 0;
+	}
+	if (tk_hex_decode(ep->decrypted_data, ep->decrypted_datalen,
+			  cl->data_hex, strlen(cl->data_hex)) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int encrypted_instantiate(struct key *key,
+				 struct key_preparsed_payload *prep)
+{
+	const struct encrypted_prep *pp = prep->payload.data[0];
+	const struct tk_enc_cmdline *cl = &pp->cl;
+	struct encrypted_key_payload *ep;
+	int ret;
+
+	if (cl->cmd == TK_ENC_CMD_UPDATE)
+		return reject("update needs an existing key");
+	if (cl->format == TK_ENC_FMT_ECRYPTFS &&
+	    tk_enc_ecryptfs_desc_ok(key->description))
+		return reject("an ecryptfs key's description must be 16 hex digits");
+
+	ep = encrypted_payload_alloc(cl->format, cl->master_desc,
+				     cl->datalen_str, cl->datalen);
+	if (unlikely(!ep))
+		return -ENOMEM;
+	if (cl->format == TK_ENC_FMT_ECRYPTFS)
+		ecryptfs_fill_auth_tok((struct ecryptfs_auth_tok *)ep->payload_data,
+				       key->description);
+	ret = fill_material(ep, cl);
+	if (unlikely(ret))
+		goto out_free;
+	ret = key_payload_reserve(key, encrypted_payload_quota(ep));
+	if (unlikely(ret))
+		goto out_free;
+	rcu_assign_keypointer(key, ep);
+	return 0;
+
+out_free:
+	encrypted_payload_free(ep);
+	return ret;
+}
+
+static int encrypted_update(struct key *key, struct key_preparsed_payload *prep)
+{
+	const struct encrypted_prep *pp = prep->payload.data[0];
+	const struct tk_enc_cmdline *cl = &pp->cl;
+	struct encrypted_key_payload *old, *ep;
+	int ret;
+
+	if (key_is_negative(key))
+		return -ENOKEY;
+	if (cl->cmd != TK_ENC_CMD_UPDATE)
+		return reject("an existing key only takes update");
+	old = dereference_key_locked(key);
+	if (!old)
+		return -EKEYREVOKED;
+	if (!tk_enc_same_master_kind(cl->master_desc, old->master_desc))
+		return reject("update may not change the master key's type");
+
+	ep = encrypted_payload_alloc(old->encrypted_key_format, cl->master_desc,
+				     old->datalen, old->decrypted_datalen);
+	if (unlikely(!ep))
+		return -ENOMEM;
+	memcpy(ep->iv, old->iv, TK_ENC_IV_SIZE);
+	memcpy(ep->payload_data, old->payload_data, old->payload_datalen);
+	ret = key_payload_reserve(key, encrypted_payload_quota(ep));
+	if (unlikely(ret)) {
+		encrypted_payload_free(ep);
+		return ret;
+	}
+	rcu_assign_keypointer(key, ep);
+	encrypted_payload_free_rcu(old);
+	return 0;
+}
+
+/* Wipe the material now rather than when the key is collected. */
+static void encrypted_revoke(struct key *key)
+{
+	struct encrypted_key_payload *ep = dereference_key_locked(key);
+
+	key_payload_reserve(key, 0);
+	if (ep) {
+		rcu_assign_keypointer(key, NULL);
+		encrypted_payload_free_rcu(ep);
+	}
+}
+
+static void encrypted_destroy(struct key *key)
+{
+	encrypted_payload_free(key->payload.data[0]);
+}
+
+static void encrypted_describe(const struct key *key, struct seq_file *m)
+{
+	seq_puts(m, key->description);
+	if (key_is_positive(key))
+		seq_printf(m, ": %u", key->datalen);
+}
+
+static long encrypted_read(const struct key *key, char *buffer, size_t buflen)
+{
+	const struct encrypted_key_payload *ep = dereference_key_locked(key);
+	struct tk_enc_layout l;
+
+	if (!ep)
+		return -EKEYREVOKED;
+	encrypted_payload_layout(ep, &l);
+	if (!buffer || buflen < l.blob_len)
+		return l.blob_len;
+	return encrypted_blob_seal(ep, buffer, buflen);
+}
+
+struct key_type key_type_encrypted = {
+	.name = "encrypted",
+	.preparse = encrypted_preparse,
+	.free_preparse = encrypted_free_preparse,
+	.instantiate = encrypted_instantiate,
+	.update = encrypted_update,
+	.revoke = encrypted_revoke,
+	.destroy = encrypted_destroy,
+	.describe = encrypted_describe,
+	.read = encrypted_read,
+};
+ENCRYPTED_EXPORT_GPL(key_type_encrypted);
+
+static int __init encrypted_mod_init(void)
+{
+	int ret;
+
+	if (ENCRYPTED_SHADOWED) {
+		pr_err("this kernel has the encrypted key type built in (CONFIG_ENCRYPTED_KEYS=y); not loading\n");
+		return -EEXIST;
+	}
+	ret = encrypted_crypto_init();
+	if (ret)
+		return ret;
+	ret = register_key_type(&key_type_encrypted);
+	if (ret) {
+		if (ret == -EEXIST)
+			pr_err("another encrypted key type is registered; not loading\n");
+		goto out_crypto;
+	}
+	return 0;
+
+out_crypto:
+	encrypted_crypto_exit();
+	return ret;
+}
+
+static void __exit encrypted_mod_exit(void)
+{
+	unregister_key_type(&key_type_encrypted);
+	encrypted_crypto_exit();
+}
+
+module_init(encrypted_mod_init);
+module_exit(encrypted_mod_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("encrypted key type (drop-in for the in-tree encrypted-keys)");

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Master keys. "user:<desc>" names a user key, "trusted:<desc>" a trusted
+ * key (whichever trusted.ko exports key_type_trusted: ours or the in-tree
+ * one). The master is looked up, its bytes are read under its semaphore,
+ * both working keys are derived, and it is released at once: nothing of
+ * it outlives one call.
+ */
+#include <linux/err.h>
+#include <linux/key.h>
+#include <linux/slab.h>
+#include <keys/trusted-type.h>
+#include <keys/user-type.h>
+
+#include "encrypted.h"
+
+static struct key_type *master_type(enum tk_enc_master kind)
+{
+	switch (kind) {
+	case TK_ENC_MASTER_USER:
+		return &key_type_user;
+	case TK_ENC_MASTER_TRUSTED:
+		/* A shadowed build never registers: keep it free of trusted.ko. */
+		return ENCRYPTED_SHADOWED ? NULL : &key_type_trusted;
+	}
+	return NULL;
+}
+
+/* The master's secret bytes; the caller holds mkey->sem. */
+static int master_bytes(struct key *mkey, enum tk_enc_master kind,
+			const u8 **data, size_t *len)
+{
+	const struct user_key_payload *up;
+	const struct trusted_key_payload *tp;
+
+	if (key_validate(mkey) < 0 || !key_is_positive(mkey))
+		return -EKEYREVOKED;
+	if (kind == TK_ENC_MASTER_USER) {
+		up = user_key_payload_locked(mkey);
+		if (!up)
+			return -EKEYREVOKED;
+		*data = up->data;
+		*len = up->datalen;
+	} else {
+		tp = dereference_key_locked(mkey);
+		if (!tp)
+			return -EKEYREVOKED;
+		*data = tp->key;
+		*len = tp->key_len;
+	}
+	return 0;
+}
+
+struct encrypted_dkeys *encrypted_master_derive(const char *master_desc)
+{
+	struct encrypted_dkeys *dk;
+	enum tk_enc_master kind;
+	struct key_type *type;
+	struct key *mkey;
+	size_t prefix, len;
+	const u8 *data;
+	int ret;
+
+	if (tk_enc_master_kind(master_desc, &kind, &prefix))
+		return ERR_PTR(-EINVAL);
+	type = master_type(kind);
+	if (!type)
+		return ERR_PTR(-EOPNOTSUPP);
+	dk = kzalloc(sizeof(*dk), GFP_KERNEL);
+	if (unlikely(!dk))
+		return ERR_PTR(-ENOMEM);
+
+	mkey = request_key(type, master_desc + prefix, NULL);
+	if (IS_ERR(mkey)) {
+		ret = PTR_ERR(mkey);
+		goto out_free;
+	}
+	down_read(&mkey->sem);
+	ret = master_bytes(mkey, kind, &data, &len);
+	if (likely(!ret))
+		ret = encrypted_derive(dk, data, len);
+	up_read(&mkey->sem);
+	key_put(mkey);
+	if (unlikely(ret))
+		goto out_free;
+	return dk;
+
+out_free:
+	kfree_sensitive(dk);
+	return ERR_PTR(ret);
+}
+
+void encrypted_dkeys_free(struct encrypted_dkeys *dk)
+{
+	kfree_sensitive(dk);
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * struct encrypted_key_payload is the consumers' view of a key (dm-crypt,
+ * EVM and nvdimm read decrypted_data/decrypted_datalen, ecryptfs reads
+ * payload_data as its auth token), laid out as the in-tree type does:
+ *
+ *   payload_data[payload_datalen]   key material, or the ecryptfs auth token
+ *                                   whose session key encryption key it is
+ *   image[image_len]                format NUL master NUL datalen NUL
+ *                                   iv NUL ciphertext  (what the HMAC covers)
+ *   mac[32], one spare byte
+ */
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "encrypted.h"
+
+static size_t payload_bytes(enum tk_enc_format format, unsigned int datalen)
+{
+	if (format == TK_ENC_FMT_ECRYPTFS)
+		return sizeof(struct ecryptfs_auth_tok);
+	return datalen;
+}
+
+struct encrypted_key_payload *
+encrypted_payload_alloc(enum tk_enc_format format, const char *master_desc,
+			const char *datalen_str, unsigned int datalen)
+{
+	const char *fmt = tk_enc_format_name(format);
+	struct encrypted_key_payload *ep;
+	size_t plen = payload_bytes(format, datalen);
+	struct tk_enc_layout l;
+	u8 *image;
+
+	tk_enc_layout(&l, strlen(fmt), strlen(master_desc), strlen(datalen_str),
+		      datalen);
+	if (unlikely(plen + l.image_len + TK_ENC_MAC_SIZE + 1 > U16_MAX))
+		return NULL;
+	ep = kzalloc(struct_size(ep, payload_data,
+				 plen + l.image_len + TK_ENC_MAC_SIZE + 1),
+		     GFP_KERNEL);
+	if (unlikely(!ep))
+		return NULL;
+
+	image = ep->payload_data + plen;
+	tk_enc_image_text(image, &l, fmt, master_desc, datalen_str);
+	ep->format = (char *)image;
+	ep->master_desc = (char *)image + l.master_off;
+	ep->datalen = (char *)image + l.datalen_off;
+	ep->iv = image + l.iv_off;
+	ep->encrypted_data = image + l.enc_off;
+	ep->datablob_len = l.image_len;
+	ep->decrypted_datalen = datalen;
+	ep->payload_datalen = plen;
+	ep->encrypted_key_format = format;
+	if (format == TK_ENC_FMT_ECRYPTFS)
+		ep->decrypted_data = ecryptfs_get_auth_tok_key(
+			(struct ecryptfs_auth_tok *)ep->payload_data);
+	else
+		ep->decrypted_data = ep->payload_data;
+	return ep;
+}
+
+void encrypted_payload_layout(const struct encrypted_key_payload *ep,
+			      struct tk_enc_layout *l)
+{
+	tk_enc_layout(l, strlen(ep->format), strlen(ep->master_desc),
+		      strlen(ep->datalen), ep->decrypted_datalen);
+}
+
+/* What the key is charged: the same figure the in-tree type reserves. */
+size_t encrypted_payload_quota(const struct encrypted_key_payload *ep)
+{
+	return ep->payload_datalen + ep->datablob_len + TK_ENC_MAC_SIZE + 1;
+}
+
+void encrypted_payload_free(struct encrypted_key_payload *ep)
+{
+	kfree_sensitive(ep);
+}
+
+static void payload_free_rcu(struct rcu_head *rcu)
+{
+	kfree_sensitive(container_of(rcu, struct encrypted_key_payload, rcu));
+}
+
+void encrypted_payload_free_rcu(struct encrypted_key_payload *ep)
+{
+	call_rcu(&ep->rcu, payload_free_rcu);
+}
