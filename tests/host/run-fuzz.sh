@@ -1,0 +1,33 @@
+#!/bin/bash
+# Run each libFuzzer binary for a bounded time over its seed corpus
+# tests/fuzz/corpus/<name>/ (read-only); new inputs and crash artifacts go
+# to build/. Usage: run-fuzz.sh SECONDS MAX_RUNS BINARY...
+set -uo pipefail
+secs=$1 runs=$2
+shift 2
+seeds=../fuzz/corpus
+bad=()
+for f in "$@"; do
+	name=$(basename "$f")
+	name=${name#fuzz_}
+	work=build/corpus/$name
+	mkdir -p "$work" build/artifacts
+	[ -d "$seeds/$name" ] || echo "fuzz: $name has no seed corpus in $seeds/$name" >&2
+	echo "fuzz: $name for ${secs}s (at most $runs runs)"
+	if ! "$f" -max_total_time="$secs" -runs="$runs" -max_len=4096 \
+		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="build/artifacts/$name-" \
+		"$work" $([ -d "$seeds/$name" ] && echo "$seeds/$name") \
+		>"build/fuzz-$name.log" 2>&1; then
+		tail -n 40 "build/fuzz-$name.log"
+		bad+=("$name")
+	else
+		grep -E '^stat::(number_of_executed_units|new_units_added)' \
+			"build/fuzz-$name.log" | sed "s/^/fuzz: $name /"
+	fi
+done
+if [ ${#bad[@]} -gt 0 ]; then
+	echo "fuzz: FAILED: ${bad[*]} (artifacts in tests/host/build/artifacts/)"
+	exit 1
+fi
+echo "fuzz: $# targets, no crash"

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of src/lib/trusted_opts.c: the trusted key command line. */
+#include "tk_test.h"
+#include <linux/errno.h>
+#include "trusted_opts.h"
+
+#define TPM12 false
+#define TPM20 true
+
+#define HEX40 "000102030405060708090a0b0c0d0e0f10111213"
+#define HEX64 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+static struct tk_request req;
+
+/* Parse a heap copy of exactly strlen(s) + 1 bytes, so ASan sees overruns. */
+static int parse(const char *s, bool tpm2)
+{
+	char *line = strdup(s);
+	int ret;
+
+	memset(&req, 0xa5, sizeof(req));
+	ret = tk_parse_request(line, tpm2, &req);
+	free(line);
+	return ret;
+}
+
+/* @s parses; on failure say why. */
+#define OK(s, tpm2) do {						\
+	int ok_ret_ = parse(s, tpm2);					\
+	if (!CHECK(ok_ret_ == 0))					\
+		printf("     \"%s\" (%s): %d, %s\n", s,			\
+		       tpm2 ? "2.0" : "1.2", ok_ret_, req.why);		\
+	else								\
+		CHECK(req.why == NULL);					\
+} while (0)
+
+/* @s is refused with -EINVAL and a reason containing @reason. */
+#define REFUSED(s, tpm2, reason) do {					\
+	int bad_ret_ = parse(s, tpm2);					\
+	if (!CHECK(bad_ret_ == -EINVAL)) {				\
+		printf("     \"%s\" (%s): %d\n", s, tpm2 ? "2.0" : "1.2",	\
+		       bad_ret_);					\
+	} else if (CHECK(req.why != NULL && *req.why)) {		\
+		if (!CHECK(strstr(req.why, reason) != NULL))		\
+			printf("     \"%s\": why \"%s\", want \"%s\"\n", s, \
+			       req.why, reason);			\
+	}								\
+} while (0)
+
+/* A hex string of @n bytes 00 01 02 ... */
+static char *hexbytes(unsigned int n)
+{
+	char *s = malloc(2 * n + 1);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		sprintf(s + 2 * i, "%02x", i & 0xff);
+	s[2 * n] = '\0';
+	return s;
+}
+
+static char *cat(const char *a, const char *b)
+{
+	char *s = malloc(strlen(a) + strlen(b) + 1);
+
+	strcpy(s, a);
+	strcat(s, b);
+	return s;
+}
+
+static const u8 seq20[20] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+};
+
+static void test_new_defaults(void)
+{
+	OK("new 32", TPM12);
+	CHECK_EQ(req.cmd, TK_CMD_NEW);
+	CHECK_EQ(req.key_len, 32);
+	CHECK_EQ(req.opt.given, 0);
+	CHECK_EQ(req.opt.migratable, 1);
+	CHECK_EQ(req.opt.hash, TK_HASH_SHA1);
+	CHECK_EQ(req.opt.pcrinfo_len, 0);
+	CHECK_EQ(req.opt.blobauth_len, 0);
+	CHECK_EQ(req.opt.policydigest_len, 0);
+	CHECK_EQ(req.blob_len, 0);
+
+	OK("new 64", TPM20);
+	CHECK_EQ(req.key_len, 64);
+	CHECK_EQ(req.opt.hash, TK_HASH_SHA256);
+	CHECK_EQ(req.opt.migratable, 1);
+	CHECK_EQ(req.opt.given, 0);
+}
+
+static void test_new_key_length(void)
+{
+	OK("new 32", TPM12);
+	OK("new 128", TPM12);
+	CHECK_EQ(req.key_len, 128);
+	OK("new 128", TPM20);
+	REFUSED("new 31", TPM12, "out of range");
+	REFUSED("new 129", TPM12, "out of range");
+	REFUSED("new 31", TPM20, "out of range");
+	REFUSED("new 129", TPM20, "out of range");
+	REFUSED("new 0", TPM12, "out of range");
+	REFUSED("new", TPM12, "key length");
+	REFUSED("new ", TPM12, "key length");
+	REFUSED("new 32x", TPM12, "key length");
+	REFUSED("new x32", TPM12, "key length");
+	REFUSED("new -32", TPM12, "key length");
+	REFUSED("new +32", TPM12, "key length");
+	REFUSED("new 0x20", TPM12, "key length");
+	REFUSED("new 3 2", TPM12, "out of range");
+	/* 2^32 + 32 must not wrap to 32. */
+	REFUSED("new 4294967328", TPM12, "key length");
+	REFUSED("new 4294967295", TPM12, "out of range");
+	/* Leading zeros are still decimal. */
+	OK("new 064", TPM12);
+	CHECK_EQ(req.key_len, 64);
+	/* A second number is not an option. */
+	REFUSED("new 32 32", TPM12, "without a value");
+	REFUSED("new 32x keyhandle=1", TPM12, "key length");
+}
+
+static void test_load(void)
+{
+	char *hex, *line;
+
+	OK("load 0011aaBB", TPM12);
+	CHECK_EQ(req.cmd, TK_CMD_LOAD);
+	CHECK_EQ(req.blob_len, 4);
+	CHECK_MEM(req.blob, "\x00\x11\xaa\xbb", 4);
+	CHECK_EQ(req.key_len, 0);
+	REFUSED("load", TPM12, "needs a blob");
+	REFUSED("load   ", TPM20, "needs a blob");
+	REFUSED("load 001", TPM12, "hex");
+	REFUSED("load 0g", TPM12, "hex");
+	REFUSED("load 0x00", TPM12, "hex");
+
+	hex = hexbytes(TK_BLOB_MAX);
+	line = cat("load ", hex);
+	OK(line, TPM12);
+	CHECK_EQ(req.blob_len, TK_BLOB_MAX);
+	CHECK_EQ(req.blob[TK_BLOB_MAX - 1], (TK_BLOB_MAX - 1) & 0xff);
+	free(line);
+	free(hex);
+
+	hex = hexbytes(TK_BLOB_MAX + 1);
+	line = cat("load ", hex);
+	REFUSED(line, TPM12, "too large");
+	REFUSED(line, TPM20, "too large");
+	free(line);
+	free(hex);
+
+	OK("load 00 keyhandle=0x40000000", TPM12);
+	CHECK_EQ(req.blob_len, 1);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_KEYHANDLE));
+	REFUSED("load 00 01", TPM12, "without a value");
+	REFUSED("load keyhandle=1", TPM12, "hex");
+}
+
+static void test_update(void)
+{
+	OK("update", TPM12);
+	CHECK_EQ(req.cmd, TK_CMD_UPDATE);
+	CHECK_EQ(req.opt.given, 0);
+	OK("update pcrinfo=00ff", TPM12);
+	CHECK_EQ(req.opt.pcrinfo_len, 2);
+	OK("update\n", TPM20);
+	REFUSED("update 32", TPM12, "without a value");
+	REFUSED("update 00ff", TPM12, "without a value");
+}
+
+static void test_commands(void)
+{
+	REFUSED("", TPM12, "empty");
+	REFUSED("   ", TPM12, "empty");
+	REFUSED("\t\n", TPM20, "empty");
+	REFUSED("NEW 32", TPM12, "unknown command");
+	REFUSED("add 32", TPM12, "unknown command");
+	REFUSED("news 32", TPM12, "unknown command");
+	REFUSED("new32", TPM12, "unknown command");
+	REFUSED("keyhandle=1", TPM12, "unknown command");
+	REFUSED("loadnew 32", TPM12, "unknown command");
+}
+
+static void test_whitespace(void)
+{
+	OK("new 32\n", TPM12);
+	CHECK_EQ(req.key_len, 32);
+	OK("\tnew\t32\t", TPM12);
+	OK("  new   32   migratable=0    keyhandle=1  \n", TPM12);
+	CHECK_EQ(req.key_len, 32);
+	CHECK_EQ(req.opt.migratable, 0);
+	CHECK_EQ(req.opt.keyhandle, 1);
+	OK("new\n32\nmigratable=0\n", TPM12);
+	CHECK_EQ(req.opt.migratable, 0);
+	OK(" \t \n new \t\n 33 \t\n", TPM20);
+	CHECK_EQ(req.key_len, 33);
+	OK("load\t00ff\n", TPM12);
+	CHECK_EQ(req.blob_len, 2);
+	/* Only space, tab and newline separate. */
+	REFUSED("new 32\r", TPM12, "key length");
+	REFUSED("new\v32", TPM12, "unknown command");
+	REFUSED("new 32 migratable=0\r", TPM12, "migratable");
+	/* No blanks around '='. */
+	REFUSED("new 32 migratable =0", TPM12, "without a value");
+	REFUSED("new 32 migratable= 0", TPM12, "empty value");
+}
+
+static void test_option_syntax(void)
+{
+	REFUSED("new 32 keyhandle", TPM12, "without a value");
+	REFUSED("new 32 keyhandle=", TPM12, "empty value");
+	REFUSED("new 32 =1", TPM12, "unknown option");
+	REFUSED("new 32 foo=1", TPM12, "unknown option");
+	REFUSED("new 32 KEYHANDLE=1", TPM12, "unknown option");
+	REFUSED("new 32 keyhandle1=1", TPM12, "unknown option");
+	REFUSED("new 32 key=1", TPM12, "unknown option");
+	REFUSED("new 32 keytype=1", TPM12, "unknown option");
+	REFUSED("new 32 keyhandle==1", TPM12, "keyhandle");
+	REFUSED("new 32 keyhandle=1=1", TPM12, "keyhandle");
+}
+
+static void test_keyhandle(void)
+{
+	OK("new 32 keyhandle=0x81000001", TPM20);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_KEYHANDLE));
+	CHECK_EQ(req.opt.given, 1U << TK_OPT_KEYHANDLE);
+	CHECK_EQ(req.opt.keyhandle, 0x81000001);
+	OK("new 32 keyhandle=81000001", TPM20);
+	CHECK_EQ(req.opt.keyhandle, 0x81000001);
+	OK("new 32 keyhandle=0X40000000", TPM12);
+	CHECK_EQ(req.opt.keyhandle, 0x40000000);
+	OK("new 32 keyhandle=ffffffff", TPM12);
+	CHECK_EQ(req.opt.keyhandle, 0xffffffffu);
+	OK("new 32 keyhandle=0", TPM12);
+	CHECK_EQ(req.opt.keyhandle, 0);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_KEYHANDLE));
+	REFUSED("new 32 keyhandle=100000000", TPM12, "keyhandle");
+	REFUSED("new 32 keyhandle=0x", TPM12, "keyhandle");
+	REFUSED("new 32 keyhandle=xyz", TPM12, "keyhandle");
+	REFUSED("new 32 keyhandle=0x4000000g", TPM12, "keyhandle");
+	REFUSED("new 32 keyhandle=-1", TPM12, "keyhandle");
+}
+
+static void test_keyauth(void)
+{
+	OK("new 32 keyauth=" HEX40, TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_KEYAUTH));
+	CHECK_MEM(req.opt.keyauth, seq20, 20);
+	OK("new 32 keyauth=" "000102030405060708090A0B0C0D0E0F10111213", TPM20);
+	CHECK_MEM(req.opt.keyauth, seq20, 20);
+	REFUSED("new 32 keyauth=0001020304050607080900", TPM12, "keyauth");
+	REFUSED("new 32 keyauth=" HEX40 "00", TPM12, "keyauth");
+	REFUSED("new 32 keyauth=" HEX40 "0", TPM12, "keyauth");
+	REFUSED("new 32 keyauth=000102030405060708090a0b0c0d0e0f101112", TPM12,
+		"keyauth");
+	REFUSED("new 32 keyauth=000102030405060708090a0b0c0d0e0f1011121", TPM12,
+		"keyauth");
+	REFUSED("new 32 keyauth=000102030405060708090a0b0c0d0e0f1011121g", TPM12,
+		"keyauth");
+	REFUSED("new 32 keyauth=secret", TPM20, "keyauth");
+}
+
+static void test_blobauth(void)
+{
+	OK("new 32 blobauth=" HEX40, TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_BLOBAUTH));
+	CHECK_EQ(req.opt.blobauth_len, 20);
+	CHECK_MEM(req.opt.blobauth, seq20, 20);
+	OK("new 32 blobauth=" HEX40, TPM20);
+	CHECK_EQ(req.opt.blobauth_len, 20);
+	CHECK_MEM(req.opt.blobauth, seq20, 20);
+	/* TPM 1.2: 40 hex digits only. */
+	REFUSED("new 32 blobauth=hello", TPM12, "blobauth");
+	REFUSED("new 32 blobauth=" HEX40 "00", TPM12, "blobauth");
+	REFUSED("new 32 blobauth=000102030405060708090a0b0c0d0e0f1011121", TPM12,
+		"blobauth");
+	REFUSED("new 32 blobauth=000102030405060708090a0b0c0d0e0f1011121z", TPM12,
+		"not hex");
+	/* TPM 2.0: a password of 1..20 bytes, taken as it is. */
+	OK("new 32 blobauth=hello", TPM20);
+	CHECK_EQ(req.opt.blobauth_len, 5);
+	CHECK_MEM(req.opt.blobauth, "hello", 5);
+	OK("new 32 blobauth=x", TPM20);
+	CHECK_EQ(req.opt.blobauth_len, 1);
+	OK("new 32 blobauth=01234567890123456789", TPM20);
+	CHECK_EQ(req.opt.blobauth_len, 20);
+	CHECK_MEM(req.opt.blobauth, "01234567890123456789", 20);
+	REFUSED("new 32 blobauth=012345678901234567890", TPM20, "blobauth");
+	REFUSED("new 32 blobauth=" HEX40 "0", TPM20, "blobauth");
+	/* 40 characters are always hex, also on a TPM 2.0. */
+	REFUSED("new 32 blobauth=abcdefghijabcdefghijabcdefghijabcdefghij",
+		TPM20, "not hex");
+}
+
+static void test_pcrinfo(void)
+{
+	char *hex, *line;
+
+	OK("new 32 pcrinfo=00", TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_PCRINFO));
+	CHECK_EQ(req.opt.pcrinfo_len, 1);
+	OK("new 32 pcrinfo=" HEX40, TPM20);
+	CHECK_EQ(req.opt.pcrinfo_len, 20);
+	CHECK_MEM(req.opt.pcrinfo, seq20, 20);
+
+	hex = hexbytes(TK_PCRINFO_MAX);
+	line = cat("new 32 pcrinfo=", hex);
+	OK(line, TPM12);
+	CHECK_EQ(req.opt.pcrinfo_len, 64);
+	CHECK_EQ(req.opt.pcrinfo[63], 63);
+	free(line);
+	free(hex);
+
+	hex = hexbytes(TK_PCRINFO_MAX + 1);
+	line = cat("new 32 pcrinfo=", hex);
+	REFUSED(line, TPM12, "longer than 64 bytes");
+	REFUSED(line, TPM20, "longer than 64 bytes");
+	free(line);
+	free(hex);
+
+	REFUSED("new 32 pcrinfo=0", TPM12, "not hex");
+	REFUSED("new 32 pcrinfo=001", TPM12, "not hex");
+	REFUSED("new 32 pcrinfo=0g", TPM12, "not hex");
+	REFUSED("new 32 pcrinfo=0x00", TPM12, "not hex");
+}
+
+static void test_pcrlock(void)
+{
+	OK("new 32 pcrlock=0", TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_PCRLOCK));
+	CHECK_EQ(req.opt.pcrlock, 0);
+	OK("new 32 pcrlock=23", TPM12);
+	CHECK_EQ(req.opt.pcrlock, 23);
+	OK("new 32 pcrlock=7", TPM20);
+	CHECK_EQ(req.opt.pcrlock, 7);
+	REFUSED("new 32 pcrlock=24", TPM12, "pcrlock");
+	REFUSED("new 32 pcrlock=4294967296", TPM12, "pcrlock");
+	REFUSED("new 32 pcrlock=-1", TPM12, "pcrlock");
+	REFUSED("new 32 pcrlock=0x1", TPM12, "pcrlock");
+	REFUSED("new 32 pcrlock=1a", TPM12, "pcrlock");
+	REFUSED("new 32 pcrlock=a", TPM12, "pcrlock");
+}
+
+static void test_migratable(void)
+{
+	OK("new 32 migratable=0", TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_MIGRATABLE));
+	CHECK_EQ(req.opt.migratable, 0);
+	OK("new 32 migratable=1", TPM12);
+	CHECK_EQ(req.opt.migratable, 1);
+	OK("new 32 migratable=0", TPM20);
+	CHECK_EQ(req.opt.migratable, 0);
+	REFUSED("new 32 migratable=2", TPM12, "migratable");
+	REFUSED("new 32 migratable=01", TPM12, "migratable");
+	REFUSED("new 32 migratable=00", TPM12, "migratable");
+	REFUSED("new 32 migratable=10", TPM12, "migratable");
+	REFUSED("new 32 migratable=yes", TPM12, "migratable");
+	REFUSED("new 32 migratable=true", TPM12, "migratable");
+}
+
+static void test_hash(void)
+{
+	static const struct {
+		const char *name;
+		enum tk_hash hash;
+		unsigned int size;
+	} h[] = {
+		{ "sha1", TK_HASH_SHA1, 20 },
+		{ "sha256", TK_HASH_SHA256, 32 },
+		{ "sha384", TK_HASH_SHA384, 48 },
+		{ "sha512", TK_HASH_SHA512, 64 },
+		{ "sm3", TK_HASH_SM3_256, 32 },
+	};
+	char line[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		snprintf(line, sizeof(line), "new 32 hash=%s", h[i].name);
+		OK(line, TPM20);
+		CHECK(tk_opt_given(&req.opt, TK_OPT_HASH));
+		CHECK_EQ(req.opt.hash, h[i].hash);
+		CHECK_EQ(tk_hash_size(h[i].hash), h[i].size);
+		CHECK_STR(tk_hash_name(h[i].hash), h[i].name);
+		/* TPM 1.2 seals with SHA-1 only. */
+		if (h[i].hash == TK_HASH_SHA1)
+			OK(line, TPM12);
+		else
+			REFUSED(line, TPM12, "sha1 only");
+	}
+	CHECK_EQ(tk_hash_size(TK_HASH_COUNT), 0);
+	CHECK_STR(tk_hash_name(TK_HASH_COUNT), "?");
+
+	REFUSED("new 32 hash=SHA256", TPM20, "unknown hash");
+	REFUSED("new 32 hash=sha224", TPM20, "unknown hash");
+	REFUSED("new 32 hash=md5", TPM20, "unknown hash");
+	REFUSED("new 32 hash=sm3-256", TPM20, "unknown hash");
+	REFUSED("new 32 hash=sha", TPM20, "unknown hash");
+	REFUSED("new 32 hash=sha2566", TPM20, "unknown hash");
+	REFUSED("new 32 hash=md5", TPM12, "unknown hash");
+}
+
+static void test_policydigest(void)
+{
+	char *hex, *line;
+
+	/* The digest size follows the hash; the default is sha256. */
+	OK("new 32 policydigest=" HEX64, TPM20);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_POLICYDIGEST));
+	CHECK_EQ(req.opt.policydigest_len, 32);
+	CHECK_EQ(req.opt.policydigest[31], 31);
+	OK("new 32 hash=sha1 policydigest=" HEX40, TPM20);
+	CHECK_EQ(req.opt.policydigest_len, 20);
+	CHECK_MEM(req.opt.policydigest, seq20, 20);
+	OK("new 32 hash=sm3 policydigest=" HEX64, TPM20);
+	CHECK_EQ(req.opt.policydigest_len, 32);
+
+	hex = hexbytes(48);
+	line = cat("new 32 hash=sha384 policydigest=", hex);
+	OK(line, TPM20);
+	CHECK_EQ(req.opt.policydigest_len, 48);
+	free(line);
+	line = cat("new 32 policydigest=", hex);
+	REFUSED(line, TPM20, "does not match hash");
+	free(line);
+	free(hex);
+
+	hex = hexbytes(64);
+	line = cat("new 32 hash=sha512 policydigest=", hex);
+	OK(line, TPM20);
+	CHECK_EQ(req.opt.policydigest_len, 64);
+	CHECK_EQ(req.opt.policydigest[63], 63);
+	free(line);
+	line = cat("new 32 hash=sha256 policydigest=", hex);
+	REFUSED(line, TPM20, "does not match hash");
+	free(line);
+	free(hex);
+
+	REFUSED("new 32 policydigest=" HEX40, TPM20, "does not match hash");
+	REFUSED("new 32 hash=sha1 policydigest=" HEX64, TPM20,
+		"does not match hash");
+	REFUSED("new 32 hash=sha256 policydigest=" HEX64 "0", TPM20,
+		"does not match hash");
+	REFUSED("new 32 policydigest="
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1g",
+		TPM20, "does not match hash");
+	/* The hash must come first: its size governs the digest. */
+	REFUSED("new 32 policydigest=" HEX64 " hash=sha256", TPM20,
+		"hash must come before policydigest");
+	REFUSED("new 32 policydigest=" HEX64 " hash=sha1", TPM20,
+		"hash must come before policydigest");
+	/* TPM 1.2 has no policies. */
+	REFUSED("new 32 policydigest=" HEX40, TPM12, "needs a TPM 2.0");
+	REFUSED("new 32 hash=sha1 policydigest=" HEX40, TPM12,
+		"needs a TPM 2.0");
+}
+
+static void test_policyhandle(void)
+{
+	OK("new 32 policyhandle=0x03000000", TPM20);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_POLICYHANDLE));
+	CHECK_EQ(req.opt.policyhandle, 0x03000000);
+	OK("new 32 policyhandle=3000001", TPM20);
+	CHECK_EQ(req.opt.policyhandle, 0x03000001);
+	REFUSED("new 32 policyhandle=0x03000000", TPM12, "needs a TPM 2.0");
+	REFUSED("new 32 policyhandle=session", TPM20, "policyhandle");
+	REFUSED("new 32 policyhandle=0x", TPM20, "policyhandle");
+	REFUSED("new 32 policyhandle=100000000", TPM20, "policyhandle");
+}
+
+/* Every option, given twice, is refused; the first value alone parses. */
+static void test_duplicates(void)
+{
+	static const char * const opts[] = {
+		"keyhandle=0x81000001", "keyauth=" HEX40, "blobauth=" HEX40,
+		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
+		"policydigest=" HEX64, "policyhandle=0x03000000",
+	};
+	char line[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		snprintf(line, sizeof(line), "new 32 %s", opts[i]);
+		OK(line, TPM20);
+		CHECK_EQ(req.opt.given, 1U << i);
+		snprintf(line, sizeof(line), "new 32 %s %s", opts[i], opts[i]);
+		REFUSED(line, TPM20, "given twice");
+		snprintf(line, sizeof(line), "update %s migratable=1 %s",
+			 i == TK_OPT_MIGRATABLE ? "pcrlock=2" : opts[i], opts[i]);
+		REFUSED(line, TPM20, "given twice");
+	}
+	REFUSED("new 32 hash=sha1 hash=sha1", TPM12, "given twice");
+	/* A duplicate with a different value is still a duplicate. */
+	REFUSED("new 32 migratable=0 migratable=1", TPM12, "given twice");
+	REFUSED("new 32 keyhandle=1 keyhandle=2", TPM12, "given twice");
+}
+
+/* Every option at once, in an order the rules allow. */
+static void test_all_options(void)
+{
+	OK("new 48 keyhandle=0x81000001 keyauth=" HEX40 " blobauth=pw "
+	   "pcrinfo=0102 pcrlock=16 migratable=0 hash=sha1 policydigest="
+	   HEX40 " policyhandle=0x03000002", TPM20);
+	CHECK_EQ(req.cmd, TK_CMD_NEW);
+	CHECK_EQ(req.key_len, 48);
+	CHECK_EQ(req.opt.given, (1U << TK_OPT_COUNT) - 1);
+	CHECK_EQ(req.opt.keyhandle, 0x81000001);
+	CHECK_MEM(req.opt.keyauth, seq20, 20);
+	CHECK_EQ(req.opt.blobauth_len, 2);
+	CHECK_MEM(req.opt.blobauth, "pw", 2);
+	CHECK_EQ(req.opt.pcrinfo_len, 2);
+	CHECK_MEM(req.opt.pcrinfo, "\x01\x02", 2);
+	CHECK_EQ(req.opt.pcrlock, 16);
+	CHECK_EQ(req.opt.migratable, 0);
+	CHECK_EQ(req.opt.hash, TK_HASH_SHA1);
+	CHECK_EQ(req.opt.policydigest_len, 20);
+	CHECK_EQ(req.opt.policyhandle, 0x03000002);
+
+	OK("load 00ff keyhandle=40000000 keyauth=" HEX40 " blobauth=" HEX40
+	   " pcrinfo=00 pcrlock=0 migratable=1 hash=sha1", TPM12);
+	CHECK_EQ(req.cmd, TK_CMD_LOAD);
+	CHECK_EQ(req.opt.given, (1U << TK_OPT_POLICYDIGEST) - 1);
+
+	/* One bad option among good ones spoils the line. */
+	REFUSED("new 32 keyhandle=1 pcrlock=99 migratable=0", TPM12, "pcrlock");
+}
+
+/* A parse starts afresh: no reason left over from an earlier refusal. */
+static void test_why_is_reset(void)
+{
+	REFUSED("new 31", TPM12, "out of range");
+	OK("new 32", TPM12);
+	CHECK(req.why == NULL);
+}
+
+int main(void)
+{
+	RUN(test_new_defaults);
+	RUN(test_new_key_length);
+	RUN(test_load);
+	RUN(test_update);
+	RUN(test_commands);
+	RUN(test_whitespace);
+	RUN(test_option_syntax);
+	RUN(test_keyhandle);
+	RUN(test_keyauth);
+	RUN(test_blobauth);
+	RUN(test_pcrinfo);
+	RUN(test_pcrlock);
+	RUN(test_migratable);
+	RUN(test_hash);
+	RUN(test_policydigest);
+	RUN(test_policyhandle);
+	RUN(test_duplicates);
+	RUN(test_all_options);
+	RUN(test_why_is_reset);
+	return tk_test_done();
+}
