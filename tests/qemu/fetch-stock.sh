@@ -10,7 +10,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-need apt-get apt-cache dpkg-deb flock
+need apt-get apt-cache dpkg-deb flock depmod
 
 # True when apt can download PKG; prints its candidate version.
 pkg_version() {
@@ -106,6 +106,11 @@ locate() { # name root kver
 	[ -f "$vmlinuz" ] || die "$name: $vmlinuz missing"
 	[ -n "$moddir" ] || die "$name: no modules directory for $kver under $root"
 	ln -sfn "$(realpath --relative-to="$moddir" "$kdir")" "$moddir/build"
+	# The package ships no modules.dep (made at install time); mkinitramfs needs it.
+	if [ ! -s "$moddir/modules.dep" ]; then
+		[ "$moddir" = "$root/lib/modules/$kver" ] || die "$name: depmod needs $root/lib/modules/$kver"
+		depmod -b "$root" "$kver" || die "$name: depmod failed"
+	fi
 	log "$name: KDIR=$kdir"
 	log "$name: vmlinuz=$vmlinuz modules=$moddir"
 	echo "$name $kver $kdir $vmlinuz $moddir"

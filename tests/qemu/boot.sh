@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# One boot of a guest, then its verdict.
+#
+# usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0 "CMDLINE EXTRAS" OUTDIR [STATE_IN]
+#
+# KERNEL      bzImage / vmlinuz
+# INITRAMFS   from mkinitramfs.sh
+# TPMSTATE    swtpm state directory (provision.sh); modified in place, so the
+#             next boot with the same directory is a reboot of the same machine
+# EXTRAS      appended to the kernel command line (tk.phase=, tk.kernel=, tk.suites=...)
+# OUTDIR      console.log (ttyS0), results.ktap (ttyS1), state.b64 (ttyS2),
+#             state/ (decoded files saved by the guest), summary.txt, counts
+# STATE_IN    directory of files saved by earlier boots: appended as /state
+#
+# Environment: TK_TIMEOUT (s, default 300), TK_MEM (MiB, default 1024),
+# TK_BOOT_NAME (name in the summary; default: basename of OUTDIR),
+# TK_VERBOSE=1 (stream the console to stderr).
+# Exit: 0 = pass, 1 = fail, 2 = could not boot at all.
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need qemu-system-x86_64 swtpm python3 timeout
+
+[ $# -ge 6 ] || die "usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0 EXTRAS OUTDIR [STATE_IN]"
+kernel=$1 initrd=$2 tpmstate=$3 tpmver=$4 extras=$5 out=$6 state_in=${7:-}
+name=${TK_BOOT_NAME:-$(basename "$out")}
+[ -f "$kernel" ] || die "no kernel image $kernel"
+[ -f "$initrd" ] || die "no initramfs $initrd"
+[ -d "$tpmstate" ] || die "no TPM state directory $tpmstate"
+case $tpmver in 1.2) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; *) die "TPM version must be 1.2 or 2.0" ;; esac
+
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+tpmstate=$(cd "$tpmstate" && pwd)   # swtpm -d changes to /
+
+# The initramfs, plus the state of earlier boots as a second (concatenated) archive.
+boot_initrd=$initrd
+if [ -n "$state_in" ] && [ -n "$(ls -A "$state_in" 2>/dev/null)" ]; then
+	"$TK_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio.gz"
+	cat "$initrd" "$out/state-in.cpio.gz" >"$out/initrd.cpio.gz"
+	boot_initrd=$out/initrd.cpio.gz
+fi
+
+# swtpm serves QEMU on a UNIX socket (path limit 108 bytes) and exits with it.
+sockdir=$out
+if [ ${#sockdir} -gt 90 ]; then sockdir=$(mktemp -d /tmp/tk-swtpm.XXXXXX); fi
+sock=$sockdir/swtpm.sock
+swtpm_pid=
+tail_pid=
+# shellcheck disable=SC2317  # invoked by the trap
+cleanup() {
+	if [ -n "$tail_pid" ]; then kill "$tail_pid" 2>/dev/null || true; fi
+	if [ -n "$swtpm_pid" ] && kill -0 "$swtpm_pid" 2>/dev/null; then
+		kill "$swtpm_pid" 2>/dev/null || true
+	fi
+	[ "$sockdir" = "$out" ] || rm -rf "$sockdir"
+}
+trap cleanup EXIT
+swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
+	--log file="$out/swtpm.log" --pid file="$out/swtpm.pid" -d ||
+	{ echo "FAIL $name: swtpm did not start (see $out/swtpm.log)"; exit 2; }
+swtpm_pid=$(cat "$out/swtpm.pid")
+for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+[ -S "$sock" ] || { echo "FAIL $name: no swtpm socket $sock"; exit 2; }
+
+cmdline="console=ttyS0 panic=-1 panic_on_warn=1 oops=panic tk.tpm=$tpmver $extras"
+echo "$cmdline" >"$out/cmdline"
+: >"$out/console.log"
+if [ "${TK_VERBOSE:-0}" = 1 ]; then
+	tail -n +1 -F "$out/console.log" >&2 &
+	tail_pid=$!
+fi
+start=$(now)
+status=0
+timeout -k 10 "${TK_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -m "${TK_MEM:-1024}" \
+	-nographic -no-reboot -monitor none \
+	-kernel "$kernel" -initrd "$boot_initrd" -append "$cmdline" \
+	-serial file:"$out/console.log" -serial file:"$out/results.ktap" -serial file:"$out/state.b64" \
+	-chardev socket,id=chrtpm,path="$sock" -tpmdev emulator,id=tpm0,chardev=chrtpm \
+	-device tpm-tis,tpmdev=tpm0 \
+	</dev/null >"$out/qemu.log" 2>&1 || status=$?
+took=$(elapsed "$start")
+for _ in $(seq 30); do kill -0 "$swtpm_pid" 2>/dev/null || break; sleep 0.1; done
+
+# Saved state: lines "NAME BASE64"; a name may repeat (chunks, concatenated).
+mkdir -p "$out/state"
+if [ -f "$out/state.b64" ]; then
+	tr -d '\r' <"$out/state.b64" | while read -r sname b64; do
+		case $sname in ''|*[!A-Za-z0-9._-]*|.*) continue ;; esac
+		printf '%s' "${b64:-}" | base64 -d >>"$out/state/$sname" ||
+			echo "$name: bad base64 for state '$sname'" >&2
+	done
+fi
+
+set +e
+python3 "$TK_QEMU/ktap.py" --name "$name" --results "$out/results.ktap" --console "$out/console.log" \
+	--qemu-status "$status" --elapsed "$took" --counts "$out/counts" | tee "$out/summary.txt"
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
+	echo "  console: $out/console.log"
+	echo "  results: $out/results.ktap"
+fi
+exit "$rc"

@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest initramfs (gzip newc cpio).
+#
+# usage: mkinitramfs.sh --out FILE [--mods DIR] [--kdir KDIR | --moddir DIR]
+#        mkinitramfs.sh --out FILE --state DIR        (only /state, to append)
+#
+#   /init            tests/guest/init          /tests   tests/guest/
+#   /bin, /sbin ...  static busybox, one symlink per applet
+#   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists
+#   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
+#   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
+#                    in-tree reference trusted.ko, encrypted-keys.ko and what they
+#                    and dm-crypt/ecryptfs need, + modules.dep
+#   /lib/modules/V   --moddir (stock kernel): crypto, tpm, dm-crypt, ecryptfs and
+#                    the dependencies of our modules, decompressed, depmod'ed
+# The modules.dep in /mods and /ref is flat: "name.ko: dep.ko dep.ko" (direct
+# dependencies by file name); tests/guest/lib.sh resolves it.
+# The state archive (/state) is separate so it can be appended to a built image:
+# the kernel unpacks concatenated cpio archives in order.
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need python3 depmod modinfo ldd
+
+out='' mods='' kdir='' moddir='' state=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift 2 ;;
+	--mods) mods=$2; shift 2 ;;
+	--kdir) kdir=$2; shift 2 ;;
+	--moddir) moddir=$2; shift 2 ;;
+	--state) state=$2; shift 2 ;;
+	*) die "unknown argument '$1'" ;;
+	esac
+done
+[ -n "$out" ] || die "--out FILE is required"
+
+stage=$(mktemp -d "${out%/*}/.initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+if [ -n "$state" ]; then
+	[ -d "$state" ] || die "no state directory $state"
+	python3 "$TK_QEMU/cpio.py" "$state" "$out" --prefix state
+	exit 0
+fi
+
+# Flat modules.dep of the *.ko in DIR: direct dependencies that are present.
+flat_dep() { # dir
+	local dir=$1 ko d deps name
+	: >"$dir/modules.dep"
+	for ko in "$dir"/*.ko; do
+		[ -e "$ko" ] || continue
+		deps=
+		for d in $(modinfo -F depends "$ko" | tr ',' ' '); do
+			name=$d.ko
+			[ -e "$dir/$name" ] || name=${d//_/-}.ko
+			[ -e "$dir/$name" ] || name=${d//-/_}.ko
+			[ -e "$dir/$name" ] || name=$d   # not here: lib.sh tries $TK_REF, then modprobe
+			deps="$deps $name"
+		done
+		echo "$(basename "$ko"):$deps" >>"$dir/modules.dep"
+	done
+}
+
+# Copy PROG and its shared libraries (at the same paths) into the stage.
+copy_prog() { # path
+	local p=$1 lib
+	install -D -m 0755 "$p" "$stage/usr/bin/$(basename "$p")"
+	for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
+	done
+}
+
+# --- base system ---------------------------------------------------------
+busybox=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	ldd "$busybox" 2>&1 | grep -q 'not a dynamic executable' ||
+	die "$busybox is not static (apt-get install busybox-static)"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,mnt,root}
+install -m 0755 "$busybox" "$stage/bin/busybox"
+for a in $("$busybox" --list-full); do
+	[ "${a##*/}" = busybox ] && continue
+	[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
+done
+install -m 0755 "$TK_TOP/tests/guest/init" "$stage/init"
+cp -a "$TK_TOP/tests/guest" "$stage/tests"
+echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
+echo "root:x:0:" >"$stage/etc/group"
+
+while read -r name; do
+	case $name in ''|'#'*) continue ;; esac
+	opt=0
+	[ "${name#\?}" != "$name" ] && { opt=1; name=${name#\?}; }
+	p=$(PATH=$PATH:/usr/sbin:/sbin command -v "$name" || true)
+	if [ -z "$p" ]; then
+		[ $opt = 1 ] && continue
+		die "$name not found on the host (run tests/deps.sh)"
+	fi
+	rm -f "$stage/usr/bin/$name" "$stage/bin/$name" "$stage/sbin/$name" "$stage/usr/sbin/$name"
+	copy_prog "$p"
+done <"$TK_QEMU/initramfs.bins"
+
+# --- our modules ---------------------------------------------------------
+mkdir -p "$stage/mods"
+if [ -n "$mods" ]; then
+	[ -d "$mods" ] || die "no module directory $mods"
+	for ko in "$mods"/*.ko; do
+		[ -e "$ko" ] && cp "$ko" "$stage/mods/"
+	done
+fi
+flat_dep "$stage/mods"
+
+# --- test kernel: reference modules from the build tree ------------------
+mkdir -p "$stage/ref"
+if [ -n "$kdir" ]; then
+	[ -f "$kdir/modules.order" ] || die "$kdir/modules.order missing (kernel not built?)"
+	while read -r o; do
+		ko=$kdir/${o%.o}
+		ko=${ko%.ko}.ko
+		[ -f "$ko" ] || die "$ko listed in modules.order but missing"
+		cp "$ko" "$stage/ref/"
+	done <"$kdir/modules.order"
+	for want in trusted encrypted-keys; do
+		[ -f "$stage/ref/$want.ko" ] || die "reference module $want.ko not built in $kdir"
+	done
+	flat_dep "$stage/ref"
+fi
+
+# --- stock kernel: a subset of its own modules, with modules.dep ---------
+if [ -n "$moddir" ]; then
+	kver=$(basename "$moddir")
+	[ -s "$moddir/modules.dep" ] || die "$moddir/modules.dep missing (fetch-stock.sh makes it)"
+	dst=$stage/lib/modules/$kver
+	mkdir -p "$dst"
+	# Seeds: crypto, tpm, dm-crypt, ecryptfs and whatever our modules depend on.
+	seeds=$(cd "$moddir" && find kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto \
+		kernel/drivers/char/tpm kernel/fs/ecryptfs -name '*.ko*' 2>/dev/null;
+		ls kernel/drivers/md/dm-crypt.ko* 2>/dev/null)
+	for ko in "$stage"/mods/*.ko; do
+		[ -e "$ko" ] || continue
+		for d in $(modinfo -F depends "$ko" | tr ',' ' '); do
+			seeds="$seeds $(grep -E "/(${d//[-_]/[-_]})\.ko(\.[gx]z|\.zst)?:" "$moddir/modules.dep" | cut -d: -f1 || true)"
+		done
+	done
+	# Close over modules.dep (its lines list the full dependency chain).
+	all=$(for s in $seeds; do grep "^$s:" "$moddir/modules.dep" | tr -d ':' | tr ' ' '\n'; done | sort -u)
+	for m in $all; do
+		install -D -m 0644 "$moddir/$m" "$dst/$m"
+		case $m in
+		*.xz) xz -d "$dst/$m" ;;
+		*.gz) gzip -d "$dst/$m" ;;
+		*.zst) zstd -q --rm -d "$dst/$m" ;;
+		esac
+	done
+	for f in modules.builtin modules.builtin.modinfo modules.order; do
+		[ -f "$moddir/$f" ] && cp "$moddir/$f" "$dst/"
+	done
+	# modules.order/builtin name compressed files; depmod only needs them to exist.
+	depmod -b "$stage" "$kver" || die "depmod failed for $kver"
+	log "$(echo "$all" | wc -w) stock modules of $kver included"
+fi
+
+python3 "$TK_QEMU/cpio.py" "$stage" "$out"
+log "$out: $(du -h "$out" | cut -f1)"

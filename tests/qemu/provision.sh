@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Provision a fresh swtpm state into OUTDIR (a copy of a cached template).
+#
+# usage: provision.sh 1.2|2.0 OUTDIR [--no-srk]
+#
+# 1.2: swtpm_setup --createek --take-ownership --owner-well-known --srk-well-known,
+#      then the SRK auth is changed to 20 zero bytes (TPM_ChangeAuthOwner, tpm.py)
+#      and checked with a seal/unseal after a restart. Owner auth stays
+#      SHA1(20 zero bytes) = 6768033e216468247bd031a0a2d9876d79818f8f.
+# 2.0: swtpm_setup --tpm2 --createek, then a persistent ECC primary (SRK) at
+#      0x81000001 under the owner hierarchy (empty auth); --no-srk skips it.
+# Templates live in ~/.cache/tek/tpm/, keyed by this script, tpm.py and swtpm's version.
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need swtpm swtpm_setup swtpm_ioctl python3
+
+ver=${1:-}
+out=${2:-}
+srk=1
+[ "${3:-}" = --no-srk ] && srk=0
+case $ver in 1.2|2.0) ;; *) die "usage: provision.sh 1.2|2.0 OUTDIR [--no-srk]" ;; esac
+[ -n "$out" ] || die "usage: provision.sh 1.2|2.0 OUTDIR [--no-srk]"
+
+key=$( { cat "$0" "$TK_QEMU/tpm.py"; swtpm --version; echo "$ver $srk"; } | sha256sum | cut -c1-12)
+tmpl=$TEK_CACHE/tpm/tpm$ver-$([ $srk = 1 ] && echo srk || echo nosrk)-$key
+tpmpy=$TK_QEMU/tpm.py
+
+swtpm_pid=
+swtpm_port=
+# Serve STATE over TCP on 127.0.0.1 (P = TPM, P+1 = control), startup done by swtpm.
+serve() { # state-dir
+	local try flags=()
+	[ "$ver" = 2.0 ] && flags=(--tpm2)
+	for try in 1 2 3 4 5; do
+		swtpm_port=$(python3 "$tpmpy" freeport)
+		rm -f "$1.pid"
+		if swtpm socket "${flags[@]}" --tpmstate dir="$1" \
+			--server type=tcp,port="$swtpm_port",bindaddr=127.0.0.1 \
+			--ctrl type=tcp,port=$((swtpm_port + 1)),bindaddr=127.0.0.1 \
+			--flags not-need-init,startup-clear \
+			--pid file="$1.pid" --log file="$1.log" -d; then
+			swtpm_pid=$(cat "$1.pid")
+			return 0
+		fi
+		log "swtpm did not start on port $swtpm_port (try $try)"
+		sleep 0.2
+	done
+	die "cannot start swtpm (see $1.log)"
+}
+
+stop() {
+	[ -n "$swtpm_pid" ] || return 0
+	swtpm_ioctl --tcp 127.0.0.1:$((swtpm_port + 1)) -s >/dev/null 2>&1 || true
+
+	for _ in $(seq 50); do
+		kill -0 "$swtpm_pid" 2>/dev/null || { swtpm_pid=; return 0; }
+		sleep 0.1
+	done
+	kill "$swtpm_pid" 2>/dev/null || true
+	swtpm_pid=
+}
+trap stop EXIT
+
+build_template() {
+	local t=$tmpl.tmp
+	rm -rf "$t"
+	mkdir -p "$t/state"
+	t=$(cd "$t" && pwd)   # swtpm -d changes to /: absolute paths only
+	if [ "$ver" = 1.2 ]; then
+		swtpm_setup --tpmstate "$t/state" --createek --take-ownership \
+			--owner-well-known --srk-well-known --logfile "$t/setup.log" >/dev/null ||
+			die "swtpm_setup failed (see $t/setup.log)"
+		serve "$t/state"
+		python3 "$tpmpy" srk-zero --port "$swtpm_port"
+		python3 "$tpmpy" savestate --port "$swtpm_port"
+		stop
+		# Prove the change persisted across a TPM restart.
+		serve "$t/state"
+		python3 "$tpmpy" seal-test --port "$swtpm_port" --srk-auth "$(printf '0%.0s' $(seq 40))"
+		python3 "$tpmpy" savestate --port "$swtpm_port"
+		stop
+	else
+		need tpm2_createprimary tpm2_evictcontrol tpm2_shutdown
+		swtpm_setup --tpm2 --tpmstate "$t/state" --createek --logfile "$t/setup.log" >/dev/null ||
+			die "swtpm_setup --tpm2 failed (see $t/setup.log)"
+		serve "$t/state"
+		export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$swtpm_port
+		if [ $srk = 1 ]; then
+			tpm2_createprimary -Q -C o -G ecc -c "$t/prim.ctx" || die "tpm2_createprimary failed"
+			tpm2_evictcontrol -Q -C o -c "$t/prim.ctx" 0x81000001 || die "tpm2_evictcontrol failed"
+			rm -f "$t/prim.ctx"
+		fi
+		tpm2_shutdown || die "tpm2_shutdown failed"
+		stop
+	fi
+	rm -f "$t/state.pid" "$t/state/.lock"
+	rm -rf "$tmpl"
+	mv "$t" "$tmpl"
+}
+
+mkdir -p "$TEK_CACHE/tpm"
+exec 9>"$TEK_CACHE/tpm/.lock"
+flock 9
+if [ ! -d "$tmpl/state" ]; then
+	log "provisioning a TPM $ver template in $tmpl"
+	build_template
+fi
+flock -u 9
+rm -rf "$out"
+mkdir -p "$(dirname "$out")"
+cp -a "$tmpl/state" "$out"
+log "TPM $ver state ready in $out"
