@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the trusted key command line parser, on a NUL-terminated
+ * heap copy of the input (the parser writes into its line), once as for a
+ * TPM 1.2 and once as for a TPM 2.0. Checks what a success promises.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include <linux/errno.h>
+#include "trusted_opts.h"
+
+static void check(const struct tk_request *req, int ret, bool tpm2)
+{
+	const struct tk_options *o = &req->opt;
+
+	if (ret) {
+		if (ret != -EINVAL || !req->why || !*req->why)
+			abort();
+		return;
+	}
+	if (req->why)
+		abort();
+	switch (req->cmd) {
+	case TK_CMD_NEW:
+		if (req->key_len < TK_KEY_MIN || req->key_len > TK_KEY_MAX)
+			abort();
+		break;
+	case TK_CMD_LOAD:
+		if (!req->blob_len || req->blob_len > TK_BLOB_MAX)
+			abort();
+		break;
+	case TK_CMD_UPDATE:
+		break;
+	default:
+		abort();
+	}
+	if (o->given >> TK_OPT_COUNT || o->pcrinfo_len > TK_PCRINFO_MAX ||
+	    o->blobauth_len > TK_AUTH_SIZE || o->pcrlock >= TK_PCR_COUNT ||
+	    o->migratable > 1 || o->hash >= TK_HASH_COUNT)
+		abort();
+	if (tk_opt_given(o, TK_OPT_POLICYDIGEST) &&
+	    o->policydigest_len != tk_hash_size(o->hash))
+		abort();
+	if (!tpm2 && (o->hash != TK_HASH_SHA1 ||
+		      tk_opt_given(o, TK_OPT_POLICYDIGEST) ||
+		      tk_opt_given(o, TK_OPT_POLICYHANDLE)))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	static struct tk_request req;
+	unsigned int tpm2;
+	char *line;
+	int ret;
+
+	for (tpm2 = 0; tpm2 < 2; tpm2++) {
+		line = malloc(size + 1);
+		if (!line)
+			return 0;
+		memcpy(line, data, size);
+		line[size] = '\0';
+		ret = tk_parse_request(line, tpm2, &req);
+		check(&req, ret, tpm2);
+		free(line);
+	}
+	return 0;
+}
