@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The full guest run: every kernel, every boot, one aggregated verdict.
+#
+#   test      our test kernel (build-kernel.sh): phase 1 + 2, suites $TEST_SUITES
+#   stock61   Debian's stock 6.1 (fetch-stock.sh): phase 1 + 2, suites $STOCK_SUITES
+#   stock612  Debian's stock 6.12: the same
+# Each kernel gets a fresh TPM 1.2 state (provision.sh) kept across its boots,
+# and the files its tests save (state_save) are carried to its next boot.
+#
+# Environment:
+#   TK_ONLY=test,stock61,stock612   run a subset (comma-separated)
+#   TK_SUITES=a,b                   override the suites of every kernel
+#   TK_NO_OURS=1                    go on without our modules when src/ does not
+#                                   build (harness development only; never in CI)
+#   TK_IMPL=ref                     tests load the in-tree reference instead of ours
+#                                   (tk.impl=ref; only where a reference exists)
+#   TK_RUN=DIR                      run directory (default build/run-<timestamp>)
+#   TK_TIMEOUT, TK_VERBOSE          passed to boot.sh
+# Output: one line per boot and per failed step, then "N passed, N failed, N skipped".
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need make python3 rsync
+
+TEST_SUITES=selftest,trusted,encrypted
+STOCK_SUITES=selftest,trusted
+PHASES="1 2"
+
+run=$(tk_rundir)
+only=${TK_ONLY:-test,stock61,stock612}
+: >"$run/boots.txt"      # NAME STATUS PASSED FAILED SKIPPED
+: >"$run/times.txt"      # STEP SECONDS
+log "run directory $run"
+
+# step NAME CMD...: run and time one step; its wall time goes to times.txt.
+step() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(now)
+	"$@" || rc=$?
+	printf '%-28s %6ss\n' "$name" "$(elapsed "$t0")" | tee -a "$run/times.txt" >&2
+	return $rc
+}
+
+# A failure outside a boot (build, provisioning): one failed point.
+fail_step() { # name message
+	echo "FAIL $1: $2"
+	echo "$1 fail 0 1 0" >>"$run/boots.txt"
+}
+
+# Keep the suites that have at least one script.
+suites_with_tests() { # a,b,c
+	local s out=
+	for s in ${1//,/ }; do
+		if compgen -G "$TK_TOP/tests/guest/$s/*.sh" >/dev/null; then
+			out=${out:+$out,}$s
+		else
+			log "suite '$s' has no scripts: skipped"
+		fi
+	done
+	echo "$out"
+}
+
+# build_ours NAME KDIR SRCDIR: build our modules, copy the .ko into $run/NAME/mods.
+build_ours() {
+	local name=$1 kdir=$2 srcdir=$3 mods=$run/$1/mods
+	mkdir -p "$mods"
+	if [ "$srcdir" = "$TK_TOP/src" ]; then
+		make -C "$TK_TOP" modules KDIR="$kdir" >"$run/$name/build.log" 2>&1
+	else
+		make -C "$kdir" M="$srcdir" modules >"$run/$name/build.log" 2>&1
+	fi || {
+		tail -n 20 "$run/$name/build.log" >&2
+		return 1
+	}
+	cp "$srcdir"/*.ko "$mods/" 2>/dev/null || { log "$name: no .ko in $srcdir"; return 1; }
+	log "$name: our modules: $(cd "$mods" && echo *.ko)"
+}
+
+# boots NAME IMAGE INITRD SUITES: provision, then phase 1, 2, ...
+boots() {
+	local name=$1 image=$2 initrd=$3 suites=$4 phase out rc
+	if [ -z "$suites" ]; then
+		echo "SKIP $name: no test scripts in its suites"
+		return 0
+	fi
+	step "$name: provision TPM 1.2" "$TK_QEMU/provision.sh" 1.2 "$run/$name/tpm" ||
+		{ fail_step "$name" "TPM provisioning failed"; return 0; }
+	mkdir -p "$run/$name/state"
+	for phase in $PHASES; do
+		out=$run/$name/p$phase
+		rc=0
+		TK_BOOT_NAME=$name-p$phase step "$name: boot phase $phase" "$TK_QEMU/boot.sh" "$image" "$initrd" \
+			"$run/$name/tpm" 1.2 "tk.phase=$phase tk.kernel=$name tk.suites=$suites${TK_IMPL:+ tk.impl=$TK_IMPL}" \
+			"$out" "$run/$name/state" || rc=$?
+		if [ -f "$out/counts" ]; then
+			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$run/boots.txt"
+		else
+			fail_step "$name-p$phase" "no verdict (boot.sh exit $rc)"
+		fi
+		cp -a "$out/state/." "$run/$name/state/" 2>/dev/null || true
+	done
+}
+
+kernel_test() {
+	local kdir suites
+	mkdir -p "$run/test"
+	kdir=$(step "test: kernel build" "$TK_QEMU/build-kernel.sh") ||
+		{ fail_step test "test kernel build failed"; return 0; }
+	if ! step "test: our modules" build_ours test "$kdir" "$TK_TOP/src"; then
+		if [ "${TK_NO_OURS:-0}" != 1 ]; then
+			fail_step test "our modules do not build against the test kernel ($run/test/build.log)"
+			return 0
+		fi
+		log "test: TK_NO_OURS=1: going on without our modules"
+	fi
+	step "test: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/test/initrd.cpio.gz" \
+		--mods "$run/test/mods" --kdir "$kdir" || { fail_step test "initramfs failed"; return 0; }
+	suites=$(suites_with_tests "${TK_SUITES:-$TEST_SUITES}")
+	boots test "$kdir/arch/x86/boot/bzImage" "$run/test/initrd.cpio.gz" "$suites"
+}
+
+kernel_stock() { # stock61|stock612
+	local name=$1 line kver kdir vmlinuz moddir obj suites
+	mkdir -p "$run/$name"
+	line=$(step "$name: fetch" "$TK_QEMU/fetch-stock.sh" "$name") ||
+		{ fail_step "$name" "fetching the stock kernel failed"; return 0; }
+	read -r _ kver kdir vmlinuz moddir <<<"$line"
+	log "$name: $kver"
+	# A build tree per kernel so that the kernels do not clobber each other's objects.
+	obj=$TK_TOP/build/obj-$name/src
+	mkdir -p "$obj"
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude=modules.order --exclude=Module.symvers \
+		"$TK_TOP/src/" "$obj/"
+	rm -f "$obj"/*.ko
+	if ! step "$name: our modules" build_ours "$name" "$kdir" "$obj"; then
+		if [ "${TK_NO_OURS:-0}" != 1 ]; then
+			fail_step "$name" "our modules do not build against $kver ($run/$name/build.log)"
+			return 0
+		fi
+		log "$name: TK_NO_OURS=1: going on without our modules"
+	fi
+	step "$name: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/$name/initrd.cpio.gz" \
+		--mods "$run/$name/mods" --moddir "$moddir" || { fail_step "$name" "initramfs failed"; return 0; }
+	suites=$(suites_with_tests "${TK_SUITES:-$STOCK_SUITES}")
+	boots "$name" "$vmlinuz" "$run/$name/initrd.cpio.gz" "$suites"
+}
+
+step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" ||
+	{ cat "$run/ktap_test.log" >&2; fail_step harness "ktap_test.py failed"; }
+
+for k in ${only//,/ }; do
+	case $k in
+	test) kernel_test ;;
+	stock61|stock612) kernel_stock "$k" ;;
+	*) die "TK_ONLY: unknown kernel '$k' (test, stock61, stock612)" ;;
+	esac
+done
+
+echo
+echo "Boots ($run):"
+awk '{ printf "  %-4s %-14s %3d passed, %d failed, %d skipped\n", toupper($2), $1, $3, $4, $5 }' "$run/boots.txt"
+echo "Times:"
+sed 's/^/  /' "$run/times.txt"
+read -r p f s < <(awk '{ p += $3; f += $4; s += $5 } END { print p+0, f+0, s+0 }' "$run/boots.txt")
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
