@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make lint: three checks of src/ against a prepared kernel tree ($KDIR, by
+# default the test kernel of tests/qemu/build-kernel.sh):
+#   checkpatch   scripts/checkpatch.pl --no-tree -f on every src/**/*.[ch]
+#   W=1          make M=src W=1 modules: any compiler warning in our files
+#   sparse       make M=src C=2 modules: any sparse warning in our files
+# The two builds run in a scratch copy of src/, so every file is compiled
+# afresh and nobody's objects in the work tree are touched. Findings in the
+# kernel's own headers are not ours and are not counted.
+# Exit 0 when clean, 1 on findings, 2 when the checks could not run.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${LINT_JOBS:-2}
+if [ -z "${KDIR:-}" ]; then
+	KDIR=$("$top/tests/qemu/build-kernel.sh") || {
+		echo "lint: no kernel tree (tests/qemu/build-kernel.sh failed)" >&2
+		exit 2
+	}
+fi
+for f in scripts/checkpatch.pl Makefile; do
+	[ -f "$KDIR/$f" ] || { echo "lint: $KDIR has no $f" >&2; exit 2; }
+done
+command -v sparse >/dev/null || { echo "lint: sparse not installed" >&2; exit 2; }
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/tek-lint.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+declare -A result
+failed=0
+
+# Print the findings in @2 (one per line) under the heading of check @1.
+report() {
+	local name=$1 findings=$2 n
+	n=$(printf '%s' "$findings" | grep -c .)
+	if [ "$n" -eq 0 ]; then
+		result[$name]="ok"
+	else
+		result[$name]="$n finding(s)"
+		failed=1
+		echo "== $name"
+		printf '%s\n' "$findings"
+	fi
+}
+
+# Lines "<our file>:<line>:<col>: warning|error: ..." of a build log, with
+# the scratch prefix stripped; a failed build is a finding of its own.
+ours() {
+	local log=$1 rc=$2
+	grep -E "^$scratch/src/[^:]+:[0-9]+(:[0-9]+)?: (warning|error):" "$log" |
+		sed "s|^$scratch/||" | sort -u
+	grep -E '^(WARNING|ERROR): modpost:' "$log"
+	if [ "$rc" -ne 0 ]; then
+		echo "build failed (exit $rc):"
+		grep -E '(error|Error|\*\*\*)' "$log" | sed "s|$scratch/||g" | head -n 20
+	fi
+}
+
+cd "$top" || exit 2
+mapfile -t files < <(find src -name '*.[ch]' ! -name '*.mod.c' | sort)
+
+echo "lint: checkpatch on ${#files[@]} files"
+report checkpatch "$("$KDIR/scripts/checkpatch.pl" --no-tree -f --terse \
+	--show-types --no-summary "${files[@]}" 2>&1 |
+	grep -E ': (ERROR|WARNING|CHECK):')"
+
+tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
+	--exclude=Module.symvers --exclude=modules.order -cf - src |
+	tar -C "$scratch" -xf -
+
+echo "lint: make W=1 modules ($KDIR)"
+make -C "$KDIR" M="$scratch/src" W=1 -j"$jobs" modules >"$scratch/w1.log" 2>&1
+rc=$?
+report "W=1" "$(ours "$scratch/w1.log" "$rc")"
+
+echo "lint: make C=2 modules (sparse $(sparse --version 2>/dev/null))"
+make -C "$KDIR" M="$scratch/src" C=2 -j"$jobs" modules >"$scratch/sparse.log" 2>&1
+rc=$?
+# The compiler runs again here; its warnings (tagged [-W...]) are W=1's.
+report sparse "$(ours "$scratch/sparse.log" "$rc" | grep -v '\[-W[^]]*\]$')"
+
+echo "lint: summary"
+for name in checkpatch W=1 sparse; do
+	printf '  %-11s %s\n' "$name" "${result[$name]}"
+done
+if [ "$failed" -ne 0 ]; then
+	echo "lint: FAILED"
+	exit 1
+fi
+echo "lint: clean"
