@@ -2,6 +2,7 @@
 /* Unit tests of src/lib/trusted_opts.c: the trusted key command line. */
 #include "tk_test.h"
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include "trusted_opts.h"
 
 #define TPM12 false
@@ -505,7 +506,11 @@ static void test_all_options(void)
 	   HEX40 " policyhandle=0x03000002", TPM20);
 	CHECK_EQ(req.cmd, TK_CMD_NEW);
 	CHECK_EQ(req.key_len, 48);
-	CHECK_EQ(req.opt.given, (1U << TK_OPT_COUNT) - 1);
+	CHECK_EQ(req.opt.given, BIT(TK_OPT_KEYHANDLE) | BIT(TK_OPT_KEYAUTH) |
+		 BIT(TK_OPT_BLOBAUTH) | BIT(TK_OPT_PCRINFO) |
+		 BIT(TK_OPT_PCRLOCK) | BIT(TK_OPT_MIGRATABLE) |
+		 BIT(TK_OPT_HASH) | BIT(TK_OPT_POLICYDIGEST) |
+		 BIT(TK_OPT_POLICYHANDLE));
 	CHECK_EQ(req.opt.keyhandle, 0x81000001);
 	CHECK_MEM(req.opt.keyauth, seq20, 20);
 	CHECK_EQ(req.opt.blobauth_len, 2);
@@ -521,7 +526,10 @@ static void test_all_options(void)
 	OK("load 00ff keyhandle=40000000 keyauth=" HEX40 " blobauth=" HEX40
 	   " pcrinfo=00 pcrlock=0 migratable=1 hash=sha1", TPM12);
 	CHECK_EQ(req.cmd, TK_CMD_LOAD);
-	CHECK_EQ(req.opt.given, (1U << TK_OPT_POLICYDIGEST) - 1);
+	CHECK_EQ(req.opt.given, BIT(TK_OPT_KEYHANDLE) | BIT(TK_OPT_KEYAUTH) |
+		 BIT(TK_OPT_BLOBAUTH) | BIT(TK_OPT_PCRINFO) |
+		 BIT(TK_OPT_PCRLOCK) | BIT(TK_OPT_MIGRATABLE) |
+		 BIT(TK_OPT_HASH));
 
 	/* One bad option among good ones spoils the line. */
 	REFUSED("new 32 keyhandle=1 pcrlock=99 migratable=0", TPM12, "pcrlock");
