@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DER reading and writing for TPM key blobs. The reader refuses what DER
+ * forbids (indefinite or non-minimal lengths, padded integers) and what a
+ * key blob never needs (multi-octet tags, lengths past 64 KiB); it never
+ * reads past the element it is in.
+ */
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include "tk_der.h"
+
+int tk_der_next(struct tk_der *d, struct tk_der_tlv *t)
+{
+	const u8 *p = d->p;
+	u32 left = d->left, len, hdr;
+
+	if (left < 2 || (p[0] & 0x1f) == 0x1f)
+		return -EINVAL;
+	t->tag = p[0];
+	len = p[1];
+	hdr = 2;
+	if (len & 0x80) {
+		switch (len) {
+		case 0x81:
+			if (left < 3 || p[2] < 0x80)
+				return -EINVAL;
+			len = p[2];
+			hdr = 3;
+			break;
+		case 0x82:
+			if (left < 4 || p[2] == 0)
+				return -EINVAL;
+			len = (u32)p[2] << 8 | p[3];
+			hdr = 4;
+			break;
+		default:	/* indefinite, or longer than we accept */
+			return -EINVAL;
+		}
+	}
+	if (len > left - hdr)
+		return -EINVAL;
+	t->val = p + hdr;
+	t->len = len;
+	d->p += hdr + len;
+	d->left -= hdr + len;
+	return 0;
+}
+
+int tk_der_expect(struct tk_der *d, u8 tag, struct tk_der_tlv *t)
+{
+	if (tk_der_peek(d) != tag)
+		return -EINVAL;
+	return tk_der_next(d, t);
+}
+
+/* Step into the next element, which must be the constructed @tag. */
+int tk_der_enter(struct tk_der *d, u8 tag, struct tk_der *inner)
+{
+	struct tk_der_tlv t;
+	int ret;
+
+	ret = tk_der_expect(d, tag, &t);
+	if (ret)
+		return ret;
+	tk_der_init(inner, t.val, t.len);
+	return 0;
+}
+
+/* A non-negative INTEGER that fits 32 bits, in its shortest form. */
+int tk_der_u32(const struct tk_der_tlv *t, u32 *out)
+{
+	const u8 *v = t->val;
+	u32 n = t->len, i, x = 0;
+
+	if (t->tag != TK_DER_INTEGER || n == 0 || (v[0] & 0x80))
+		return -EINVAL;
+	if (n > 1 && v[0] == 0 && !(v[1] & 0x80))
+		return -EINVAL;			/* a redundant leading zero */
+	if (v[0] == 0) {
+		v++;
+		n--;
+	}
+	if (n > 4)
+		return -ERANGE;
+	for (i = 0; i < n; i++)
+		x = x << 8 | v[i];
+	*out = x;
+	return 0;
+}
+
+/*
+ * A BOOLEAN. DER says TRUE is 0xff; the kernel's own encoder writes 0x01,
+ * and blobs it made must load, so both are TRUE. Nothing else is.
+ */
+int tk_der_bool(const struct tk_der_tlv *t, bool *out)
+{
+	if (t->tag != TK_DER_BOOLEAN || t->len != 1)
+		return -EINVAL;
+	switch (t->val[0]) {
+	case 0x00:
+		*out = false;
+		return 0;
+	case 0x01:
+	case 0xff:
+		*out = true;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Size of an element whose contents are @len bytes long. */
+u32 tk_der_size(u32 len)
+{
+	return 1 + (len < 0x80 ? 1 : len < 0x100 ? 2 : 3) + len;
+}
+
+/* Contents size of the INTEGER @v. */
+u32 tk_der_u32_size(u32 v)
+{
+	u32 n = 1;
+
+	while (n < 4 && v >> (8 * n))
+		n++;
+	return n + (v >> (8 * n - 1) & 1);
+}
+
+static void put_bytes(struct tk_der_w *w, const void *p, u32 n)
+{
+	if (w->bad || n > w->size - w->len) {
+		w->bad = true;
+		return;
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+void tk_der_put_hdr(struct tk_der_w *w, u8 tag, u32 len)
+{
+	u8 hdr[4] = { tag };
+	u32 n;
+
+	if (len > TK_DER_LEN_MAX) {
+		w->bad = true;
+		return;
+	}
+	if (len < 0x80) {
+		hdr[1] = len;
+		n = 2;
+	} else if (len < 0x100) {
+		hdr[1] = 0x81;
+		hdr[2] = len;
+		n = 3;
+	} else {
+		hdr[1] = 0x82;
+		hdr[2] = len >> 8;
+		hdr[3] = len;
+		n = 4;
+	}
+	put_bytes(w, hdr, n);
+}
+
+void tk_der_put(struct tk_der_w *w, u8 tag, const void *val, u32 len)
+{
+	tk_der_put_hdr(w, tag, len);
+	put_bytes(w, val, len);
+}
+
+void tk_der_put_u32(struct tk_der_w *w, u32 v)
+{
+	u32 n = tk_der_u32_size(v), i;
+	u8 b[5];
+
+	for (i = 0; i < n; i++)
+		b[i] = i + 4 < n ? 0 : v >> (8 * (n - 1 - i));
+	tk_der_put(w, TK_DER_INTEGER, b, n);
+}
+
+void tk_der_put_bool(struct tk_der_w *w, bool v)
+{
+	u8 b = v ? 0xff : 0x00;
+
+	tk_der_put(w, TK_DER_BOOLEAN, &b, 1);
+}

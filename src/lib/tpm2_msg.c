@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TPM 2.0 command layouts for trusted keys. A response is only trusted
+ * once it has been walked to its last byte: the header size bounds the
+ * walk, parameterSize must end exactly where the parameters do, and the
+ * authorisation area must hold exactly one entry per command session.
+ */
+#include <linux/types.h>
+#include <linux/errno.h>
+#include "tpm_buf.h"
+#include "tpm2_msg.h"
+
+#define SENSITIVE_NAME_MAX	(2 + TK2_DIGEST_MAX)	/* alg + digest */
+#define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
+			 TK2_OA_SENSITIVE_ORIGIN | TK2_OA_USERWITHAUTH | \
+			 TK2_OA_NODA | TK2_OA_RESTRICTED | TK2_OA_DECRYPT)
+
+u32 tpm2_alg_digest_size(u16 alg)
+{
+	switch (alg) {
+	case TK2_ALG_SHA1:
+		return 20;
+	case TK2_ALG_SHA256:
+	case TK2_ALG_SM3_256:
+		return 32;
+	case TK2_ALG_SHA384:
+		return 48;
+	case TK2_ALG_SHA512:
+		return 64;
+	default:
+		return 0;
+	}
+}
+
+static void put_tpm2b(struct tk_cmd_buf *b, const u8 *p, u16 len)
+{
+	tk_cmd_u16(b, len);
+	tk_cmd_bytes(b, p, len);
+}
+
+/* The authorisation area of a command with one session. */
+static void put_auth(struct tk_cmd_buf *b, const struct tpm2_auth *a)
+{
+	tk_cmd_u32(b, 4 + 2 + 1 + 2 + a->len);
+	tk_cmd_u32(b, a->handle);
+	tk_cmd_u16(b, 0);			/* nonceCaller */
+	tk_cmd_u8(b, a->attrs);
+	put_tpm2b(b, a->value, a->len);
+}
+
+/* A TPM2B in a response: returns it whole (size field included). */
+static struct tk_span take_tpm2b(struct tk_rsp_buf *r, u16 max)
+{
+	struct tk_span s = { .p = r->data + r->pos };
+	u16 n = tk_rsp_u16(r);
+
+	if (n > max)
+		r->bad = true;
+	tk_rsp_bytes(r, n);
+	s.len = r->bad ? 0 : 2u + n;
+	return s;
+}
+
+/* parameterSize: the end of the parameters, as an offset. */
+static u32 take_param_size(struct tk_rsp_buf *r)
+{
+	u32 n = tk_rsp_u32(r);
+
+	if (r->bad || n > r->len - r->pos) {
+		r->bad = true;
+		return 0;
+	}
+	return r->pos + n;
+}
+
+/* The parameters must end at @end, then one response session follows. */
+static int end_with_session(struct tk_rsp_buf *r, u32 end)
+{
+	if (r->bad || r->pos != end)
+		return -EBADMSG;
+	take_tpm2b(r, TK2_DIGEST_MAX);		/* nonceTPM */
+	tk_rsp_u8(r);				/* session attributes */
+	take_tpm2b(r, TK2_DIGEST_MAX);		/* hmac */
+	return tk_rsp_end(r);
+}
+
+int tpm2_public_parse(const u8 *p, u32 len, struct tpm2_public *out)
+{
+	struct tk_rsp_buf r = { .data = p, .len = len };
+	u32 dsize;
+
+	if (len < 2 || get_unaligned_be16(p) != len - 2)
+		return -EINVAL;
+	tk_rsp_u16(&r);
+	if (tk_rsp_u16(&r) != TK2_ALG_KEYEDHASH)
+		return -EINVAL;
+	out->name_alg = tk_rsp_u16(&r);
+	dsize = tpm2_alg_digest_size(out->name_alg);
+	out->attrs = tk_rsp_u32(&r);
+	out->policy_len = tk_rsp_u16(&r);
+	out->policy = tk_rsp_bytes(&r, out->policy_len);
+	if (r.bad || !dsize || (out->policy_len && out->policy_len != dsize))
+		return -EINVAL;
+	/* A sealed data object has no scheme, and its unique is a digest. */
+	if (tk_rsp_u16(&r) != TK2_ALG_NULL || tk_rsp_u16(&r) != dsize)
+		return -EINVAL;
+	tk_rsp_bytes(&r, dsize);
+	return tk_rsp_end(&r) ? -EINVAL : 0;
+}
+
+int tpm2_private_check(const u8 *p, u32 len)
+{
+	u16 n;
+
+	if (len < 2 || get_unaligned_be16(p) != len - 2)
+		return -EINVAL;
+	/* integrityHMAC, then the encrypted sensitive area */
+	if (len < 4)
+		return -EINVAL;
+	n = get_unaligned_be16(p + 2);
+	if (!n || n > TK2_DIGEST_MAX || n >= len - 4)
+		return -EINVAL;
+	return 0;
+}
+
+int tpm2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
+		    const struct tpm2_create_in *in)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_CREATE);
+	tk_cmd_u32(b, in->parent);
+	put_auth(b, &in->parent_auth);
+
+	/* inSensitive: userAuth, then the data to seal */
+	tk_cmd_u16(b, 2 + in->user_auth_len + 2 + in->data_len);
+	put_tpm2b(b, in->user_auth, in->user_auth_len);
+	put_tpm2b(b, in->data, in->data_len);
+
+	/* inPublic: a keyed hash object without a scheme */
+	tk_cmd_u16(b, 2 + 2 + 4 + 2 + in->policy_len + 2 + 2);
+	tk_cmd_u16(b, TK2_ALG_KEYEDHASH);
+	tk_cmd_u16(b, in->name_alg);
+	tk_cmd_u32(b, in->attrs);
+	put_tpm2b(b, in->policy, in->policy_len);
+	tk_cmd_u16(b, TK2_ALG_NULL);
+	tk_cmd_u16(b, 0);			/* unique */
+
+	tk_cmd_u16(b, 0);			/* outsideInfo */
+	tk_cmd_u32(b, 0);			/* creationPCR */
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
+		    struct tk_span *pub)
+{
+	struct tk_rsp_buf r;
+	u32 end;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	end = take_param_size(&r);
+	*priv = take_tpm2b(&r, 0xffff);
+	*pub = take_tpm2b(&r, 0xffff);
+	take_tpm2b(&r, 0xffff);			/* creationData */
+	take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
+	tk_rsp_u16(&r);				/* creationTicket: tag */
+	tk_rsp_u32(&r);				/* hierarchy */
+	take_tpm2b(&r, TK2_DIGEST_MAX);		/* digest */
+	return end_with_session(&r, end);
+}
+
+int tpm2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
+		  const struct tpm2_auth *auth, const u8 *priv, u32 priv_len,
+		  const u8 *pub, u32 pub_len)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_LOAD);
+	tk_cmd_u32(b, parent);
+	put_auth(b, auth);
+	tk_cmd_bytes(b, priv, priv_len);
+	tk_cmd_bytes(b, pub, pub_len);
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	u32 end;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	*handle = tk_rsp_u32(&r);
+	end = take_param_size(&r);
+	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
+	return end_with_session(&r, end);
+}
+
+int tpm2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
+		    const struct tpm2_auth *auth)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_UNSEAL);
+	tk_cmd_u32(b, item);
+	put_auth(b, auth);
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
+{
+	struct tk_rsp_buf r;
+	struct tk_span s;
+	u32 end;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	end = take_param_size(&r);
+	s = take_tpm2b(&r, 0xffff);
+	rc = end_with_session(&r, end);
+	if (rc)
+		return rc;
+	data->p = s.p + 2;
+	data->len = s.len - 2;
+	return 0;
+}
+
+int tpm2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_FLUSH);
+	tk_cmd_u32(b, handle);
+	return tk_cmd_end(b);
+}
+
+int tpm2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			u32 hierarchy, const struct tpm2_auth *auth)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_CREATE_PRIMARY);
+	tk_cmd_u32(b, hierarchy);
+	put_auth(b, auth);
+
+	tk_cmd_u16(b, 4);			/* inSensitive: both empty */
+	tk_cmd_u16(b, 0);
+	tk_cmd_u16(b, 0);
+
+	/* TCG Provisioning Guidance: the ECC NIST P-256 SRK template */
+	tk_cmd_u16(b, 26);
+	tk_cmd_u16(b, TK2_ALG_ECC);
+	tk_cmd_u16(b, TK2_ALG_SHA256);
+	tk_cmd_u32(b, SRK_ATTRS);
+	tk_cmd_u16(b, 0);			/* authPolicy */
+	tk_cmd_u16(b, TK2_ALG_AES);		/* symmetric: AES-128-CFB */
+	tk_cmd_u16(b, 128);
+	tk_cmd_u16(b, TK2_ALG_CFB);
+	tk_cmd_u16(b, TK2_ALG_NULL);		/* scheme */
+	tk_cmd_u16(b, TK2_ECC_NIST_P256);
+	tk_cmd_u16(b, TK2_ALG_NULL);		/* kdf */
+	tk_cmd_u16(b, 0);			/* unique: empty x and y */
+	tk_cmd_u16(b, 0);
+
+	tk_cmd_u16(b, 0);			/* outsideInfo */
+	tk_cmd_u32(b, 0);			/* creationPCR */
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	u32 end;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	*handle = tk_rsp_u32(&r);
+	end = take_param_size(&r);
+	take_tpm2b(&r, 0xffff);			/* outPublic */
+	take_tpm2b(&r, 0xffff);			/* creationData */
+	take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
+	tk_rsp_u16(&r);				/* creationTicket */
+	tk_rsp_u32(&r);
+	take_tpm2b(&r, TK2_DIGEST_MAX);
+	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
+	return end_with_session(&r, end);
+}
+
+int tpm2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			 u32 handle)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_READ_PUBLIC);
+	tk_cmd_u32(b, handle);
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
+{
+	struct tk_rsp_buf r;
+	struct tk_span pub;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	pub = take_tpm2b(&r, 0xffff);
+	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
+	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* qualifiedName */
+	if (tk_rsp_end(&r) || pub.len < 2 + 8)
+		return -EBADMSG;
+	*type = get_unaligned_be16(pub.p + 2);
+	*attrs = get_unaligned_be32(pub.p + 6);
+	return 0;
+}
+
+int tpm2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			  const u8 *nonce, u16 nonce_len, u16 hash_alg)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_START_SESSION);
+	tk_cmd_u32(b, TK2_RH_NULL);		/* tpmKey: no salt */
+	tk_cmd_u32(b, TK2_RH_NULL);		/* bind: none */
+	put_tpm2b(b, nonce, nonce_len);
+	tk_cmd_u16(b, 0);			/* encryptedSalt */
+	tk_cmd_u8(b, TK2_SE_POLICY);
+	tk_cmd_u16(b, TK2_ALG_NULL);		/* symmetric: none */
+	tk_cmd_u16(b, hash_alg);
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	*handle = tk_rsp_u32(&r);
+	take_tpm2b(&r, TK2_DIGEST_MAX);		/* nonceTPM */
+	if (tk_rsp_end(&r) || *handle >> 24 != TK2_HT_POLICY_SESSION)
+		return -EBADMSG;
+	return 0;
+}
+
+int tpm2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
+		    u32 session, const u8 *body, u32 body_len)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, cc);
+	tk_cmd_u32(b, session);
+	tk_cmd_bytes(b, body, body_len);
+	return tk_cmd_end(b);
+}
+
+int tpm2_rsp_empty(const u8 *rsp, u32 size)
+{
+	struct tk_rsp_buf r;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	return rc ?: tk_rsp_end(&r);
+}
+
+static void put_pcr_selection(struct tk_cmd_buf *b, const struct tpm2_pcrs *sel)
+{
+	tk_cmd_u32(b, 1);
+	tk_cmd_u16(b, sel->alg);
+	tk_cmd_u8(b, TK2_PCR_SELECT_SIZE);
+	tk_cmd_u8(b, sel->mask);
+	tk_cmd_u8(b, sel->mask >> 8);
+	tk_cmd_u8(b, sel->mask >> 16);
+}
+
+int tpm2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
+		      const struct tpm2_pcrs *sel)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_PCR_READ);
+	put_pcr_selection(b, sel);
+	return tk_cmd_end(b);
+}
+
+static unsigned int popcount32(u32 v)
+{
+	unsigned int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* The selection a PCR_Read answers with: none, or part of @sel. */
+static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tpm2_pcrs *sel)
+{
+	u32 count, mask = 0;
+	unsigned int i, n;
+
+	count = tk_rsp_u32(r);
+	if (count == 0)
+		return 0;
+	if (count != 1 || tk_rsp_u16(r) != sel->alg) {
+		r->bad = true;
+		return 0;
+	}
+	n = tk_rsp_u8(r);
+	if (n > 4) {
+		r->bad = true;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		mask |= (u32)tk_rsp_u8(r) << (8 * i);
+	if (mask & ~sel->mask)
+		r->bad = true;
+	return mask;
+}
+
+int tpm2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tpm2_pcrs *sel,
+		      struct tpm2_pcr_values *out)
+{
+	u32 dsize = tpm2_alg_digest_size(sel->alg);
+	struct tk_rsp_buf r;
+	unsigned int i;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	out->update_counter = tk_rsp_u32(&r);
+	out->got = take_pcr_selection(&r, sel);
+	out->count = tk_rsp_u32(&r);
+	if (r.bad || out->count != popcount32(out->got) ||
+	    out->count > TK2_PCR_READ_MAX)
+		return -EBADMSG;
+	for (i = 0; i < out->count; i++) {
+		if (tk_rsp_u16(&r) != dsize)
+			return -EBADMSG;
+		out->digest[i] = tk_rsp_bytes(&r, dsize);
+	}
+	return tk_rsp_end(&r);
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TPM 2.0 key blobs: the TPMKey DER form and the old raw form.
+ *
+ * A blob that starts with a SEQUENCE tag is DER and must be a valid
+ * TPMKey: no retry as the raw form when it is not (a raw blob starts with
+ * the high byte of its private size, never 0x30). Every length must agree
+ * with the one around it: the DER lengths with the blob, the OCTET STRING
+ * lengths with the TPM2B sizes inside them, and the TPM2B_PUBLIC with its
+ * own fields.
+ */
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include "tk_der.h"
+#include "tpm2_pcr.h"
+#include "tpm2key.h"
+
+/* 2.23.133.10.1.5: TCG, TPM 2.0 key, sealed data */
+static const u8 oid_sealed[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x05 };
+
+#define CTX(n)	(TK_DER_CONTEXT + (n))
+
+static int refuse(struct tk_tpm2key *k, const char *why)
+{
+	k->why = why;
+	return -EINVAL;
+}
+
+/* Parents a blob may name: persistent, permanent (a primary is made
+ * from the TCG template under that hierarchy) or, as the in-tree module
+ * allows, transient.
+ */
+bool tk_tpm2key_parent_ok(u32 h)
+{
+	switch (h >> 24) {
+	case TK2_HT_PERSISTENT:
+	case TK2_HT_TRANSIENT:
+		return true;
+	case TK2_HT_PERMANENT:
+		return h == TK2_RH_OWNER || h == TK2_RH_NULL ||
+		       h == TK2_RH_ENDORSEMENT || h == TK2_RH_PLATFORM;
+	default:
+		return false;
+	}
+}
+
+static int check_parts(struct tk_tpm2key *k)
+{
+	if (tpm2_private_check(k->priv, k->priv_len))
+		return refuse(k, "private part is not a TPM2B_PRIVATE");
+	if (tpm2_public_parse(k->pub, k->pub_len, &k->info))
+		return refuse(k, "public part is not a sealed data TPM2B_PUBLIC");
+	return 0;
+}
+
+/* TPM2B_PRIVATE || TPM2B_PUBLIC, filling the blob exactly. */
+static int parse_raw(const u8 *blob, u32 len, struct tk_tpm2key *k)
+{
+	u32 n;
+
+	k->raw = true;
+	if (len < 4)
+		return refuse(k, "blob too short");
+	n = 2u + get_unaligned_be16(blob);
+	if (n > len - 2)
+		return refuse(k, "private size runs past the blob");
+	k->priv = blob;
+	k->priv_len = n;
+	k->pub = blob + n;
+	k->pub_len = len - n;
+	if (2u + get_unaligned_be16(k->pub) != k->pub_len)
+		return refuse(k, "public size does not fill the blob");
+	return check_parts(k);
+}
+
+static int parse_one_policy(struct tk_der *seq, struct tk_tpm2key *k)
+{
+	struct tk_tpm2key_policy *pol = &k->policy[k->npolicy];
+	struct tk_der item, field;
+	struct tk_der_tlv t;
+
+	if (k->npolicy == TK_TPM2KEY_POLICY_MAX)
+		return refuse(k, "too many policy commands");
+	if (tk_der_enter(seq, TK_DER_SEQUENCE, &item) ||
+	    tk_der_enter(&item, CTX(0), &field) ||
+	    tk_der_next(&field, &t) || tk_der_u32(&t, &pol->code) ||
+	    !tk_der_empty(&field) ||
+	    tk_der_enter(&item, CTX(1), &field) ||
+	    tk_der_expect(&field, TK_DER_OCTET_STRING, &t) ||
+	    !tk_der_empty(&field) || !tk_der_empty(&item))
+		return refuse(k, "malformed policy");
+	pol->body = t.val;
+	pol->len = t.len;
+	k->npolicy++;
+	return 0;
+}
+
+/* Only the PCR policies we can replay, each for the object's hash. */
+static int check_policy(struct tk_tpm2key *k)
+{
+	struct tpm2_policy_pcr pp;
+	unsigned int i;
+
+	if (!k->npolicy)
+		return 0;
+	if (!k->info.policy_len)
+		return refuse(k, "policy given for an object without one");
+	for (i = 0; i < k->npolicy; i++) {
+		if (k->policy[i].code != TK2_CC_POLICY_PCR)
+			return refuse(k, "unsupported policy command");
+		if (tpm2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
+					  k->info.name_alg, &pp))
+			return refuse(k, "malformed PolicyPCR");
+	}
+	return 0;
+}
+
+static int parse_policies(struct tk_der *d, struct tk_tpm2key *k)
+{
+	struct tk_der outer, seq;
+
+	if (tk_der_enter(d, CTX(1), &outer) ||
+	    tk_der_enter(&outer, TK_DER_SEQUENCE, &seq) ||
+	    !tk_der_empty(&outer) || tk_der_empty(&seq))
+		return refuse(k, "malformed policy");
+	while (!tk_der_empty(&seq)) {
+		int ret = parse_one_policy(&seq, k);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The optional [n] EXPLICIT fields, in tag order. */
+static int parse_optional(struct tk_der *d, struct tk_tpm2key *k)
+{
+	struct tk_der inner;
+	struct tk_der_tlv t;
+	bool flag;
+	int ret;
+
+	if (tk_der_peek(d) == CTX(0)) {
+		if (tk_der_enter(d, CTX(0), &inner) ||
+		    tk_der_next(&inner, &t) || tk_der_bool(&t, &flag) ||
+		    !tk_der_empty(&inner))
+			return refuse(k, "malformed emptyAuth");
+		k->empty_auth = flag;
+	}
+	if (tk_der_peek(d) == CTX(1)) {
+		ret = parse_policies(d, k);
+		if (ret)
+			return ret;
+	}
+	if (tk_der_peek(d) == CTX(2))
+		return refuse(k, "a sealed key has no import secret");
+	if (tk_der_peek(d) == CTX(3))
+		return refuse(k, "signed policies are not supported");
+	if (tk_der_peek(d) == CTX(4)) {
+		if (tk_der_enter(d, CTX(4), &inner) ||
+		    tk_der_expect(&inner, TK_DER_UTF8STRING, &t) ||
+		    !tk_der_empty(&inner))
+			return refuse(k, "malformed description");
+	}
+	if (tk_der_peek(d) == CTX(5)) {
+		if (tk_der_enter(d, CTX(5), &inner) ||
+		    tk_der_next(&inner, &t) || tk_der_bool(&t, &flag) ||
+		    !tk_der_empty(&inner))
+			return refuse(k, "malformed rsaParent");
+		if (flag)
+			return refuse(k, "RSA primary parents are not supported");
+	}
+	return 0;
+}
+
+static int parse_der(const u8 *blob, u32 len, struct tk_tpm2key *k)
+{
+	struct tk_der top, d;
+	struct tk_der_tlv t;
+	int ret;
+
+	tk_der_init(&top, blob, len);
+	if (tk_der_enter(&top, TK_DER_SEQUENCE, &d) || !tk_der_empty(&top))
+		return refuse(k, "not one DER SEQUENCE filling the blob");
+	if (tk_der_expect(&d, TK_DER_OID, &t))
+		return refuse(k, "no key type OID");
+	if (t.len != sizeof(oid_sealed) || memcmp(t.val, oid_sealed, t.len))
+		return refuse(k, "key type is not TPM sealed data");
+	ret = parse_optional(&d, k);
+	if (ret)
+		return ret;
+
+	ret = tk_der_expect(&d, TK_DER_INTEGER, &t);
+	if (ret || tk_der_u32(&t, &k->parent))
+		return refuse(k, "parent is not a 32-bit handle");
+	if (!tk_tpm2key_parent_ok(k->parent))
+		return refuse(k, "parent is not a usable handle");
+
+	if (tk_der_expect(&d, TK_DER_OCTET_STRING, &t))
+		return refuse(k, "no public part");
+	k->pub = t.val;
+	k->pub_len = t.len;
+	if (tk_der_expect(&d, TK_DER_OCTET_STRING, &t))
+		return refuse(k, "no private part");
+	k->priv = t.val;
+	k->priv_len = t.len;
+	if (!tk_der_empty(&d))
+		return refuse(k, "trailing data in the TPMKey");
+
+	ret = check_parts(k);
+	return ret ?: check_policy(k);
+}
+
+/* Parse and check the blob @blob; on failure k->why says what is wrong. */
+int tk_tpm2key_parse(const u8 *blob, u32 len, struct tk_tpm2key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (len && blob[0] == TK_DER_SEQUENCE)
+		return parse_der(blob, len, k);
+	return parse_raw(blob, len, k);
+}
+
+/* Contents size of one TPMPolicy SEQUENCE. */
+static u32 policy_size(const struct tk_tpm2key_policy *p)
+{
+	return tk_der_size(tk_der_size(tk_der_u32_size(p->code))) +
+	       tk_der_size(tk_der_size(p->len));
+}
+
+/*
+ * Write @k as a TPMKey: emptyAuth only when TRUE, the policy field when
+ * there is a policy. Returns the length, or -E2BIG when @size is short.
+ */
+int tk_tpm2key_encode(u8 *out, u32 size, const struct tk_tpm2key *k)
+{
+	u32 seq, pols = 0, i;
+	struct tk_der_w w;
+
+	for (i = 0; i < k->npolicy; i++)
+		pols += tk_der_size(policy_size(&k->policy[i]));
+	seq = tk_der_size(sizeof(oid_sealed)) +
+	      (k->empty_auth ? tk_der_size(tk_der_size(1)) : 0) +
+	      (k->npolicy ? tk_der_size(tk_der_size(pols)) : 0) +
+	      tk_der_size(tk_der_u32_size(k->parent)) +
+	      tk_der_size(k->pub_len) + tk_der_size(k->priv_len);
+
+	tk_der_w_init(&w, out, size);
+	tk_der_put_hdr(&w, TK_DER_SEQUENCE, seq);
+	tk_der_put(&w, TK_DER_OID, oid_sealed, sizeof(oid_sealed));
+	if (k->empty_auth) {
+		tk_der_put_hdr(&w, CTX(0), tk_der_size(1));
+		tk_der_put_bool(&w, true);
+	}
+	if (k->npolicy) {
+		tk_der_put_hdr(&w, CTX(1), tk_der_size(pols));
+		tk_der_put_hdr(&w, TK_DER_SEQUENCE, pols);
+	}
+	for (i = 0; i < k->npolicy; i++) {
+		const struct tk_tpm2key_policy *p = &k->policy[i];
+
+		tk_der_put_hdr(&w, TK_DER_SEQUENCE, policy_size(p));
+		tk_der_put_hdr(&w, CTX(0), tk_der_size(tk_der_u32_size(p->code)));
+		tk_der_put_u32(&w, p->code);
+		tk_der_put_hdr(&w, CTX(1), tk_der_size(p->len));
+		tk_der_put(&w, TK_DER_OCTET_STRING, p->body, p->len);
+	}
+	tk_der_put_u32(&w, k->parent);
+	tk_der_put(&w, TK_DER_OCTET_STRING, k->pub, k->pub_len);
+	tk_der_put(&w, TK_DER_OCTET_STRING, k->priv, k->priv_len);
+	return w.bad ? -E2BIG : (int)w.len;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The blob of a TPM 2.0 trusted key: the ASN.1 TPMKey ("TSS2 PRIVATE KEY",
+ * TCG OID 2.23.133.10.1.5 for sealed data) that the in-tree module writes,
+ * or the older raw form TPM2B_PRIVATE || TPM2B_PUBLIC. Kernel-free.
+ *
+ *   TPMKey ::= SEQUENCE {
+ *     type        OBJECT IDENTIFIER,
+ *     emptyAuth   [0] EXPLICIT BOOLEAN OPTIONAL,
+ *     policy      [1] EXPLICIT SEQUENCE OF TPMPolicy OPTIONAL,
+ *     secret      [2] EXPLICIT OCTET STRING OPTIONAL,     -- refused
+ *     authPolicy  [3] EXPLICIT SEQUENCE OF ... OPTIONAL,  -- refused
+ *     description [4] EXPLICIT UTF8String OPTIONAL,       -- ignored
+ *     rsaParent   [5] EXPLICIT BOOLEAN OPTIONAL,          -- must be FALSE
+ *     parent      INTEGER,
+ *     pubkey      OCTET STRING,   -- a whole TPM2B_PUBLIC
+ *     privkey     OCTET STRING }  -- a whole TPM2B_PRIVATE
+ *   TPMPolicy ::= SEQUENCE {
+ *     CommandCode   [0] EXPLICIT INTEGER,
+ *     CommandPolicy [1] EXPLICIT OCTET STRING }
+ */
+#ifndef TK_TPM2KEY_H
+#define TK_TPM2KEY_H
+
+#include <linux/types.h>
+#include "tpm2_msg.h"
+
+#define TK_TPM2KEY_POLICY_MAX	8
+
+struct tk_tpm2key_policy {
+	u32 code;
+	const u8 *body;
+	u32 len;
+};
+
+struct tk_tpm2key {
+	bool raw;			/* the old form: no DER, no parent */
+	bool empty_auth;
+	u32 parent;
+	const u8 *pub;			/* TPM2B_PUBLIC, size field included */
+	u32 pub_len;
+	const u8 *priv;			/* TPM2B_PRIVATE, size field included */
+	u32 priv_len;
+	unsigned int npolicy;
+	struct tk_tpm2key_policy policy[TK_TPM2KEY_POLICY_MAX];
+	struct tpm2_public info;	/* what pub says */
+	const char *why;		/* static text: why the blob was refused */
+};
+
+int tk_tpm2key_parse(const u8 *blob, u32 len, struct tk_tpm2key *k);
+int tk_tpm2key_encode(u8 *out, u32 size, const struct tk_tpm2key *k);
+bool tk_tpm2key_parent_ok(u32 handle);
+
+#endif /* TK_TPM2KEY_H */
