@@ -8,6 +8,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include "tk_hex.h"
+#include "tpm2_pcr.h"
 #include "trusted_opts.h"
 
 #define SEPARATORS " \t\n"
@@ -33,6 +34,7 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_HASH]		= "hash",
 	[TK_OPT_POLICYDIGEST]	= "policydigest",
 	[TK_OPT_POLICYHANDLE]	= "policyhandle",
+	[TK_OPT_PCRS]		= "pcrs",
 };
 
 unsigned int tk_hash_size(enum tk_hash hash)
@@ -161,6 +163,12 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 			return refuse(req, "policyhandle needs a TPM 2.0");
 		if (tk_parse_u32(val, 16, &o->policyhandle))
 			return refuse(req, "policyhandle is not a 32-bit hex number");
+		return 0;
+	case TK_OPT_PCRS:
+		if (!tpm2)
+			return refuse(req, "pcrs needs a TPM 2.0");
+		if (tpm2_pcrs_parse(val, &o->pcrs_bank, &o->pcrs_mask))
+			return refuse(req, "pcrs must be <hash>:<pcr>[,<pcr>...] with PCRs 0..23");
 		return 0;
 	default:
 		return refuse(req, "unknown option");

@@ -42,6 +42,7 @@ enum tk_opt {
 	TK_OPT_HASH,
 	TK_OPT_POLICYDIGEST,
 	TK_OPT_POLICYHANDLE,
+	TK_OPT_PCRS,
 	TK_OPT_COUNT
 };
 
@@ -54,6 +55,8 @@ struct tk_options {
 	u32 pcrinfo_len;
 	u32 policydigest_len;
 	enum tk_hash hash;
+	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
+	u32 pcrs_mask;
 	u8 migratable;
 	u8 keyauth[TK_AUTH_SIZE];
 	u8 blobauth[TK_AUTH_SIZE];
