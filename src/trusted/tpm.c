@@ -58,12 +58,15 @@ void trusted_tpm_buf_free(u8 *buf)
 /*
  * Send the command in @buf; the response replaces it. Returns 0, a
  * negative errno, or the TPM's positive return code, which callers turn
- * into an errno after naming it in the log as @what.
+ * into an errno after naming it in the log as @what (NULL: the caller
+ * logs what went wrong itself).
  */
 int trusted_tpm_send(u8 *buf, const char *what)
 {
 	int rc = tk_tpm_transmit(chip, buf);
 
+	if (!what)
+		return rc;
 	if (rc > 0)
 		pr_info_ratelimited("%s: TPM error %d\n", what, rc);
 	else if (rc < 0)
