@@ -1,20 +1,326 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sealing on a TPM 2.0: not implemented yet.
+ * Sealing on a TPM 2.0 (TPM 2.0 Library Part 3: TPM2_Create, TPM2_Load,
+ * TPM2_Unseal).
+ *
+ * The key is the sensitive data of a keyed-hash object without a scheme,
+ * its name algorithm the hash= option; migratable=0 makes the object
+ * fixedTPM and fixedParent, which is how a blob says so. The blob is a
+ * TPMKey (tpm2key.h) naming the parent; blobs in the older raw form, whose
+ * sealed data ends with the migratable byte, still load. Parents are
+ * tpm2_parent.c's, PCR policies tpm2_policy.c's.
+ *
+ * Every handle this code makes the TPM create (a primary, the loaded
+ * object, a policy session) is flushed before it returns, on every path.
  */
-#include <linux/errno.h>
-#include "trusted.h"
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "tpm2.h"
+
+/* One operation at a time: a TPM has few slots for loaded objects. */
+static DEFINE_MUTEX(tpm2_lock);
+
+struct seal_work {
+	struct trusted_tpm2_parent parent;
+	struct trusted_tpm2_pcr_policy pcr;
+	struct tk_tpm2key key;
+};
+
+struct unseal_work {
+	struct trusted_tpm2_parent parent;
+	struct tk_tpm2key key;
+	u32 item;
+	u32 session;
+};
+
+static bool is_handle_error(int rc, unsigned int n)
+{
+	return rc > 0 && !(rc & 0x40) && tpm2_rc_index(rc) == n &&
+	       tpm2_rc_base(rc) == TK2_RC_HANDLE;
+}
+
+/* The TPM has no object at a handle the command names. */
+static bool is_missing(int rc, unsigned int n)
+{
+	return is_handle_error(rc, n) || rc == 0x910 + (int)(n - 1);
+}
+
+static int check_seal_options(const struct tk_options *o)
+{
+	const char *why = NULL;
+
+	if (tk_opt_given(o, TK_OPT_PCRINFO))
+		why = "pcrinfo is TPM 1.2 only; use pcrs= or policydigest=";
+	else if (tk_opt_given(o, TK_OPT_PCRS) &&
+		 (tk_opt_given(o, TK_OPT_POLICYDIGEST) ||
+		  tk_opt_given(o, TK_OPT_POLICYHANDLE)))
+		why = "pcrs cannot be combined with policydigest or policyhandle";
+	else if (tk_opt_given(o, TK_OPT_PCRS) && o->blobauth_len)
+		why = "pcrs cannot be combined with blobauth";
+	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
+		 !tk_tpm2key_parent_ok(o->keyhandle))
+		why = "keyhandle is not a TPM 2.0 parent handle";
+	if (!why)
+		return 0;
+	pr_info_ratelimited("refused: %s\n", why);
+	return -EINVAL;
+}
+
+/* A refusal of TPM2_Create, as an errno user space can act on. */
+static int create_errno(int rc, const struct trusted_key_payload *p,
+			const struct tk_options *o, u32 parent)
+{
+	u32 base = rc > 0 ? tpm2_rc_base(rc) : 0;
+
+	if (is_missing(rc, 1)) {
+		pr_info_ratelimited("new: parent 0x%08x is not in the TPM\n",
+				    parent);
+		return -ENOKEY;
+	}
+	if (base == TK2_RC_HASH) {
+		pr_info_ratelimited("new: the TPM does not support hash=%s\n",
+				    tk_hash_name(o->hash));
+		return -EINVAL;
+	}
+	if ((rc & 0x40) && (base == TK2_RC_SIZE || base == TK2_RC_VALUE)) {
+		pr_info_ratelimited("new: the TPM cannot seal a %u-byte key (0x%03x)\n",
+				    p->key_len, rc);
+		return -EINVAL;
+	}
+	return trusted_tpm2_errno(rc, "new: TPM2_Create");
+}
+
+static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
+		  const struct tk_options *o, u16 alg)
+{
+	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
+	struct tpm2_create_in in = {
+		.parent = w->parent.handle,
+		.parent_auth = w->parent.auth,
+		.user_auth = o->blobauth,
+		.user_auth_len = o->blobauth_len,
+		.data = p->key,
+		.data_len = p->key_len,
+		.name_alg = alg,
+		.policy = pcrs ? w->pcr.digest : o->policydigest,
+		.policy_len = pcrs ? tpm2_alg_digest_size(alg) :
+				     o->policydigest_len,
+	};
+	struct tk_span priv, pub;
+	struct tk_cmd_buf b;
+	int rc;
+
+	in.attrs = in.policy_len ? 0 : TK2_OA_USERWITHAUTH;
+	if (!p->migratable)
+		in.attrs |= TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
+	rc = tpm2_cmd_create(&b, buf, PAGE_SIZE, &in);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (rc)
+		return create_errno(rc, p, o, w->parent.recorded);
+	rc = tpm2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
+	if (rc)
+		return trusted_tpm2_errno(rc, "new: TPM2_Create");
+
+	w->key.empty_auth = !o->blobauth_len;
+	w->key.parent = w->parent.recorded;
+	w->key.pub = pub.p;
+	w->key.pub_len = pub.len;
+	w->key.priv = priv.p;
+	w->key.priv_len = priv.len;
+	if (pcrs) {
+		w->key.npolicy = 1;
+		w->key.policy[0].code = TK2_CC_POLICY_PCR;
+		w->key.policy[0].body = w->pcr.body;
+		w->key.policy[0].len = w->pcr.body_len;
+	}
+	rc = tk_tpm2key_encode(p->blob, sizeof(p->blob), &w->key);
+	if (rc < 0) {
+		pr_info_ratelimited("new: the sealed key does not fit a %zu-byte blob\n",
+				    sizeof(p->blob));
+		return -EINVAL;
+	}
+	p->blob_len = rc;
+	return 0;
+}
 
 int trusted_tpm2_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o)
 {
-	pr_info_ratelimited("TPM 2.0 sealing is not supported yet\n");
-	return -EOPNOTSUPP;
+	u16 alg = tpm2_hash_alg(o->hash);
+	struct seal_work *w;
+	u8 *buf;
+	int ret;
+
+	ret = check_seal_options(o);
+	if (ret)
+		return ret;
+	buf = trusted_tpm_buf_alloc();
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!buf || !w)
+		goto out;
+
+	mutex_lock(&tpm2_lock);
+	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
+				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
+				      &w->parent);
+	if (ret)
+		goto out_unlock;
+	if (tk_opt_given(o, TK_OPT_PCRS))
+		ret = trusted_tpm2_pcr_policy(buf, o, alg, &w->pcr);
+	ret = ret ?: create(buf, w, p, o, alg);
+	trusted_tpm2_parent_put(buf, &w->parent);
+out_unlock:
+	mutex_unlock(&tpm2_lock);
+out:
+	kfree_sensitive(w);
+	trusted_tpm_buf_free(buf);
+	return ret;
+}
+
+/* What the options may add to a blob at load, checked before the TPM. */
+static int check_load(struct unseal_work *w, const struct tk_options *o)
+{
+	const struct tk_tpm2key *k = &w->key;
+	const char *why = NULL;
+
+	if (tk_opt_given(o, TK_OPT_PCRS))
+		why = "pcrs applies to new and update, not load";
+	else if (k->raw && !tk_opt_given(o, TK_OPT_KEYHANDLE))
+		why = "a raw TPM 2.0 blob needs keyhandle=";
+	else if (!k->raw && tk_opt_given(o, TK_OPT_KEYHANDLE) &&
+		 o->keyhandle != k->parent)
+		why = "keyhandle differs from the blob's parent";
+	else if (k->raw && !tk_tpm2key_parent_ok(o->keyhandle))
+		why = "keyhandle is not a TPM 2.0 parent handle";
+	else if (k->npolicy && tk_opt_given(o, TK_OPT_POLICYHANDLE))
+		why = "the blob carries its own policy: no policyhandle";
+	if (why) {
+		pr_info_ratelimited("load: %s\n", why);
+		return -EINVAL;
+	}
+	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
+}
+
+static int load(u8 *buf, struct unseal_work *w)
+{
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = tpm2_cmd_load(&b, buf, PAGE_SIZE, w->parent.handle,
+			   &w->parent.auth, w->key.priv, w->key.priv_len,
+			   w->key.pub, w->key.pub_len);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (is_missing(rc, 1)) {
+		pr_info_ratelimited("load: parent 0x%08x is not in the TPM\n",
+				    w->parent.recorded);
+		return -ENOKEY;
+	}
+	rc = rc ?: tpm2_rsp_load(buf, PAGE_SIZE, &w->item);
+	return rc ? trusted_tpm2_errno(rc, "load: TPM2_Load") : 0;
+}
+
+/* The sealed data: the key, plus the migratable byte in the raw form. */
+static int take_key(struct trusted_key_payload *p, const struct unseal_work *w,
+		    const struct tk_span *data)
+{
+	u32 extra = w->key.raw ? 1 : 0, fixed;
+
+	if (data->len < TK_KEY_MIN + extra || data->len > TK_KEY_MAX + extra) {
+		pr_info_ratelimited("load: unsealed %u bytes: not a trusted key\n",
+				    data->len);
+		return -EINVAL;
+	}
+	p->key_len = data->len - extra;
+	memcpy(p->key, data->p, p->key_len);
+	if (w->key.raw) {
+		p->migratable = data->p[p->key_len];
+		p->old_format = 1;
+	} else {
+		fixed = TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
+		p->migratable = (w->key.info.attrs & fixed) != fixed;
+	}
+	return 0;
+}
+
+static int unseal(u8 *buf, struct unseal_work *w, struct trusted_key_payload *p,
+		  const struct tk_options *o)
+{
+	struct tpm2_auth auth = {
+		.handle = TK2_RS_PW,
+		.value = o->blobauth,
+		.len = o->blobauth_len,
+	};
+	bool session = false;
+	struct tk_cmd_buf b;
+	struct tk_span data;
+	int rc;
+
+	if (w->key.npolicy) {
+		rc = trusted_tpm2_policy_session(buf, &w->key, &w->session);
+		if (rc)
+			return rc;
+		session = true;
+		auth.handle = w->session;
+		auth.len = 0;
+	} else if (tk_opt_given(o, TK_OPT_POLICYHANDLE)) {
+		/* user space's session: it stays open for user space */
+		auth.handle = o->policyhandle;
+		auth.attrs = TK2_SA_CONTINUE;
+	}
+	rc = tpm2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (rc && session)
+		trusted_tpm2_flush(buf, w->session);	/* else it ended */
+	rc = rc ?: tpm2_rsp_unseal(buf, PAGE_SIZE, &data);
+	if (rc > 0) {
+		pr_info_ratelimited("load: the TPM refused to unseal (0x%03x)\n",
+				    rc);
+		return -EPERM;
+	}
+	return rc ? trusted_tpm2_errno(rc, "load: TPM2_Unseal") :
+		    take_key(p, w, &data);
 }
 
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o)
 {
-	pr_info_ratelimited("TPM 2.0 unsealing is not supported yet\n");
-	return -EOPNOTSUPP;
+	struct unseal_work *w;
+	u8 *buf = NULL;
+	int ret = -ENOMEM;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return ret;
+	if (tk_tpm2key_parse(p->blob, p->blob_len, &w->key)) {
+		pr_info_ratelimited("load: %s\n", w->key.why);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = check_load(w, o);
+	if (ret)
+		goto out;
+	buf = trusted_tpm_buf_alloc();
+	ret = -ENOMEM;
+	if (!buf)
+		goto out;
+
+	mutex_lock(&tpm2_lock);
+	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
+				      w->key.parent, false, o, &w->parent);
+	if (ret)
+		goto out_unlock;
+	ret = load(buf, w);
+	trusted_tpm2_parent_put(buf, &w->parent);
+	if (ret)
+		goto out_unlock;
+	ret = unseal(buf, w, p, o);
+	trusted_tpm2_flush(buf, w->item);
+out_unlock:
+	mutex_unlock(&tpm2_lock);
+	trusted_tpm_buf_free(buf);
+out:
+	kfree_sensitive(w);
+	return ret;
 }

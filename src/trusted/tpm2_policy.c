@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PCR policies built by the kernel (pcrs=<bank>:<list>).
+ *
+ * Seal: read the selected PCRs, hash their values with the object's name
+ * algorithm into pcrDigest, and compute the policy a PolicyPCR with that
+ * digest yields; the object gets it as authPolicy, the blob the PolicyPCR
+ * body in its policy field (the TPMKey format's way to say how to satisfy
+ * the policy). Load: recompute the policy from the blob's policy field
+ * and refuse the blob when it is not the object's; then run the policy
+ * in a fresh policy session, which the TPM refuses at PolicyPCR once a
+ * PCR has moved.
+ */
+#include <crypto/hash.h>
+#include <linux/err.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "tpm2.h"
+
+#define PCR_READ_TRIES	3	/* a PCR changed while we read: start over */
+
+struct pcr_work {
+	struct tpm2_pcr_values got;
+	u8 values[TK2_PCR_COUNT * TK2_DIGEST_MAX];
+	u8 input[TK2_POLICY_INPUT_MAX];
+	u8 pcr_digest[TK2_DIGEST_MAX];
+};
+
+static const char *hash_name(u16 alg)
+{
+	switch (alg) {
+	case TK2_ALG_SHA1:
+		return "sha1";
+	case TK2_ALG_SHA256:
+		return "sha256";
+	case TK2_ALG_SHA384:
+		return "sha384";
+	case TK2_ALG_SHA512:
+		return "sha512";
+	case TK2_ALG_SM3_256:
+		return "sm3";
+	default:
+		return NULL;
+	}
+}
+
+/* @out = H(@data), H being the TPM algorithm @alg. */
+static int digest(u16 alg, const u8 *data, u32 len, u8 *out)
+{
+	const char *name = hash_name(alg);
+	struct crypto_shash *tfm;
+	int ret;
+
+	tfm = name ? crypto_alloc_shash(name, 0, 0) : ERR_PTR(-ENOENT);
+	if (IS_ERR(tfm)) {
+		pr_info_ratelimited("pcrs: hash %s is not available (%ld)\n",
+				    name ?: "?", PTR_ERR(tfm));
+		return -EINVAL;
+	}
+	if (crypto_shash_digestsize(tfm) != tpm2_alg_digest_size(alg))
+		ret = -EINVAL;
+	else
+		ret = crypto_shash_tfm_digest(tfm, data, len, out);
+	crypto_free_shash(tfm);
+	return ret;
+}
+
+/*
+ * Read the PCRs of @sel into w->values, in index order; a TPM returns at
+ * most eight per PCR_Read. Returns the number of bytes.
+ */
+static int read_pcrs(u8 *buf, const struct tpm2_pcrs *sel, struct pcr_work *w)
+{
+	u32 dsize = tpm2_alg_digest_size(sel->alg), counter = 0, left, bit;
+	u8 *slot[TK2_PCR_COUNT] = { NULL };
+	struct tpm2_pcrs ask = *sel;
+	unsigned int i, n, tries;
+	struct tk_cmd_buf b;
+	int rc;
+
+	for (i = 0, n = 0; i < TK2_PCR_COUNT; i++)
+		if (sel->mask & (1U << i))
+			slot[i] = w->values + dsize * n++;
+
+	for (tries = 0; tries < PCR_READ_TRIES; tries++) {
+		for (left = sel->mask; left; left &= ~w->got.got) {
+			ask.mask = left;
+			rc = tpm2_cmd_pcr_read(&b, buf, PAGE_SIZE, &ask);
+			rc = rc ?: trusted_tpm_send(buf, NULL);
+			rc = rc ?: tpm2_rsp_pcr_read(buf, PAGE_SIZE, &ask, &w->got);
+			if (rc)
+				return trusted_tpm2_errno(rc, "pcrs: reading PCRs");
+			if (!w->got.got) {
+				pr_info_ratelimited("pcrs: the TPM has no such PCR bank\n");
+				return -EINVAL;
+			}
+			if (left == sel->mask)
+				counter = w->got.update_counter;
+			else if (w->got.update_counter != counter)
+				break;
+			for (i = 0, bit = 0; bit < TK2_PCR_COUNT; bit++)
+				if (w->got.got & (1U << bit))
+					memcpy(slot[bit], w->got.digest[i++], dsize);
+		}
+		if (!left)
+			return dsize * n;
+	}
+	pr_info_ratelimited("pcrs: PCRs kept changing while read\n");
+	return -EAGAIN;
+}
+
+/* Extend the policy @policy (digest_len bytes) by one PolicyPCR. */
+static int extend(u16 alg, u8 *policy, const struct tpm2_policy_pcr *pp,
+		  u8 *input)
+{
+	int n = tpm2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
+
+	return n < 0 ? n : digest(alg, input, n, policy);
+}
+
+int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
+			    struct trusted_tpm2_pcr_policy *pol)
+{
+	struct tpm2_pcrs sel = {
+		.alg = tpm2_hash_alg(o->pcrs_bank),
+		.mask = o->pcrs_mask,
+	};
+	u32 dsize = tpm2_alg_digest_size(name_alg);
+	struct tpm2_policy_pcr pp;
+	struct pcr_work *w;
+	int ret, n;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	n = read_pcrs(buf, &sel, w);
+	ret = n < 0 ? n : digest(name_alg, w->values, n, w->pcr_digest);
+	if (ret)
+		goto out;
+	ret = tpm2_policy_pcr_body(pol->body, sizeof(pol->body), &sel,
+				   w->pcr_digest, dsize);
+	if (ret < 0)
+		goto out;
+	pol->body_len = ret;
+	ret = tpm2_policy_pcr_parse(pol->body, pol->body_len, name_alg, &pp);
+	if (ret)
+		goto out;
+	memset(pol->digest, 0, sizeof(pol->digest));
+	ret = extend(name_alg, pol->digest, &pp, w->input);
+out:
+	kfree(w);
+	return ret;
+}
+
+/* The blob's policy field must yield the object's authPolicy. */
+int trusted_tpm2_policy_check(const struct tk_tpm2key *k)
+{
+	u16 alg = k->info.name_alg;
+	u8 policy[TK2_DIGEST_MAX] = { 0 };
+	struct tpm2_policy_pcr pp;
+	unsigned int i;
+	u8 *input;
+	int ret = 0;
+
+	input = kmalloc(TK2_POLICY_INPUT_MAX, GFP_KERNEL);
+	if (!input)
+		return -ENOMEM;
+	for (i = 0; !ret && i < k->npolicy; i++) {
+		ret = tpm2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
+					    alg, &pp);
+		ret = ret ?: extend(alg, policy, &pp, input);
+	}
+	kfree(input);
+	if (ret)
+		return ret;
+	if (memcmp(policy, k->info.policy, k->info.policy_len)) {
+		pr_info_ratelimited("load: the blob's policy is not the object's\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Start a policy session and satisfy the blob's policy in it. */
+int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
+				u32 *session)
+{
+	u16 alg = k->info.name_alg;
+	u8 nonce[TK2_DIGEST_MAX];
+	struct tk_cmd_buf b;
+	unsigned int i;
+	int rc;
+
+	get_random_bytes(nonce, sizeof(nonce));
+	rc = tpm2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
+				   tpm2_alg_digest_size(alg), alg);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = rc ?: tpm2_rsp_start_session(buf, PAGE_SIZE, session);
+	if (rc)
+		return trusted_tpm2_errno(rc, "load: starting a policy session");
+
+	for (i = 0; i < k->npolicy; i++) {
+		rc = tpm2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
+				     *session, k->policy[i].body,
+				     k->policy[i].len);
+		rc = rc ?: trusted_tpm_send(buf, NULL);
+		rc = rc ?: tpm2_rsp_empty(buf, PAGE_SIZE);
+		if (rc)
+			break;
+	}
+	if (!rc)
+		return 0;
+	trusted_tpm2_flush(buf, *session);
+	if (rc > 0) {
+		pr_info_ratelimited("load: the TPM refused the PCR policy (0x%03x): PCRs changed?\n",
+				    rc);
+		return -EPERM;
+	}
+	return trusted_tpm2_errno(rc, "load: PolicyPCR");
+}
