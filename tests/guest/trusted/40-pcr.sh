@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Sealing to PCRs on a TPM 1.2 (phase 1). A key sealed with pcrinfo= to
+# the current value of PCR 16 loads; once pcrlock=16 extended it, the same
+# blob no longer loads (the TPM refuses: EPERM). A blob sealed to a value
+# PCR 16 does not hold never loads; update moves a key to the new value;
+# a selection of two PCRs (16, 23) is hashed in index order.
+# TPM_PCR_INFO = sizeOfSelect (u16 BE, 3) || pcrSelect[3] ||
+#   digestAtRelease = SHA1(TPM_PCR_COMPOSITE) || digestAtCreation (zero);
+# TPM_PCR_COMPOSITE = TPM_PCR_SELECTION || valueSize (u32 BE) || values.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/tk.inc"
+
+N=11
+tk_begin $N "$(tk_phase1)" || exit 0
+P=16
+
+if ! tk_pcr $P >/dev/null; then
+	tk_skip_rest 1 $N "PCR $P not readable from /sys/class/tpm/tpm0"
+	exit 0
+fi
+
+pi=$(tk_pcrinfo $P)
+t_check "new sealed to the current PCR $P" tk_add p_k "new 32 pcrinfo=$pi"
+b=$(tk_blob p_k)
+t_check "the blob passes pcrSelect and digestAtRelease to the TPM" \
+	tk_eq "sealInfo" "$(echo "$b" | cut -c17-66)" "$(echo "$pi" | cut -c1-50)"
+t_check "the blob loads while PCR $P is unchanged" tk_add p_l "load $b"
+t_check "load with pcrlock=$P: loaded, PCR $P extended" \
+	tk_pcr_moves $P tk_add p_lock "load $b pcrlock=$P"
+t_errno "after pcrlock=$P the same blob no longer loads" EPERM \
+	tk_refused p_l2 "load $b"
+
+wrong=$(tk_pcrinfo_raw $P ffffffffffffffffffffffffffffffffffffffff)
+t_check "new sealed to a value PCR $P does not hold (the TPM seals it)" \
+	tk_add p_w "new 32 pcrinfo=$wrong"
+t_errno "that blob does not load" EPERM tk_refused p_w2 "load $(tk_blob p_w)"
+
+pi2=$(tk_pcrinfo $P)
+t_check "update moves the loaded key to the new PCR $P value" \
+	tk_updates p_lock "pcrinfo=$pi2"
+t_check "the resealed blob loads" tk_add p_l3 "load $(tk_blob p_lock)"
+
+if pi3=$(tk_pcrinfo 16 23); then
+	t_check "new sealed to PCRs 16 and 23" tk_add p_two "new 32 pcrinfo=$pi3"
+	t_check "PCRs 16 and 23: the blob loads" tk_add p_two2 "load $(tk_blob p_two)"
+else
+	tk_skip_rest 1 2 "PCR 23 not readable"
+fi
+
+tk_drop p_k p_l p_lock p_w p_l3 p_two p_two2

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Wrong authorisations on a TPM 1.2: a blob sealed with a blobauth does
+# not load with another one, and no blob loads with a wrong keyauth; the
+# TPM refuses (EPERM) and no key is left. A TPM 1.2 locks out after a few
+# authorisation failures (TPM_DEFEND_LOCK_RUNNING), so these are the only
+# two failures a TPM sees: last script, last boot (phase 2) of a kernel.
+# (Each kernel of a run gets its own freshly provisioned TPM.)
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/tk.inc"
+
+N=5
+why=
+[ "${TK_PHASE:-1}" = 2 ] ||
+	why="runs in phase 2 only, last (TPM 1.2 dictionary-attack lockout)"
+tk_begin $N "$why" || exit 0
+
+BA=00112233445566778899aabbccddeeff00112233
+WRONG=33221100ffeeddccbbaa99887766554433221100
+
+t_check "control: sealed with a blobauth, loads with it" \
+	eval 'tk_add w_k "new 32 blobauth=$BA" && tk_add w_l "load $(tk_blob w_k) blobauth=$BA"'
+b=$(tk_blob w_k)
+t_errno "a wrong blobauth: the TPM refuses" EPERM \
+	tk_refused w_1 "load $b blobauth=$WRONG"
+t_errno "a wrong keyauth: the TPM refuses" EPERM \
+	tk_refused w_2 "load $b blobauth=$BA keyauth=$WRONG"
+t_check "afterwards the right authorisation still loads it" \
+	tk_add w_3 "load $b blobauth=$BA"
+t_check "afterwards a new key can be sealed" tk_add w_4 "new 32"
+
+tk_drop w_k w_l w_3 w_4
