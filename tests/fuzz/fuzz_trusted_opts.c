@@ -44,7 +44,12 @@ static void check(const struct tk_request *req, int ret, bool tpm2)
 		abort();
 	if (!tpm2 && (o->hash != TK_HASH_SHA1 ||
 		      tk_opt_given(o, TK_OPT_POLICYDIGEST) ||
-		      tk_opt_given(o, TK_OPT_POLICYHANDLE)))
+		      tk_opt_given(o, TK_OPT_POLICYHANDLE) ||
+		      tk_opt_given(o, TK_OPT_PCRS)))
+		abort();
+	if (tk_opt_given(o, TK_OPT_PCRS) &&
+	    (!o->pcrs_mask || o->pcrs_mask >> TK_PCR_COUNT ||
+	     o->pcrs_bank >= TK_HASH_COUNT))
 		abort();
 }
 

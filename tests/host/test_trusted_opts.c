@@ -471,6 +471,62 @@ static void test_policyhandle(void)
 	REFUSED("new 32 policyhandle=100000000", TPM20, "policyhandle");
 }
 
+/* pcrs=<bank>:<pcr>[,<pcr>...], a pcr being N or N-M, PCRs 0..23. */
+static void test_pcrs(void)
+{
+	static const char * const bad[] = {
+		"sha256", "sha256:", ":0", "md5:0", "SHA256:0", "sha:0",
+		"sha2566:0", "sha256:24", "sha256:0-24", "sha256:7-0",
+		"sha256:0,", "sha256:,0", "sha256:0,,1", "sha256:-1",
+		"sha256:1-", "sha256:-", "sha256:1-2-3", "sha256:a",
+		"sha256:0x1", "sha256:0:1", "sha256:4294967296",
+		"sha256:4294967296-4294967297", "sha256;0",
+	};
+	char line[160];
+	unsigned int i;
+
+	OK("new 32 pcrs=sha256:0", TPM20);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_PCRS));
+	CHECK_EQ(req.opt.pcrs_bank, TK_HASH_SHA256);
+	CHECK_EQ(req.opt.pcrs_mask, 0x1);
+	OK("new 32 pcrs=sha1:0-7,16", TPM20);
+	CHECK_EQ(req.opt.pcrs_bank, TK_HASH_SHA1);
+	CHECK_EQ(req.opt.pcrs_mask, 0x100ff);
+	OK("new 32 pcrs=sha384:23", TPM20);
+	CHECK_EQ(req.opt.pcrs_bank, TK_HASH_SHA384);
+	CHECK_EQ(req.opt.pcrs_mask, 0x800000);
+	OK("new 32 pcrs=sha512:0-23", TPM20);
+	CHECK_EQ(req.opt.pcrs_bank, TK_HASH_SHA512);
+	CHECK_EQ(req.opt.pcrs_mask, 0xffffff);
+	OK("new 32 pcrs=sm3:5,5,7-7", TPM20);
+	CHECK_EQ(req.opt.pcrs_bank, TK_HASH_SM3_256);
+	CHECK_EQ(req.opt.pcrs_mask, 0xa0);
+	OK("new 32 pcrs=sha256:00,023", TPM20);
+	CHECK_EQ(req.opt.pcrs_mask, 0x800001);
+	/* The bank is not the sealing hash: each has its own default. */
+	OK("update hash=sha1 pcrs=sha256:7", TPM20);
+	CHECK_EQ(req.opt.hash, TK_HASH_SHA1);
+	CHECK_EQ(req.opt.pcrs_bank, TK_HASH_SHA256);
+	/* Every PCR named once is the longest list anyone needs. */
+	OK("new 32 pcrs=sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,"
+	   "18,19,20,21,22,23", TPM20);
+	CHECK_EQ(req.opt.pcrs_mask, 0xffffff);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "new 32 pcrs=%s", bad[i]);
+		REFUSED(line, TPM20, "pcrs must be");
+	}
+	/* An overlong list is refused, not copied past its buffer. */
+	strcpy(line, "new 32 pcrs=sha256:");
+	for (i = 0; i < 40; i++)
+		strcat(line, "1,");
+	strcat(line, "1");
+	REFUSED(line, TPM20, "pcrs must be");
+
+	REFUSED("new 32 pcrs=sha1:0", TPM12, "needs a TPM 2.0");
+	REFUSED("new 32 pcrs=sha256:0-7", TPM12, "needs a TPM 2.0");
+}
+
 /* Every option, given twice, is refused; the first value alone parses. */
 static void test_duplicates(void)
 {
@@ -478,10 +534,12 @@ static void test_duplicates(void)
 		"keyhandle=0x81000001", "keyauth=" HEX40, "blobauth=" HEX40,
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
+		"pcrs=sha256:0-7",
 	};
 	char line[256];
 	unsigned int i;
 
+	CHECK_EQ(sizeof(opts) / sizeof(opts[0]), TK_OPT_COUNT);
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		snprintf(line, sizeof(line), "new 32 %s", opts[i]);
 		OK(line, TPM20);
@@ -561,6 +619,7 @@ int main(void)
 	RUN(test_hash);
 	RUN(test_policydigest);
 	RUN(test_policyhandle);
+	RUN(test_pcrs);
 	RUN(test_duplicates);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);
