@@ -13,9 +13,10 @@
 #             state/ (decoded files saved by the guest), summary.txt, counts
 # STATE_IN    directory of files saved by earlier boots: appended as /state
 #
-# Environment: TK_TIMEOUT (s, default 300), TK_MEM (MiB, default 1024),
+# Environment: TK_BOOT_TIMEOUT (s, default 600), TK_MEM (MiB, default 1024),
 # TK_BOOT_NAME (name in the summary; default: basename of OUTDIR),
-# TK_VERBOSE=1 (stream the console to stderr).
+# TK_VERBOSE=1 (stream the console to stderr), TK_SHELL=1 (console on this
+# terminal and a shell in the guest after the tests; exit it to power off).
 # Exit: 0 = pass, 1 = fail, 2 = could not boot at all.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -74,13 +75,20 @@ if [ "${TK_VERBOSE:-0}" = 1 ]; then
 fi
 start=$(now)
 status=0
-timeout -k 10 "${TK_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -m "${TK_MEM:-1024}" \
-	-nographic -no-reboot -monitor none \
-	-kernel "$kernel" -initrd "$boot_initrd" -append "$cmdline" \
-	-serial file:"$out/console.log" -serial file:"$out/results.ktap" -serial file:"$out/state.b64" \
-	-chardev socket,id=chrtpm,path="$sock" -tpmdev emulator,id=tpm0,chardev=chrtpm \
-	-device tpm-tis,tpmdev=tpm0 \
-	</dev/null >"$out/qemu.log" 2>&1 || status=$?
+qemu=(qemu-system-x86_64 -accel tcg -m "${TK_MEM:-1024}" -nographic -no-reboot -monitor none
+	-kernel "$kernel" -initrd "$boot_initrd"
+	-chardev "socket,id=chrtpm,path=$sock" -tpmdev "emulator,id=tpm0,chardev=chrtpm"
+	-device "tpm-tis,tpmdev=tpm0")
+# ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.
+serials=(-serial chardev:con -serial file:"$out/results.ktap" -serial file:"$out/state.b64")
+if [ "${TK_SHELL:-0}" = 1 ]; then
+	timeout --foreground -k 10 "${TK_BOOT_TIMEOUT:-3600}" "${qemu[@]}" -append "$cmdline tk.shell=1" \
+		-chardev "stdio,id=con,signal=off,logfile=$out/console.log" "${serials[@]}" || status=$?
+else
+	timeout -k 10 "${TK_BOOT_TIMEOUT:-600}" "${qemu[@]}" -append "$cmdline" \
+		-chardev "file,id=con,path=$out/console.log" "${serials[@]}" \
+		</dev/null >"$out/qemu.log" 2>&1 || status=$?
+fi
 took=$(elapsed "$start")
 for _ in $(seq 30); do kill -0 "$swtpm_pid" 2>/dev/null || break; sleep 0.1; done
 

@@ -145,6 +145,24 @@ def evaluate(blk, path, v):
     return good
 
 
+def group_skips(skips):
+    """Consecutive skips of one script with one reason become one line."""
+    out = []
+    for name, reason in skips:
+        where, _, leaf = name.rpartition("/")
+        if out and out[-1][0] == where and out[-1][1] == reason and where:
+            out[-1][2].append(leaf)
+        else:
+            out.append((where, reason, [leaf]))
+    lines = []
+    for where, reason, leaves in out:
+        if len(leaves) == 1:
+            lines.append((where + "/" + leaves[0] if where else leaves[0], reason, ""))
+        else:
+            lines.append((where, reason, " (%d tests)" % len(leaves)))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
@@ -199,8 +217,8 @@ def main():
     t = " (%ss)" % a.elapsed if a.elapsed else ""
     print("%s %s: %d passed, %d failed, %d skipped%s" % (
         "PASS" if ok else "FAIL", a.name, v.passed, v.failed, v.skipped, t))
-    for name, reason in v.skips:
-        print("  skip %s: %s" % (name, reason))
+    for where, reason, nums in group_skips(v.skips):
+        print("  skip %s%s: %s" % (where, nums, reason))
     for name, diags in v.fails:
         print("  not ok %s" % name)
         for d in diags[-10:]:
