@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What `make check` runs: every stage, timed, then a summary table.
+#
+#   deps    tests/deps.sh (apt packages)
+#   host    make -C tests/host test      (if tests/host/Makefile exists)
+#   fuzz    make -C tests/host fuzz      (if tests/host/Makefile exists)
+#   lint    tests/lint.sh                (if present)
+#   guest   tests/qemu/run-all.sh        (every kernel, every boot)
+#
+# A failing stage does not stop the later ones (except deps); the exit
+# status is non-zero when any stage failed. TK_STAGES=host,guest runs a subset.
+# Logs: build/run-<timestamp>/check-<stage>.log; output of each stage also
+# goes to the terminal.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=qemu/common.sh
+. "$(dirname "$0")/qemu/common.sh"
+
+run=$(tk_rundir)
+stages=${TK_STAGES:-deps,host,fuzz,lint,guest}
+declare -a names=() results=() times=()
+
+stage() { # name cmd...
+	local name=$1 t0 rc=0 took
+	shift
+	case ",$stages," in *",$name,"*) ;; *) return 0 ;; esac
+	echo "=== $name: $*"
+	t0=$(now)
+	"$@" 2>&1 | tee "$run/check-$name.log" || rc=${PIPESTATUS[0]}
+	took=$(elapsed "$t0")
+	names+=("$name")
+	times+=("$took")
+	if [ "$rc" -eq 0 ]; then results+=(ok); else results+=("FAIL($rc)"); fi
+	echo "=== $name: $([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in ${took}s"
+	return "$rc"
+}
+
+skipped() { # name reason
+	case ",$stages," in *",$1,"*) ;; *) return 0 ;; esac
+	echo "=== $1: skipped ($2)"
+	names+=("$1")
+	times+=("-")
+	results+=("skipped: $2")
+}
+
+total0=$(now)
+failed=0
+stage deps "$TK_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
+if [ -f "$TK_TOP/tests/host/Makefile" ]; then
+	stage host make -C "$TK_TOP/tests/host" test || failed=1
+	stage fuzz make -C "$TK_TOP/tests/host" fuzz || failed=1
+else
+	skipped host "no tests/host/Makefile"
+	skipped fuzz "no tests/host/Makefile"
+fi
+if [ -x "$TK_TOP/tests/lint.sh" ]; then
+	stage lint "$TK_TOP/tests/lint.sh" || failed=1
+else
+	skipped lint "no tests/lint.sh"
+fi
+TK_RUN=$run stage guest "$TK_TOP/tests/qemu/run-all.sh" || failed=1
+
+echo
+echo "Stage     Time      Result"
+for i in "${!names[@]}"; do
+	printf '%-9s %-9s %s\n' "${names[$i]}" "${times[$i]}$([ "${times[$i]}" = - ] || echo s)" "${results[$i]}"
+done
+printf '%-9s %-9s %s\n' total "$(elapsed "$total0")s" "$([ $failed = 0 ] && echo ok || echo FAIL)"
+echo "logs: $run"
+exit $failed
