@@ -22,7 +22,7 @@ for f in "$@"; do
 		tail -n 40 "build/fuzz-$name.log"
 		bad+=("$name")
 	else
-		grep -E '^stat::(number_of_executed_units|new_units_added)' \
+		grep -aE '^stat::(number_of_executed_units|new_units_added)' \
 			"build/fuzz-$name.log" | sed "s/^/fuzz: $name /"
 	fi
 done
