@@ -29,10 +29,10 @@ lint: deps
 	$(TOP)/tests/lint.sh
 
 host-test:
-	$(MAKE) -C $(TOP)/tests/host test
+	$(MAKE) --no-print-directory -C $(TOP)/tests/host test
 
 fuzz:
-	$(MAKE) -C $(TOP)/tests/host fuzz
+	$(MAKE) --no-print-directory -C $(TOP)/tests/host fuzz
 
 guest-test: deps
 	$(TOP)/tests/qemu/run-all.sh

@@ -118,7 +118,7 @@ int tpm1_finish(struct tk_cmd_buf *b);
 int tpm1_parse_seal(const u8 *rsp, u32 size, struct tpm1_seal_out *out);
 int tpm1_parse_unseal(const u8 *rsp, u32 size, struct tpm1_unseal_out *out);
 
-/* Length of the TPM_STORED_DATA(12) at @blob, which must fill exactly @len. */
+/* 0 when @blob is one well-formed TPM_STORED_DATA(12) of exactly @len bytes. */
 int tpm1_stored_data_check(const u8 *blob, u32 len);
 
 #endif /* TK_TPM1_MSG_H */
