@@ -184,6 +184,7 @@ mod_insmod() {
 	_ko=$2
 	shift 2
 	_t_loaded "$_ko" && return 0
+	# shellcheck disable=SC2013  # words, not lines
 	for _dep in $(sed -n "s/^$_ko://p" "$_dir/modules.dep" 2>/dev/null); do
 		_t_loaded "$_dep" && continue
 		_depko=${_dep%.ko}.ko

@@ -16,7 +16,7 @@
 #   TK_IMPL=ref                     tests load the in-tree reference instead of ours
 #                                   (tk.impl=ref; only where a reference exists)
 #   TK_RUN=DIR                      run directory (default build/run-<timestamp>)
-#   TK_TIMEOUT, TK_VERBOSE          passed to boot.sh
+#   TK_BOOT_TIMEOUT, TK_VERBOSE     passed to boot.sh
 # Output: one line per boot and per failed step, then "N passed, N failed, N skipped".
 set -euo pipefail
 # shellcheck source=common.sh
@@ -62,22 +62,6 @@ suites_with_tests() { # a,b,c
 	echo "$out"
 }
 
-# build_ours NAME KDIR SRCDIR: build our modules, copy the .ko into $run/NAME/mods.
-build_ours() {
-	local name=$1 kdir=$2 srcdir=$3 mods=$run/$1/mods
-	mkdir -p "$mods"
-	if [ "$srcdir" = "$TK_TOP/src" ]; then
-		make -C "$TK_TOP" modules KDIR="$kdir" >"$run/$name/build.log" 2>&1
-	else
-		make -C "$kdir" M="$srcdir" modules >"$run/$name/build.log" 2>&1
-	fi || {
-		tail -n 20 "$run/$name/build.log" >&2
-		return 1
-	}
-	cp "$srcdir"/*.ko "$mods/" 2>/dev/null || { log "$name: no .ko in $srcdir"; return 1; }
-	log "$name: our modules: $(cd "$mods" && echo *.ko)"
-}
-
 # boots NAME IMAGE INITRD SUITES: provision, then phase 1, 2, ...
 boots() {
 	local name=$1 image=$2 initrd=$3 suites=$4 phase out rc
@@ -108,7 +92,7 @@ kernel_test() {
 	mkdir -p "$run/test"
 	kdir=$(step "test: kernel build" "$TK_QEMU/build-kernel.sh") ||
 		{ fail_step test "test kernel build failed"; return 0; }
-	if ! step "test: our modules" build_ours test "$kdir" "$TK_TOP/src"; then
+	if ! step "test: our modules" tk_build_ours test "$kdir" "$run/test/mods" "$run/test/build.log"; then
 		if [ "${TK_NO_OURS:-0}" != 1 ]; then
 			fail_step test "our modules do not build against the test kernel ($run/test/build.log)"
 			return 0
@@ -122,20 +106,13 @@ kernel_test() {
 }
 
 kernel_stock() { # stock61|stock612
-	local name=$1 line kver kdir vmlinuz moddir obj suites
+	local name=$1 line kver kdir vmlinuz moddir suites
 	mkdir -p "$run/$name"
 	line=$(step "$name: fetch" "$TK_QEMU/fetch-stock.sh" "$name") ||
 		{ fail_step "$name" "fetching the stock kernel failed"; return 0; }
 	read -r _ kver kdir vmlinuz moddir <<<"$line"
 	log "$name: $kver"
-	# A build tree per kernel so that the kernels do not clobber each other's objects.
-	obj=$TK_TOP/build/obj-$name/src
-	mkdir -p "$obj"
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude=modules.order --exclude=Module.symvers \
-		"$TK_TOP/src/" "$obj/"
-	rm -f "$obj"/*.ko
-	if ! step "$name: our modules" build_ours "$name" "$kdir" "$obj"; then
+	if ! step "$name: our modules" tk_build_ours "$name" "$kdir" "$run/$name/mods" "$run/$name/build.log"; then
 		if [ "${TK_NO_OURS:-0}" != 1 ]; then
 			fail_step "$name" "our modules do not build against $kver ($run/$name/build.log)"
 			return 0

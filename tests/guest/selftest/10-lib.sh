@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The harness proves itself: lib.sh helpers, errno matching, state across boots.
+# shellcheck source=/dev/null
 . "$TK_LIB"
 
 t_plan 9

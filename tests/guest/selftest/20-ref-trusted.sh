@@ -3,6 +3,7 @@
 # The in-tree reference trusted.ko works with this harness's TPM: a key sealed
 # with the default keyauth (20 zero bytes: the SRK auth set by provision.sh)
 # in phase 1 loads again after the reboot (phase 2, same TPM state).
+# shellcheck source=/dev/null
 . "$TK_LIB"
 
 if [ -z "$TK_REF" ]; then

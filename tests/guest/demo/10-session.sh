@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The documented session (make demo): a trusted key survives reboots, an
+# encrypted key is sealed under it. Three boots of one machine (same TPM):
+#   phase 1  new trusted key kmk; show, print, pipe > kmk.blob
+#   phase 2  load kmk.blob; print; update; print; new encrypted key evm under it
+#   phase 3  load kmk and evm from their blobs
+# The transcript is written as "# " diagnostics (tests/qemu/demo.sh prints it);
+# every step is also a test point.
+# shellcheck disable=SC2094  # state names equal to file names
+# shellcheck source=/dev/null
+. "$TK_LIB"
+
+mkdir -p /tmp/demo && cd /tmp/demo || exit 1
+opts=
+[ "$TK_TPM" = 2.0 ] && opts=" keyhandle=0x81000001"
+
+# run CMDLINE: echo it, run it (eval), echo its output; long lines shortened.
+_out=
+run() {
+	echo "# \$ $1"
+	_out=$(eval "$1" 2>&1)
+	_rc=$?
+	[ -n "$_out" ] && printf '%s\n' "$_out" |
+		awk '{ if (length($0) > 100) printf "%s... (%d characters)\n", substr($0, 1, 72), length($0); else print }' |
+		sed 's/^/#   /'
+	[ $_rc -eq 0 ] || echo "#   (exit status $_rc)"
+	return $_rc
+}
+# step DESC CMDLINE: one test point; the demo cannot go on after a failure.
+step() {
+	if run "$2"; then
+		t_ok "$1"
+	else
+		t_fail "$1"
+		t_skip_rest "an earlier step failed"
+		exit 0
+	fi
+}
+
+impl=${TK_IMPL:-ours}
+load_mods() {
+	if [ "$impl" = ref ]; then
+		echo "# (the in-tree trusted.ko and encrypted-keys.ko of this kernel)"
+		mods_ref
+	else
+		echo "# (our trusted.ko and encrypted-keys.ko)"
+		mods_ours
+	fi
+}
+
+case $TK_PHASE in
+1)
+	t_plan 5
+	if load_mods; then t_ok "load the $impl modules"; else t_fail "load the $impl modules"; t_skip_rest "no modules"; exit 0; fi
+	step "create a new trusted key" "keyctl add trusted kmk \"new 32$opts\" @u"
+	kmk=$_out
+	step "it is in the user keyring" "keyctl show @u"
+	step "print its sealed blob" "keyctl print $kmk"
+	step "save the blob" "keyctl pipe $kmk > kmk.blob; wc -c < kmk.blob"
+	state_save kmk.blob <kmk.blob
+	;;
+2)
+	t_plan 8
+	state_get kmk.blob >kmk.blob
+	echo "# (rebooted; kmk.blob was carried over)"
+	if load_mods; then t_ok "load the $impl modules"; else t_fail "load the $impl modules"; t_skip_rest "no modules"; exit 0; fi
+	step "load the trusted key from its blob" "keyctl add trusted kmk \"load \$(cat kmk.blob)$opts\" @u"
+	kmk=$_out
+	step "print it: the same blob" "keyctl print $kmk"
+	step "update it: reseal" "keyctl update $kmk \"update\""
+	step "print it again: a new blob" "keyctl print $kmk"
+	step "save the new blob" "keyctl pipe $kmk > kmk.blob; wc -c < kmk.blob"
+	state_save kmk.blob <kmk.blob
+	step "an encrypted key under it" "keyctl add encrypted evm \"new trusted:kmk 32\" @u"
+	evm=$_out
+	step "save the encrypted blob" "keyctl pipe $evm > evm.blob; cat evm.blob; echo"
+	state_save evm.blob <evm.blob
+	;;
+*)
+	t_plan 5
+	state_get kmk.blob >kmk.blob
+	state_get evm.blob >evm.blob
+	echo "# (rebooted; kmk.blob and evm.blob were carried over)"
+	if load_mods; then t_ok "load the $impl modules"; else t_fail "load the $impl modules"; t_skip_rest "no modules"; exit 0; fi
+	step "load the trusted key" "keyctl add trusted kmk \"load \$(cat kmk.blob)$opts\" @u"
+	step "load the encrypted key under it" "keyctl add encrypted evm \"load \$(cat evm.blob)\" @u"
+	evm=$_out
+	step "both are in the user keyring" "keyctl show @u"
+	if [ "$(keyctl pipe "$evm" 2>/dev/null)" = "$(cat evm.blob)" ]; then
+		t_ok "the encrypted key reads back the same blob"
+	else
+		t_fail "the encrypted key reads back the same blob"
+	fi
+	;;
+esac
