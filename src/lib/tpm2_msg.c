@@ -32,10 +32,16 @@ u32 tpm2_alg_digest_size(u16 alg)
 	}
 }
 
+static void put_bytes(struct tk_cmd_buf *b, const u8 *p, u32 len)
+{
+	if (len)		/* p may be NULL then */
+		tk_cmd_bytes(b, p, len);
+}
+
 static void put_tpm2b(struct tk_cmd_buf *b, const u8 *p, u16 len)
 {
 	tk_cmd_u16(b, len);
-	tk_cmd_bytes(b, p, len);
+	put_bytes(b, p, len);
 }
 
 /* The authorisation area of a command with one session. */
@@ -177,8 +183,8 @@ int tpm2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_LOAD);
 	tk_cmd_u32(b, parent);
 	put_auth(b, auth);
-	tk_cmd_bytes(b, priv, priv_len);
-	tk_cmd_bytes(b, pub, pub_len);
+	put_bytes(b, priv, priv_len);
+	put_bytes(b, pub, pub_len);
 	return tk_cmd_end(b);
 }
 
@@ -346,7 +352,7 @@ int tpm2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, cc);
 	tk_cmd_u32(b, session);
-	tk_cmd_bytes(b, body, body_len);
+	put_bytes(b, body, body_len);
 	return tk_cmd_end(b);
 }
 
