@@ -8,7 +8,7 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=11
+N=10
 tk_begin $N "$(tk_phase1)" || exit 0
 
 # canonical HEX: only lowercase hex digits, an even number of them.
