@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Bad input: damaged and forged blobs, bad master prefixes, unknown formats
+# and commands, oversized input. Each gets EINVAL and leaves no key; no
+# secret reaches the log, and the log lines are rate-limited.
+# TK_ENC_IMPL=ref runs the same against the in-tree module.
+here=${0%/*}
+. "$here/../lib.sh"
+. "$here/enc.inc"
+
+N=46
+ek_begin $N || exit 0
+if [ "${TK_ENC_IMPL:-ours}" = ref ]; then
+	ek_mods ref || { t_skip_rest "in-tree module did not load"; exit 0; }
+fi
+ek_masters >/dev/null 2>&1
+M=$(ek_master user)
+ek_add b_ok "new $M 32"
+B=$(ek_blob b_ok 2>/dev/null)
+set -- $B
+HEAD="$1 $2 $3"
+HEX=$4
+L=${#HEX}
+
+# sub HEX POS CHAR: HEX with the character at 1-based POS replaced.
+sub() {
+	echo "$(echo "$1" | cut -c1-$(($2 - 1)))$3$(echo "$1" | cut -c$(($2 + 1))-)"
+}
+# flip HEX POS: change the hex digit at POS to another one.
+flip() {
+	_c=$(echo "$1" | cut -c"$2")
+	case $_c in 0) _r=1 ;; *) _r=0 ;; esac
+	sub "$1" "$2" $_r
+}
+
+t_check "the good blob loads" ek_reloads b_ok2 "$B"
+t_errno "non-hex digit in the ciphertext" EINVAL ek_refused b_x "load $HEAD $(sub $HEX 40 g)"
+t_errno "non-hex digit in the HMAC" EINVAL ek_refused b_x "load $HEAD $(sub $HEX $L z)"
+t_check "uppercase hex loads (as hex2bin reads it)" \
+	ek_add b_up "load $HEAD $(echo $HEX | tr a-f A-F)"
+t_errno "odd length (one digit dropped)" EINVAL ek_refused b_x "load $HEAD $(echo $HEX | cut -c2-)"
+t_errno "truncated by one byte" EINVAL ek_refused b_x "load $HEAD $(echo $HEX | cut -c3-)"
+t_errno "truncated to the IV" EINVAL ek_refused b_x "load $HEAD $(echo $HEX | cut -c1-32)"
+t_errno "one byte too long" EINVAL ek_refused b_x "load $HEAD ${HEX}00"
+t_errno "blob missing" EINVAL ek_refused b_x "load $HEAD"
+t_errno "tampered IV" EINVAL ek_refused b_x "load $HEAD $(flip $HEX 5)"
+t_errno "tampered ciphertext" EINVAL ek_refused b_x "load $HEAD $(flip $HEX 40)"
+t_errno "tampered last ciphertext byte" EINVAL ek_refused b_x "load $HEAD $(flip $HEX $((L - 64)))"
+t_errno "tampered HMAC" EINVAL ek_refused b_x "load $HEAD $(flip $HEX $L)"
+t_errno "blob claimed under another user master" EINVAL \
+	ek_refused b_x "load default user:$EK_UMASTER2 32 $HEX"
+t_errno "blob with its key length rewritten (032)" EINVAL ek_refused b_x "load default $M 032 $HEX"
+t_errno "blob with its format rewritten (enc32)" EINVAL ek_refused b_x "load enc32 $M 32 $HEX"
+t_errno "blob with the format dropped (old-style HMAC differs)" EINVAL \
+	ek_refused b_x "load $M 32 $HEX"
+t_errno "blob with the key length changed (48)" EINVAL ek_refused b_x "load default $M 48 $HEX"
+if [ "${TK_ENC_IMPL:-ours}" = ours ]; then
+	t_errno "separator after the IV not 00 (ours: forged)" EINVAL \
+		ek_refused b_x "load $HEAD $(sub $HEX 34 1)"
+else
+	t_skip "separator after the IV not 00" "the in-tree module ignores those two digits"
+fi
+
+for mp in foo:ukm user: trusted: :ukm ukm USER:ukm " user:ukm" user:ukm: logon:ukm encrypted:ukm; do
+	case $mp in user:ukm:) want=ENOKEY ;; *) want=EINVAL ;; esac
+	if [ $want = EINVAL ]; then
+		t_errno "master '$mp' refused" EINVAL ek_refused b_m "new $mp 32"
+	else
+		t_check "master '$mp' is a description (no key of that name: created)" ek_add b_m "new $mp 32"
+	fi
+done
+for f in aes Default ecryptfs32 "default default"; do
+	t_errno "format '$f' refused" EINVAL ek_refused b_f "new $f $M 32"
+done
+t_errno "ecryptfs key whose description is not 16 hex digits" EINVAL \
+	ek_refused 0011223344 "new ecryptfs $M 64"
+t_errno "ecryptfs key whose description has a non-hex digit" EINVAL \
+	ek_refused 001122334455667g "new ecryptfs $M 64"
+for c in create NEW "" new "new $M" "load $M 32" "update"; do
+	t_errno "command '$c' refused" EINVAL ek_refused b_c "$c"
+done
+t_errno "two blanks between tokens refused" EINVAL ek_refused b_c "new  $M 32"
+big=$(head -c 33000 /dev/zero | tr '\0' a)
+t_errno "33000-byte command refused" EINVAL ek_refused b_big "new user:$big 32"
+
+# Nothing secret in the log, and no flood: 40 bad adds, at most ~10 lines.
+D=5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5ec5
+dmesg -c >/dev/null 2>&1
+i=0
+while [ $i -lt 40 ]; do
+	keyctl add encrypted b_flood "new $M 32 ${D}zz" @u >/dev/null 2>&1
+	i=$((i + 1))
+done
+t_check "no user data in the log" sh -c "! dmesg | grep -q 5ec5ec5ec"
+if [ "${TK_ENC_IMPL:-ours}" = ours ]; then
+	t_check "at most 12 log lines for 40 bad commands" \
+		sh -c "[ \$(dmesg | grep -c encrypted) -le 12 ]"
+else
+	t_skip "at most 12 log lines for 40 bad commands" "the in-tree module logs every one"
+fi
