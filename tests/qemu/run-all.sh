@@ -5,11 +5,13 @@
 #   test      our test kernel (build-kernel.sh): phase 1 + 2, suites $TEST_SUITES
 #   stock61   Debian's stock 6.1 (fetch-stock.sh): phase 1 + 2, suites $STOCK_SUITES
 #   stock612  Debian's stock 6.12: the same
-# Each kernel gets a fresh TPM 1.2 state (provision.sh) kept across its boots,
+#   test-tpm2 the test kernel with a TPM 2.0 (SRK at 0x81000001): suites $TPM2_SUITES;
+#             not in the default set yet (TK_ONLY=test,test-tpm2,... to add it)
+# Each kernel gets a fresh TPM state (provision.sh) kept across its boots,
 # and the files its tests save (state_save) are carried to its next boot.
 #
 # Environment:
-#   TK_ONLY=test,stock61,stock612   run a subset (comma-separated)
+#   TK_ONLY=test,stock61,stock612   the kernels to run, in order (comma-separated)
 #   TK_SUITES=a,b                   override the suites of every kernel
 #   TK_NO_OURS=1                    go on without our modules when src/ does not
 #                                   build (harness development only; never in CI)
@@ -25,6 +27,7 @@ need make python3 rsync
 
 TEST_SUITES=selftest,trusted,encrypted
 STOCK_SUITES=selftest,trusted
+TPM2_SUITES=selftest,trusted2
 PHASES="1 2"
 
 run=$(tk_rundir)
@@ -62,21 +65,22 @@ suites_with_tests() { # a,b,c
 	echo "$out"
 }
 
-# boots NAME IMAGE INITRD SUITES: provision, then phase 1, 2, ...
+# boots NAME KERNEL TPM IMAGE INITRD SUITES: provision, then phase 1, 2, ...
+# NAME names the boots (NAME-p1...), KERNEL is what the guest sees (tk.kernel=).
 boots() {
-	local name=$1 image=$2 initrd=$3 suites=$4 phase out rc
+	local name=$1 kernel=$2 tpm=$3 image=$4 initrd=$5 suites=$6 phase out rc
 	if [ -z "$suites" ]; then
 		echo "SKIP $name: no test scripts in its suites"
 		return 0
 	fi
-	step "$name: provision TPM 1.2" "$TK_QEMU/provision.sh" 1.2 "$run/$name/tpm" ||
+	step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" ||
 		{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	mkdir -p "$run/$name/state"
 	for phase in $PHASES; do
 		out=$run/$name/p$phase
 		rc=0
 		TK_BOOT_NAME=$name-p$phase step "$name: boot phase $phase" "$TK_QEMU/boot.sh" "$image" "$initrd" \
-			"$run/$name/tpm" 1.2 "tk.phase=$phase tk.kernel=$name tk.suites=$suites${TK_IMPL:+ tk.impl=$TK_IMPL}" \
+			"$run/$name/tpm" "$tpm" "tk.phase=$phase tk.kernel=$kernel tk.suites=$suites${TK_IMPL:+ tk.impl=$TK_IMPL}" \
 			"$out" "$run/$name/state" || rc=$?
 		if [ -f "$out/counts" ]; then
 			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$run/boots.txt"
@@ -87,22 +91,31 @@ boots() {
 	done
 }
 
-kernel_test() {
-	local kdir suites
+# The test kernel, its modules and initramfs are built once for both TPMs.
+test_kdir='' test_initrd=''
+prepare_test() {
+	[ -n "$test_initrd" ] && return 0
 	mkdir -p "$run/test"
-	kdir=$(step "test: kernel build" "$TK_QEMU/build-kernel.sh") ||
-		{ fail_step test "test kernel build failed"; return 0; }
-	if ! step "test: our modules" tk_build_ours test "$kdir" "$run/test/mods" "$run/test/build.log"; then
+	test_kdir=$(step "test: kernel build" "$TK_QEMU/build-kernel.sh") ||
+		{ fail_step test "test kernel build failed"; return 1; }
+	if ! step "test: our modules" tk_build_ours test "$test_kdir" "$run/test/mods" "$run/test/build.log"; then
 		if [ "${TK_NO_OURS:-0}" != 1 ]; then
 			fail_step test "our modules do not build against the test kernel ($run/test/build.log)"
-			return 0
+			return 1
 		fi
 		log "test: TK_NO_OURS=1: going on without our modules"
 	fi
 	step "test: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/test/initrd.cpio.gz" \
-		--mods "$run/test/mods" --kdir "$kdir" || { fail_step test "initramfs failed"; return 0; }
-	suites=$(suites_with_tests "${TK_SUITES:-$TEST_SUITES}")
-	boots test "$kdir/arch/x86/boot/bzImage" "$run/test/initrd.cpio.gz" "$suites"
+		--mods "$run/test/mods" --kdir "$test_kdir" || { fail_step test "initramfs failed"; return 1; }
+	test_initrd=$run/test/initrd.cpio.gz
+}
+
+kernel_test() { # test (TPM 1.2) | test-tpm2 (TPM 2.0)
+	local name=$1 tpm=1.2 suites=$TEST_SUITES
+	[ "$name" = test-tpm2 ] && { tpm=2.0; suites=$TPM2_SUITES; }
+	prepare_test || return 0
+	suites=$(suites_with_tests "${TK_SUITES:-$suites}")
+	boots "$name" test "$tpm" "$test_kdir/arch/x86/boot/bzImage" "$test_initrd" "$suites"
 }
 
 kernel_stock() { # stock61|stock612
@@ -122,7 +135,7 @@ kernel_stock() { # stock61|stock612
 	step "$name: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/$name/initrd.cpio.gz" \
 		--mods "$run/$name/mods" --moddir "$moddir" || { fail_step "$name" "initramfs failed"; return 0; }
 	suites=$(suites_with_tests "${TK_SUITES:-$STOCK_SUITES}")
-	boots "$name" "$vmlinuz" "$run/$name/initrd.cpio.gz" "$suites"
+	boots "$name" "$name" 1.2 "$vmlinuz" "$run/$name/initrd.cpio.gz" "$suites"
 }
 
 step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" ||
@@ -130,9 +143,9 @@ step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" 
 
 for k in ${only//,/ }; do
 	case $k in
-	test) kernel_test ;;
+	test|test-tpm2) kernel_test "$k" ;;
 	stock61|stock612) kernel_stock "$k" ;;
-	*) die "TK_ONLY: unknown kernel '$k' (test, stock61, stock612)" ;;
+	*) die "TK_ONLY: unknown kernel '$k' (test, test-tpm2, stock61, stock612)" ;;
 	esac
 done
 
