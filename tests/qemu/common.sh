@@ -25,6 +25,11 @@ tk_rundir() {
 		TK_RUN=$TK_TOP/build/run-$(date +%Y%m%d-%H%M%S)-$$
 		mkdir -p "$TK_RUN"
 		ln -sfn "$(basename "$TK_RUN")" "$TK_TOP/build/run-latest"
+		# Keep the last TK_KEEP_RUNS (default 20) run directories.
+		find "$TK_TOP/build" -maxdepth 1 -type d -name 'run-2*' -printf '%f\n' | sort -r |
+			tail -n +$((${TK_KEEP_RUNS:-20} + 1)) | while read -r old; do
+				rm -rf "${TK_TOP:?}/build/$old"
+			done
 	fi
 	mkdir -p "$TK_RUN"
 	export TK_RUN

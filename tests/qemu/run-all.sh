@@ -76,10 +76,12 @@ boots() {
 	step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" ||
 		{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	mkdir -p "$run/$name/state"
+	# A scratch disk of this machine (/dev/vda), kept across its boots.
+	truncate -s "${TK_DISK_MB:-64}M" "$run/$name/disk.img"
 	for phase in $PHASES; do
 		out=$run/$name/p$phase
 		rc=0
-		TK_BOOT_NAME=$name-p$phase step "$name: boot phase $phase" "$TK_QEMU/boot.sh" "$image" "$initrd" \
+		TK_DISK=$run/$name/disk.img TK_BOOT_NAME=$name-p$phase step "$name: boot phase $phase" "$TK_QEMU/boot.sh" "$image" "$initrd" \
 			"$run/$name/tpm" "$tpm" "tk.phase=$phase tk.kernel=$kernel tk.suites=$suites${TK_IMPL:+ tk.impl=$TK_IMPL}" \
 			"$out" "$run/$name/state" || rc=$?
 		if [ -f "$out/counts" ]; then
