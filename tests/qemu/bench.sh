@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: trusted key operations, ours against the in-tree module, measured
+# in the same boot of the test kernel with the same swtpm. Not part of make check.
+#
+# Environment: TK_TPM=1.2|2.0 (default 1.2), TK_BENCH_N=operations per kind (20)
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need make python3 rsync
+
+run=$(tk_rundir)
+export TK_NESTED=1
+tpm=${TK_TPM:-1.2}
+d=$run/bench
+mkdir -p "$d/state" "$d/mods"
+
+kdir=$("$TK_QEMU/build-kernel.sh")
+tk_build_ours test "$kdir" "$d/mods" "$d/build.log" || die "our modules do not build ($d/build.log)"
+"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" --kdir "$kdir" 2>/dev/null
+"$TK_QEMU/provision.sh" "$tpm" "$d/tpm" 2>/dev/null
+TK_BOOT_NAME=bench "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
+	"$d/tpm" "$tpm" "tk.phase=1 tk.kernel=test tk.suites=bench tk.bench_n=${TK_BENCH_N:-20} tk.timeout=3000 tsc=unstable" \
+	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
+
+echo "Trusted keys on TPM $tpm (swtpm, QEMU TCG), test kernel $(basename "$kdir")"
+printf '%-8s %6s %12s %12s %8s\n' op n "ours ms/op" "in-tree" "ratio"
+grep -ho '# bench .*' "$d/p1/results.ktap" | awk '
+	{ ms[$3, $4] = $6 / $5; cnt[$4] = $5; ops[$4] = 1 }
+	END {
+		split("new load update", order)
+		for (i = 1; i <= 3; i++) {
+			op = order[i]
+			if (!(op in ops)) continue
+			o = ms["ours", op]; r = ms["ref", op]
+			printf "%-8s %6d %12.1f %12.1f %7.2fx\n", op, cnt[op], o, r, (r > 0 ? o / r : 0)
+		}
+	}'
+echo "(ratio = ours / in-tree: below 1 is faster)"
