@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TPM 2.0, phase 1: new/load/update and every option of the in-tree module
+# (keyhandle, keyauth, blobauth, hash, policydigest + policyhandle,
+# migratable), key sizes 32..128 (the in-tree module stops at 113 on
+# swtpm), the default parent, and no TPM handle left behind.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/tk2.inc"
+
+N=34
+tk2_begin $N "$(tk_phase1)" || exit 0
+DEF=$(tk2_default_parent)
+SIZES="32 33 64 100 113 114 127 128"
+FIXED=00000012	# fixedTPM | fixedParent
+
+# loads NAME BLOB [OPTIONS]: BLOB loads as NAME and keyctl print gives it back.
+loads() {
+	tk_add "$1" "load $2${3:+ $3}" || return 1
+	tk_eq "print" "$(tk_blob "$1")" "$2"
+}
+
+# same NAME DATA DESC: trusted key NAME has the bytes DATA gives (test
+# kernel: an encrypted key proves it), else a skip. NAME is replaced.
+same() {
+	if tk_have_enc; then
+		t_check "$3" tk2_same_key "$1" "$2"
+	else
+		t_skip "$3" "no encrypted key type taking trusted masters here"
+	fi
+}
+
+t_check "new 32 without options" tk_add o_k "new 32"
+b=$(tk_blob o_k)
+t_check "the blob is a TPMKey naming the default parent ($DEF)" \
+	tk_eq parent "$(tk2_parent "$b")" "$DEF"
+empty_auth() {
+	case $(tk2_der_get "$1" a0) in
+	0101ff | 010101) return 0 ;;	# DER's TRUE, or the kernel encoder's
+	*) echo "no emptyAuth TRUE in $1" >&2; return 1 ;;
+	esac
+}
+t_check "emptyAuth TRUE, as the in-tree module writes it" empty_auth "$b"
+t_check "load <blob> needs no options; print gives the blob back" loads o_l "$b"
+same o_k "load $b" "the loaded key has the same bytes"
+
+sizes() {
+	for _sz in $SIZES; do
+		tk_add "o_s$_sz" "new $_sz" || { echo "new $_sz failed" >&2; return 1; }
+		loads "o_t$_sz" "$(tk_blob "o_s$_sz")" || { echo "load of $_sz failed" >&2; return 1; }
+	done
+}
+t_check "sizes $SIZES: new and load" sizes
+same o_s128 "load $(tk_blob o_s128)" "a 128-byte key loads with the same bytes"
+t_errno "new 31: EINVAL" EINVAL tk_refused o_x "new 31"
+t_errno "new 129: EINVAL" EINVAL tk_refused o_x "new 129"
+tk_drop $(for n in $SIZES; do echo o_s$n o_t$n; done)
+
+t_check "keyhandle=0x40000001: a primary from the TCG template" \
+	tk_add o_own "new 32 keyhandle=0x40000001"
+bo=$(tk_blob o_own)
+t_check "its blob names 0x40000001" tk_eq parent "$(tk2_parent "$bo")" 40000001
+t_check "  ... and loads without options" loads o_own2 "$bo"
+if tk2_srk_present; then
+	t_check "keyhandle=0x81000001 (the SRK)" tk_add o_srk "new 32 keyhandle=0x81000001"
+else
+	t_errno "keyhandle=0x81000001 without an SRK: ENOKEY" ENOKEY \
+		tk_refused o_srk "new 32 keyhandle=0x81000001"
+fi
+t_check "load with the keyhandle the blob names" loads o_kh "$bo" "keyhandle=0x40000001"
+t_errno "load with another keyhandle: EINVAL" EINVAL tk_refused o_kh2 \
+	"load $bo keyhandle=0x81000002"
+t_check "keyauth=<40 zeros> is the empty authorisation" \
+	tk_add o_ka "new 32 keyauth=$TK_Z40"
+
+hashes() {
+	for _h in sha1:0004 sha384:000c sha512:000d; do
+		tk_add o_h "new ${2:-32} hash=${_h%:*}" || return 1
+		_b=$(tk_blob o_h)
+		tk_eq "nameAlg" "$(tk2_der_get "$_b" 04 1 | cut -c9-12)" "${_h#*:}" || return 1
+		loads o_h2 "$_b" || return 1
+	done
+}
+t_check "hash=sha1, sha384, sha512: nameAlg in the blob, loads" hashes
+t_check "hash=sha512 with a 128-byte key (in-tree: E2BIG for any size)" hashes x 128
+t_errno "hash=sm3: the TPM has no SM3: EINVAL" EINVAL tk_refused o_x "new 32 hash=sm3"
+
+tk_add o_k "load $b"
+t_check "update: a new blob" tk_updates o_k
+t_check "the updated blob loads" loads o_u "$(tk_blob o_k)"
+same o_u "load $b" "the updated key has the bytes of the original"
+
+fixed() {
+	tk_add o_m "new 32 migratable=0" || return 1
+	_a=$(tk2_attrs "$(tk_blob o_m)")
+	tk_eq "objectAttributes & $FIXED" $((0x$_a & 0x$FIXED)) $((0x$FIXED))
+}
+t_check "migratable=0 makes the object fixedTPM|fixedParent" fixed
+t_errno "migratable=0: update EPERM, blob unchanged" EPERM tk_update_refused o_m update
+tk_add o_m2 "load $(tk_blob o_m)"
+t_errno "migratable=0 read back from the blob: update EPERM" EPERM \
+	tk_update_refused o_m2 update
+
+t_check "blobauth=<40 hex>: new" tk_add o_ba "new 32 blobauth=$TK2_BA"
+bba=$(tk_blob o_ba)
+t_errno "its blob without blobauth: EPERM" EPERM tk_refused o_ba2 "load $bba"
+tk2_da_reset
+t_check "  ... with blobauth: loads" loads o_ba2 "$bba" "blobauth=$TK2_BA"
+password() {
+	tk_add o_pw "new 32 blobauth=hello" && loads o_pw2 "$(tk_blob o_pw)" blobauth=hello
+}
+t_check "blobauth=hello (a TPM 2.0 password): new and load" password
+
+t_check "policydigest=<PolicyPassword> blobauth=hello: new" \
+	tk_add o_pd "new 32 policydigest=$TK2_POLICY_PW blobauth=hello"
+bpd=$(tk_blob o_pd)
+policy_load() {
+	_s=$(tk2_pw_session) || return 1
+	tk_add o_pd2 "load $bpd policyhandle=0x$_s blobauth=hello"
+	_rc=$?
+	tk2_flush "$_s"
+	return $_rc
+}
+t_check "  ... loads with policyhandle= (user space's PolicyPassword session)" policy_load
+t_errno "  ... and not without a policy session: EPERM" EPERM tk_refused o_pd3 "load $bpd blobauth=hello"
+tk2_da_reset
+
+t_errno "pcrinfo= is TPM 1.2 only: EINVAL" EINVAL tk_refused o_x "new 32 pcrinfo=00"
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+
+tk_drop o_k o_l o_own o_own2 o_srk o_kh o_ka o_h o_h2 o_u o_m o_m2 o_ba o_ba2 o_pw o_pw2 o_pd o_pd2

@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TPM 2.0, phase 1: pcrs=<bank>:<list> seals to the current values of those
+# PCRs; the kernel runs the policy itself at load (policy session,
+# PolicyPCR, Unseal). The blob carries a PolicyPCR in the TPMKey policy
+# field: pcrDigest = SHA-256 of the PCR values for a SHA-256 object. After
+# pcrlock=16 extended PCR 16 the blob no longer loads (EPERM) and its policy
+# session is not left behind; update reseals to the new value; a blob whose
+# policy field does not yield the object's authPolicy is refused before the
+# TPM sees it (EINVAL). More than eight PCRs take several PCR_Read.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/tk2.inc"
+
+N=20
+tk2_begin $N "$(tk_phase1)" || exit 0
+P=16
+
+if [ -z "$(tk2_pcr $P)" ]; then
+	tk_skip_rest 1 $N "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
+	exit 0
+fi
+
+# policy_body BLOB: the CommandPolicy of the blob's first TPMPolicy.
+policy_body() {
+	_seq=$(tk2_der_get "$1" a1) || return 1
+	_pol=$(tk2_der_fields "$_seq" | awk 'NR == 1 { print $2 }')
+	_pol=$(tk2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a1" { print $2 }')
+	echo "$_pol" | cut -c5-
+}
+# policy_code BLOB: its CommandCode.
+policy_code() {
+	_seq=$(tk2_der_get "$1" a1) || return 1
+	_pol=$(tk2_der_fields "$_seq" | awk 'NR == 1 { print $2 }')
+	tk2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a0" { print substr($2, 5) }'
+}
+
+pcr_digest() {
+	_v=
+	for _p in "$@"; do _v=$_v$(tk2_pcr "$_p"); done
+	tk_unhex "$_v" | sha256sum | cut -d' ' -f1
+}
+
+t_check "new 32 pcrs=sha256:$P" tk_add c_k "new 32 pcrs=sha256:$P"
+b=$(tk_blob c_k)
+check_policy() {
+	tk_eq "CommandCode" "$(policy_code "$b")" 017f || return 1
+	tk_eq "CommandPolicy" "$(policy_body "$b")" \
+		"0020$(pcr_digest $P)00000001000b03000001"
+}
+t_check "the blob's policy: PolicyPCR, SHA-256 of PCR $P, PCR $P selected" check_policy
+no_user_auth() {
+	_a=$(tk2_attrs "$b")
+	tk_eq "userWithAuth" $((0x$_a & 0x40)) 0
+}
+t_check "the object has no userWithAuth: only the policy opens it" no_user_auth
+t_check "the blob loads without options" tk_add c_l "load $b"
+if tk_have_enc; then
+	t_check "  ... with the same key bytes" tk2_same_key c_k "load $b"
+else
+	t_skip "  ... with the same key bytes" "no encrypted key type taking trusted masters here"
+fi
+
+pcr_moves() {
+	_v0=$(tk2_pcr $P)
+	"$@" || return 1
+	[ "$(tk2_pcr $P)" != "$_v0" ] || { echo "PCR $P unchanged" >&2; return 1; }
+}
+t_check "load with pcrlock=$P: loaded, PCR $P extended" pcr_moves tk_add c_lock "load $b pcrlock=$P"
+t_errno "after that the blob no longer loads: EPERM" EPERM tk_refused c_l2 "load $b"
+t_check "  ... and its policy session was flushed" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+t_check "update pcrs=sha256:$P reseals to the new value" tk_updates c_lock "pcrs=sha256:$P"
+t_check "  ... the resealed blob loads" tk_add c_l3 "load $(tk_blob c_lock)"
+
+two() {
+	tk_add c_two "new 32 pcrs=sha256:7,$P" || return 1
+	tk_eq "CommandPolicy" "$(policy_body "$(tk_blob c_two)")" \
+		"0020$(pcr_digest 7 $P)00000001000b03800001" || return 1
+	tk_add c_two2 "load $(tk_blob c_two)"
+}
+t_check "pcrs=sha256:7,$P: both PCRs in index order; loads" two
+t_check "pcrs=sha256:0-23 (24 PCRs, several PCR_Read): new and load" sh -c '
+	keyctl add trusted c_all "new 32 pcrs=sha256:0-23" @u >/dev/null &&
+	keyctl add trusted c_all2 "load $(keyctl pipe $(keyctl search @u trusted c_all))" @u >/dev/null'
+for h in sha1 sha384; do
+	t_check "hash=$h pcrs=sha256:$P: a $h policy over SHA-256 PCRs; loads" sh -c "
+	keyctl add trusted c_$h 'new 32 hash=$h pcrs=sha256:$P' @u >/dev/null &&
+	keyctl add trusted c_${h}2 \"load \$(keyctl pipe \$(keyctl search @u trusted c_$h))\" @u >/dev/null"
+done
+if [ -d /sys/class/tpm/tpm0/pcr-sha1 ]; then
+	t_check "pcrs=sha1:$P (the SHA-1 bank is active)" tk_add c_b "new 32 pcrs=sha1:$P"
+else
+	t_errno "pcrs=sha1:$P without a SHA-1 bank: EINVAL" EINVAL tk_refused c_b "new 32 pcrs=sha1:$P"
+fi
+
+t_errno "pcrs with blobauth: EINVAL" EINVAL tk_refused c_x "new 32 pcrs=sha256:$P blobauth=hello"
+t_errno "pcrs with policydigest: EINVAL" EINVAL tk_refused c_x \
+	"new 32 pcrs=sha256:$P policydigest=$TK2_POLICY_PW"
+t_errno "pcrs on load: EINVAL" EINVAL tk_refused c_x "load $(tk_blob c_lock) pcrs=sha256:$P"
+
+# The PolicyPCR's selection of PCR 16 (01 in its third select byte) made
+# PCR 17: the policy no longer yields the object's authPolicy.
+b2=$(tk_blob c_lock)
+tampered=$(echo "$b2" | sed 's/00000001000b03000001/00000001000b03000002/')
+t_errno "a policy field that is not the object's policy: EINVAL" EINVAL \
+	tk_refused c_t "load $tampered"
+
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+
+tk_drop c_k c_l c_lock c_l3 c_two c_two2 c_all c_all2 c_sha1 c_sha12 c_sha384 c_sha3842 c_b
