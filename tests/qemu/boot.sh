@@ -13,8 +13,10 @@
 #             state/ (decoded files saved by the guest), summary.txt, counts
 # STATE_IN    directory of files saved by earlier boots: appended as /state
 #
-# Environment: TK_BOOT_TIMEOUT (s, default 600), TK_MEM (MiB, default 1024),
-# TK_BOOT_NAME (name in the summary; default: basename of OUTDIR),
+# Environment: TK_BOOT_TIMEOUT (s, default 1200: a full test-kernel boot with
+# KASAN under TCG takes 2-6 minutes depending on the host's load), TK_MEM (MiB, default 1024),
+# TK_BOOT_NAME (name in the summary; default: basename of OUTDIR), TK_NESTED=1
+# (no totals line: the caller prints one),
 # TK_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
 # $TK_DISK there), TK_VERBOSE=1 (stream the console to stderr), TK_SHELL=1 (console on this
 # terminal and a shell in the guest after the tests; exit it to power off).
@@ -95,7 +97,7 @@ if [ "${TK_SHELL:-0}" = 1 ]; then
 	timeout --foreground -k 10 "${TK_BOOT_TIMEOUT:-3600}" "${qemu[@]}" -append "$cmdline tk.shell=1" \
 		-chardev "stdio,id=con,signal=off,logfile=$out/console.log" "${serials[@]}" || status=$?
 else
-	timeout -k 10 "${TK_BOOT_TIMEOUT:-600}" "${qemu[@]}" -append "$cmdline" \
+	timeout -k 10 "${TK_BOOT_TIMEOUT:-1200}" "${qemu[@]}" -append "$cmdline" \
 		-chardev "file,id=con,path=$out/console.log" "${serials[@]}" \
 		</dev/null >"$out/qemu.log" 2>&1 || status=$?
 fi
@@ -120,5 +122,10 @@ set -e
 if [ "$rc" -ne 0 ]; then
 	echo "  console: $out/console.log"
 	echo "  results: $out/results.ktap"
+fi
+# Alone, the totals line; run-all.sh and demo.sh print one for all boots.
+if [ "${TK_NESTED:-0}" != 1 ] && [ -f "$out/counts" ]; then
+	read -r p f s <"$out/counts"
+	echo "$p passed, $f failed, $s skipped"
 fi
 exit "$rc"

@@ -13,6 +13,7 @@ set -euo pipefail
 need make python3 rsync
 
 run=$(tk_rundir)
+export TK_NESTED=1
 tpm=${TK_TPM:-1.2}
 impl=${TK_IMPL:-ours}
 d=$run/demo

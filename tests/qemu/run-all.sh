@@ -31,6 +31,7 @@ TPM2_SUITES=selftest,trusted2
 PHASES="1 2"
 
 run=$(tk_rundir)
+export TK_NESTED=1
 only=${TK_ONLY:-test,stock61,stock612}
 : >"$run/boots.txt"      # NAME STATUS PASSED FAILED SKIPPED
 : >"$run/times.txt"      # STEP SECONDS
