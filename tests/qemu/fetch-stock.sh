@@ -64,7 +64,8 @@ fetch() { # name abi-regex pin
 		log "$name: downloading ${pkgs[*]}"
 		rm -rf "$dir"
 		mkdir -p "$dir/debs" "$dir/root"
-		(cd "$dir/debs" && apt-get download -q "${pkgs[@]}" 2>&1 | grep -v -e '^W: Download is performed unsandboxed' >&2) ||
+		(cd "$dir/debs" && apt-get download -q "${pkgs[@]}" 2>&1 |
+			{ grep -v -e '^W: Download is performed unsandboxed' || true; } >&2) ||
 			die "$name: apt-get download failed"
 		for p in "$dir"/debs/*.deb; do
 			log "$name: extracting $(basename "$p")"
