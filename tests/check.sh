@@ -3,6 +3,7 @@
 # What `make check` runs: every stage, timed, then a summary table.
 #
 #   deps    tests/deps.sh (apt packages)
+#   kernel  tests/qemu/build-kernel.sh   (the test kernel; cached; lint and guest use it)
 #   host    make -C tests/host test      (if tests/host/Makefile exists)
 #   fuzz    make -C tests/host fuzz      (if tests/host/Makefile exists)
 #   lint    tests/lint.sh                (if present)
@@ -17,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/qemu/common.sh"
 
 run=$(tk_rundir)
-stages=${TK_STAGES:-deps,host,fuzz,lint,guest}
+stages=${TK_STAGES:-deps,kernel,host,fuzz,lint,guest}
 declare -a names=() results=() times=()
 
 stage() { # name cmd...
@@ -46,6 +47,7 @@ skipped() { # name reason
 total0=$(now)
 failed=0
 stage deps "$TK_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
+stage kernel "$TK_QEMU/build-kernel.sh" || failed=1
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
 	stage host make -C "$TK_TOP/tests/host" test || failed=1
 	stage fuzz make -C "$TK_TOP/tests/host" fuzz || failed=1
