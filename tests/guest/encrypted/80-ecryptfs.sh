@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ecryptfs with an ecryptfs-format key of ours (under a TPM-sealed trusted
+# master): phase 1 mounts it over a directory of an ext4 on the run's
+# persistent disk and writes a file; phase 2 (after the reboot) reloads the
+# blobs, mounts again and reads the file back, with ours and then with the
+# in-tree encrypted-keys.ko.
+here=${0%/*}
+. "$here/../lib.sh"
+. "$here/enc.inc"
+
+TK_ENC_TRUSTED=ours
+SIG=0123456789abcdef
+OPTS=ecryptfs_sig=$SIG,ecryptfs_cipher=aes,ecryptfs_key_bytes=32,ecryptfs_unlink_sigs
+LOWER=/tmp/ek-lower
+UPPER=/tmp/ek-upper
+N=10
+ek_begin $N || exit 0
+[ -n "$(ek_disk)" ] || { t_skip_rest "no persistent disk (/dev/vda) in this run"; exit 0; }
+mod_load ecryptfs 2>/dev/null || {
+	t_skip_rest "no ecryptfs.ko for this kernel (CONFIG_ECRYPT_FS)"
+	exit 0
+}
+mkdir -p $LOWER $UPPER
+
+# lower_up: the ext4 at 16 MiB of the disk on $LOWER (made in phase 1).
+lower_up() {
+	grep -q " $LOWER " /proc/mounts && return 0
+	_loop=$(losetup -f) || return 1
+	losetup -o 16777216 "$_loop" "$(ek_disk)" || return 1
+	if [ "$TK_PHASE" = 1 ]; then
+		mkfs.ext4 -q -F "$_loop" >/dev/null 2>&1 || return 1
+	fi
+	mount -t ext4 "$_loop" $LOWER && mkdir -p $LOWER/secret
+}
+
+down() {
+	umount $UPPER 2>/dev/null
+	umount $LOWER 2>/dev/null
+	for _l in /dev/loop*; do losetup -d "$_l" 2>/dev/null; done
+	return 0
+}
+
+ecr_mount() {
+	mount -t ecryptfs -o $OPTS $LOWER/secret $UPPER
+}
+
+phase1() {
+	keyctl add trusted tkm "new 32" @u >/dev/null &&
+		t_check "ecryptfs key $SIG (ours, under trusted:tkm)" \
+			ek_add $SIG "new ecryptfs trusted:tkm 64" ||
+		t_fail "ecryptfs key $SIG (ours, under trusted:tkm)"
+	t_check "ext4 on the persistent disk" lower_up
+	t_check "mount -t ecryptfs with our key" ecr_mount
+	text="ecryptfs over our encrypted key $(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+	t_check "write a file" sh -c "echo '$text' >$UPPER/file && sync"
+	t_check "the lower file is ciphertext" sh -c "! grep -q '$text' $LOWER/secret/file"
+	down
+	{
+		keyctl pipe %trusted:tkm && echo
+		ek_blob $SIG && echo
+		echo "$text"
+	} | state_save enc-ecryptfs
+	for t in $(seq 5); do t_skip "phase 2 test $t" "runs after the reboot"; done
+}
+
+phase2() {
+	for t in $(seq 5); do t_skip "phase 1 test $t" "ran before the reboot"; done
+	state_get enc-ecryptfs >/tmp/ec || { t_skip_rest "phase 1 saved nothing"; return; }
+	tkm=$(sed -n 1p /tmp/ec) key=$(sed -n 2p /tmp/ec) text=$(sed -n 3p /tmp/ec)
+	keyctl add trusted tkm "load $tkm" @u >/dev/null &&
+		t_check "key reloaded from its blob (ours)" ek_add $SIG "load $key" ||
+		t_fail "key reloaded from its blob (ours)"
+	if lower_up && ecr_mount; then t_ok "mount again"; else t_fail "mount again"; fi
+	t_check "the file reads back" ek_eq file "$(cat $UPPER/file 2>&1)" "$text"
+	down
+	if mods_none && ek_mods ref && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
+		ek_add $SIG "load $key" && mod_load ecryptfs; then
+		t_ok "in-tree encrypted-keys.ko loads our ecryptfs blob"
+	else
+		t_fail "in-tree encrypted-keys.ko loads our ecryptfs blob"
+	fi
+	lower_up && ecr_mount
+	t_check "in-tree: the file reads back" ek_eq file "$(cat $UPPER/file 2>&1)" "$text"
+	down
+}
+
+case $TK_PHASE in
+1) phase1 ;;
+2) phase2 ;;
+*) t_skip_rest "phase $TK_PHASE: nothing to do" ;;
+esac
+down
