@@ -5,8 +5,9 @@
 #   test      our test kernel (build-kernel.sh): phase 1 + 2, suites $TEST_SUITES
 #   stock61   Debian's stock 6.1 (fetch-stock.sh): phase 1 + 2, suites $STOCK_SUITES
 #   stock612  Debian's stock 6.12: the same
-#   test-tpm2 the test kernel with a TPM 2.0 (SRK at 0x81000001): suites $TPM2_SUITES;
-#             not in the default set yet (TK_ONLY=test,test-tpm2,... to add it)
+#   test-tpm2 the test kernel with a TPM 2.0 (SRK at 0x81000001): suites $TPM2_SUITES
+#   test-tpm2-nosrk  the same without a persistent SRK: phase 1, $TPM2_NOSRK_SUITES
+#   stock61-tpm2, stock612-tpm2  the stock kernels with a TPM 2.0 (SRK): $TPM2_SUITES
 # Each kernel gets a fresh TPM state (provision.sh) kept across its boots,
 # and the files its tests save (state_save) are carried to its next boot.
 #
@@ -28,11 +29,12 @@ need make python3 rsync
 TEST_SUITES=selftest,trusted,encrypted
 STOCK_SUITES=selftest,trusted
 TPM2_SUITES=selftest,trusted2
+TPM2_NOSRK_SUITES=trusted2	# selftest needs the SRK for the in-tree module
 PHASES="1 2"
 
 run=$(tk_rundir)
 export TK_NESTED=1
-only=${TK_ONLY:-test,stock61,stock612}
+only=${TK_ONLY:-test,test-tpm2,test-tpm2-nosrk,stock61,stock61-tpm2,stock612,stock612-tpm2}
 : >"$run/boots.txt"      # NAME STATUS PASSED FAILED SKIPPED
 : >"$run/times.txt"      # STEP SECONDS
 log "run directory $run"
@@ -70,16 +72,18 @@ suites_with_tests() { # a,b,c
 # NAME names the boots (NAME-p1...), KERNEL is what the guest sees (tk.kernel=).
 boots() {
 	local name=$1 kernel=$2 tpm=$3 image=$4 initrd=$5 suites=$6 phase out rc
+	local prov=() phases=$PHASES
+	case $name in *-nosrk) prov=(--no-srk) phases=1 ;; esac	# TPM 2.0 without an SRK
 	if [ -z "$suites" ]; then
 		echo "SKIP $name: no test scripts in its suites"
 		return 0
 	fi
-	step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" ||
+	step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" "${prov[@]}" ||
 		{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	mkdir -p "$run/$name/state"
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
 	truncate -s "${TK_DISK_MB:-64}M" "$run/$name/disk.img"
-	for phase in $PHASES; do
+	for phase in $phases; do
 		out=$run/$name/p$phase
 		rc=0
 		TK_DISK=$run/$name/disk.img TK_BOOT_NAME=$name-p$phase step "$name: boot phase $phase" "$TK_QEMU/boot.sh" "$image" "$initrd" \
@@ -113,18 +117,22 @@ prepare_test() {
 	test_initrd=$run/test/initrd.cpio.gz
 }
 
-kernel_test() { # test (TPM 1.2) | test-tpm2 (TPM 2.0)
+kernel_test() { # test (TPM 1.2) | test-tpm2 | test-tpm2-nosrk (TPM 2.0)
 	local name=$1 tpm=1.2 suites=$TEST_SUITES
-	[ "$name" = test-tpm2 ] && { tpm=2.0; suites=$TPM2_SUITES; }
+	case $name in
+	test-tpm2-nosrk) tpm=2.0 suites=$TPM2_NOSRK_SUITES ;;
+	test-tpm2) tpm=2.0 suites=$TPM2_SUITES ;;
+	esac
 	prepare_test || return 0
 	suites=$(suites_with_tests "${TK_SUITES:-$suites}")
 	boots "$name" test "$tpm" "$test_kdir/arch/x86/boot/bzImage" "$test_initrd" "$suites"
 }
 
-kernel_stock() { # stock61|stock612
-	local name=$1 line kver kdir vmlinuz moddir suites
+kernel_stock() { # stock61|stock612 (TPM 1.2), stock61-tpm2|stock612-tpm2 (TPM 2.0)
+	local name=$1 base=${1%-tpm2} tpm=1.2 suites=$STOCK_SUITES line kver kdir vmlinuz moddir
+	[ "$base" = "$name" ] || tpm=2.0 suites=$TPM2_SUITES
 	mkdir -p "$run/$name"
-	line=$(step "$name: fetch" "$TK_QEMU/fetch-stock.sh" "$name") ||
+	line=$(step "$name: fetch" "$TK_QEMU/fetch-stock.sh" "$base") ||
 		{ fail_step "$name" "fetching the stock kernel failed"; return 0; }
 	read -r _ kver kdir vmlinuz moddir <<<"$line"
 	log "$name: $kver"
@@ -137,8 +145,8 @@ kernel_stock() { # stock61|stock612
 	fi
 	step "$name: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/$name/initrd.cpio.gz" \
 		--mods "$run/$name/mods" --moddir "$moddir" || { fail_step "$name" "initramfs failed"; return 0; }
-	suites=$(suites_with_tests "${TK_SUITES:-$STOCK_SUITES}")
-	boots "$name" "$name" 1.2 "$vmlinuz" "$run/$name/initrd.cpio.gz" "$suites"
+	suites=$(suites_with_tests "${TK_SUITES:-$suites}")
+	boots "$name" "$base" "$tpm" "$vmlinuz" "$run/$name/initrd.cpio.gz" "$suites"
 }
 
 step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" ||
@@ -146,9 +154,9 @@ step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" 
 
 for k in ${only//,/ }; do
 	case $k in
-	test|test-tpm2) kernel_test "$k" ;;
-	stock61|stock612) kernel_stock "$k" ;;
-	*) die "TK_ONLY: unknown kernel '$k' (test, test-tpm2, stock61, stock612)" ;;
+	test|test-tpm2|test-tpm2-nosrk) kernel_test "$k" ;;
+	stock61|stock612|stock61-tpm2|stock612-tpm2) kernel_stock "$k" ;;
+	*) die "TK_ONLY: unknown kernel '$k' (test, test-tpm2, test-tpm2-nosrk, stock61, stock612, stock61-tpm2, stock612-tpm2)" ;;
 	esac
 done
 
