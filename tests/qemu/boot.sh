@@ -19,7 +19,8 @@
 # (no totals line: the caller prints one),
 # TK_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
 # $TK_DISK there), TK_VERBOSE=1 (stream the console to stderr), TK_SHELL=1 (console on this
-# terminal and a shell in the guest after the tests; exit it to power off).
+# terminal and a shell in the guest after the tests; exit it to power off),
+# TK_SWTPM_LOG_LEVEL=N (swtpm's log level; 20 logs every TPM command and response).
 # Exit: 0 = pass, 1 = fail, 2 = could not boot at all.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -63,7 +64,7 @@ cleanup() {
 }
 trap cleanup EXIT
 swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
-	--log file="$out/swtpm.log" --pid file="$out/swtpm.pid" -d ||
+	--log file="$out/swtpm.log"${TK_SWTPM_LOG_LEVEL:+,level=$TK_SWTPM_LOG_LEVEL} --pid file="$out/swtpm.pid" -d ||
 	{ echo "FAIL $name: swtpm did not start (see $out/swtpm.log)"; exit 2; }
 swtpm_pid=$(cat "$out/swtpm.pid")
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
