@@ -120,6 +120,8 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 	case TK_OPT_KEYHANDLE:
 		if (tk_parse_u32(val, 16, &o->keyhandle))
 			return refuse(req, "keyhandle is not a 32-bit hex number");
+		if (!o->keyhandle)
+			return refuse(req, "keyhandle must not be 0");
 		return 0;
 	case TK_OPT_KEYAUTH:
 		if (strlen(val) != 2 * TK_AUTH_SIZE ||

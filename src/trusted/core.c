@@ -156,7 +156,9 @@ static int update(struct key *key, struct key_preparsed_payload *prep)
 	if (!p)
 		return -ENOMEM;
 	p->key_len = old->key_len;
-	p->migratable = old->migratable;
+	/* update migratable=0 seals the key as final, as in-tree */
+	p->migratable = tk_opt_given(&req->opt, TK_OPT_MIGRATABLE) ?
+			req->opt.migratable : old->migratable;
 	memcpy(p->key, old->key, old->key_len);
 
 	ret = seal(p, &req->opt);

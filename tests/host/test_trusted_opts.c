@@ -235,9 +235,8 @@ static void test_keyhandle(void)
 	CHECK_EQ(req.opt.keyhandle, 0x40000000);
 	OK("new 32 keyhandle=ffffffff", TPM12);
 	CHECK_EQ(req.opt.keyhandle, 0xffffffffu);
-	OK("new 32 keyhandle=0", TPM12);
-	CHECK_EQ(req.opt.keyhandle, 0);
-	CHECK(tk_opt_given(&req.opt, TK_OPT_KEYHANDLE));
+	REFUSED("new 32 keyhandle=0", TPM12, "must not be 0");
+	REFUSED("new 32 keyhandle=0x0", TPM20, "must not be 0");
 	REFUSED("new 32 keyhandle=100000000", TPM12, "keyhandle");
 	REFUSED("new 32 keyhandle=0x", TPM12, "keyhandle");
 	REFUSED("new 32 keyhandle=xyz", TPM12, "keyhandle");
