@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Benchmark, not a test (tests/qemu/bench-tpm2.sh): TPM 2.0 trusted key
+# operations, ours against the in-tree module, in one boot with one swtpm.
+#
+# TPM commands per operation: each operation runs once between two marker
+# commands, a PCR_Read of one PCR from sysfs (PCR 0..11: the segment's
+# number); the host counts the commands between markers in swtpm's log.
+# Latency: each operation N times, "# bench2 IMPL OP N MS" lines.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/../trusted2/tk2.inc"
+
+N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
+N=${N:-10}
+KH=keyhandle=0x81000001
+
+t_plan 3
+if [ "$TK_TPM" != 2.0 ] || [ -z "$TK_REF" ] || ! tk2_srk_present; then
+	tk_skip_rest 1 3 "needs a TPM 2.0 with an SRK and the in-tree module"
+	exit 0
+fi
+
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+marker() { cat /sys/class/tpm/tpm0/pcr-sha256/"$1" >/dev/null; }
+
+# seg NUM IMPL OP CMD...: CMD once between markers; "# seg NUM IMPL OP".
+seg() {
+	_s=$1 _i=$2 _o=$3
+	shift 3
+	echo "# seg $_s $_i $_o"
+	marker "$_s"
+	"$@" >/dev/null || { echo "segment $_s ($_i $_o) failed" >&2; return 1; }
+}
+
+# repeat IMPL OP CMD-WITH-%I: N runs, %I replaced by the run number.
+repeat() {
+	_impl=$1 _op=$2 _cmd=$3 _k=0
+	_t0=$(now_ms)
+	while [ $_k -lt "$N" ]; do
+		eval "$(echo "$_cmd" | sed "s/%I/$_k/g")" >/dev/null || return 1
+		_k=$((_k + 1))
+	done
+	echo "# bench2 $_impl $_op $N $(($(now_ms) - _t0))"
+}
+
+counts() {
+	tk_mods ours || return 1
+	seg 0 ours new-kh tk_add a "new 32 $KH" && ba=$(tk_blob a) &&
+	seg 1 ours load-kh tk_add a2 "load $ba" &&
+	seg 2 ours update tk_updates a "$KH" &&
+	seg 3 ours new-default tk_add d "new 32" &&
+	seg 4 ours new-primary tk_add o "new 32 keyhandle=0x40000001" && bo=$(tk_blob o) &&
+	seg 5 ours load-primary tk_add o2 "load $bo" &&
+	seg 6 ours new-pcrs tk_add p "new 32 pcrs=sha256:16" && bp=$(tk_blob p) &&
+	seg 7 ours load-pcrs tk_add p2 "load $bp" &&
+	tk_mods ref &&
+	seg 8 ref new-kh tk_add r "new 32 $KH" && br=$(tk_blob r) &&
+	seg 9 ref load-kh tk_add r2 "load $br" &&
+	seg 10 ref update tk_updates r "$KH" &&
+	marker 11
+}
+
+latency() {
+	tk_mods ours || return 1
+	repeat ours new-kh "keyctl add trusted n%I 'new 32 $KH' @u" &&
+	repeat ours load-kh "keyctl add trusted l%I 'load $ba' @u" &&
+	repeat ours update "keyctl update \$(keyctl search @u trusted n0) 'update $KH'" &&
+	repeat ours new-default "keyctl add trusted d%I 'new 32' @u" &&
+	repeat ours new-primary "keyctl add trusted o%I 'new 32 keyhandle=0x40000001' @u" &&
+	repeat ours load-primary "keyctl add trusted q%I 'load $bo' @u" &&
+	repeat ours new-pcrs "keyctl add trusted p%I 'new 32 pcrs=sha256:16' @u" &&
+	repeat ours load-pcrs "keyctl add trusted s%I 'load $bp' @u" &&
+	keyctl clear @u &&
+	tk_mods ref &&
+	repeat ref new-kh "keyctl add trusted n%I 'new 32 $KH' @u" &&
+	repeat ref load-kh "keyctl add trusted l%I 'load $br' @u" &&
+	repeat ref update "keyctl update \$(keyctl search @u trusted n0) 'update $KH'" &&
+	keyctl clear @u
+}
+
+# Not in $(...): latency needs the blobs counts made.
+if counts 2>/tmp/bench2.err; then
+	t_ok "one of each operation between markers, ours and in-tree"
+else
+	t_fail "one of each operation between markers, ours and in-tree" "$(cat /tmp/bench2.err)"
+fi
+keyctl clear @u
+if latency 2>/tmp/bench2.err; then
+	t_ok "$N of each operation, ours and in-tree"
+else
+	t_fail "$N of each operation, ours and in-tree" "$(cat /tmp/bench2.err)"
+fi
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+mods_none

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# TPM 2.0 trusted keys, ours against the in-tree module in one boot of the
+# test kernel with one swtpm (SRK at 0x81000001): TPM commands per
+# operation (counted in swtpm's log between the guest's marker commands)
+# and milliseconds per operation. Not part of make check.
+#
+# Environment: TK_BENCH_N=operations per kind for the latency (default 10)
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+need make python3 rsync
+
+run=$(tk_rundir)
+export TK_NESTED=1
+d=$run/bench-tpm2
+mkdir -p "$d/state" "$d/mods"
+
+kdir=$("$TK_QEMU/build-kernel.sh")
+tk_build_ours test "$kdir" "$d/mods" "$d/build.log" || die "our modules do not build ($d/build.log)"
+"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" --kdir "$kdir" 2>/dev/null
+"$TK_QEMU/provision.sh" 2.0 "$d/tpm" 2>/dev/null
+TK_SWTPM_LOG_LEVEL=20 TK_BOOT_NAME=bench-tpm2 "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" \
+	"$d/initrd.cpio.gz" "$d/tpm" 2.0 \
+	"tk.phase=1 tk.kernel=test tk.suites=bench2 tk.bench_n=${TK_BENCH_N:-10} tk.timeout=3000 tsc=unstable" \
+	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
+
+echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel $(basename "$kdir")"
+echo
+echo "TPM commands per operation:"
+python3 "$TK_QEMU/tpm2_count.py" "$d/p1/swtpm.log" "$d/p1/results.ktap" |
+	awk '{ printf "  %-5s %-13s %2d   ", $1, $2, $3; for (i = 4; i <= NF; i++) printf "%s ", $i; print "" }'
+echo
+echo "Milliseconds per operation:"
+printf '  %-13s %5s %10s %10s\n' op n ours in-tree
+grep -ho '# bench2 .*' "$d/p1/results.ktap" | awk '
+	{ ms[$3, $4] = $6 / $5; n[$4] = $5; if (!($4 in seen)) { seen[$4] = 1; order[++k] = $4 } }
+	END {
+		for (i = 1; i <= k; i++) {
+			op = order[i]
+			r = ((("ref", op) in ms) ? sprintf("%10.0f", ms["ref", op]) : sprintf("%10s", "-"))
+			printf "  %-13s %5d %10.0f %s\n", op, n[op], ms["ours", op], r
+		}
+	}'
