@@ -34,11 +34,11 @@ echo
 echo "Milliseconds per operation:"
 printf '  %-13s %5s %10s %10s\n' op n ours in-tree
 grep -ho '# bench2 .*' "$d/p1/results.ktap" | awk '
-	{ ms[$3, $4] = $6 / $5; n[$4] = $5; if (!($4 in seen)) { seen[$4] = 1; order[++k] = $4 } }
+	{ ms[$3, $4] += $6; n[$3, $4] += $5; if (!($4 in seen)) { seen[$4] = 1; order[++k] = $4 } }
 	END {
 		for (i = 1; i <= k; i++) {
 			op = order[i]
-			r = ((("ref", op) in ms) ? sprintf("%10.0f", ms["ref", op]) : sprintf("%10s", "-"))
-			printf "  %-13s %5d %10.0f %s\n", op, n[op], ms["ours", op], r
+			r = ((("ref", op) in ms) ? sprintf("%10.0f", ms["ref", op] / n["ref", op]) : sprintf("%10s", "-"))
+			printf "  %-13s %5d %10.0f %s\n", op, n["ours", op], ms["ours", op] / n["ours", op], r
 		}
 	}'
