@@ -203,7 +203,7 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
 }
 
-static int load(u8 *buf, struct unseal_work *w)
+static int load_object(u8 *buf, struct unseal_work *w)
 {
 	struct tk_cmd_buf b;
 	int rc;
@@ -216,6 +216,10 @@ static int load(u8 *buf, struct unseal_work *w)
 		pr_info_ratelimited("load: parent 0x%08x is not in the TPM\n",
 				    w->parent.recorded);
 		return -ENOKEY;
+	}
+	if (rc > 0 && tpm2_rc_base(rc) == TK2_RC_INTEGRITY) {
+		pr_info_ratelimited("load: the blob fails the TPM's integrity check (tampered, or another parent's)\n");
+		return -EPERM;
 	}
 	rc = rc ?: tpm2_rsp_load(buf, PAGE_SIZE, &w->item);
 	return rc ? trusted_tpm2_errno(rc, "load: TPM2_Load") : 0;
@@ -244,8 +248,9 @@ static int take_key(struct trusted_key_payload *p, const struct unseal_work *w,
 	return 0;
 }
 
-static int unseal(u8 *buf, struct unseal_work *w, struct trusted_key_payload *p,
-		  const struct tk_options *o)
+static int unseal_object(u8 *buf, struct unseal_work *w,
+			 struct trusted_key_payload *p,
+			 const struct tk_options *o)
 {
 	struct tpm2_auth auth = {
 		.handle = TK2_RS_PW,
@@ -311,11 +316,11 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 				      w->key.parent, false, o, &w->parent);
 	if (ret)
 		goto out_unlock;
-	ret = load(buf, w);
+	ret = load_object(buf, w);
 	trusted_tpm2_parent_put(buf, &w->parent);
 	if (ret)
 		goto out_unlock;
-	ret = unseal(buf, w, p, o);
+	ret = unseal_object(buf, w, p, o);
 	trusted_tpm2_flush(buf, w->item);
 out_unlock:
 	mutex_unlock(&tpm2_lock);
