@@ -12,6 +12,11 @@ key=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
 cache=${TEK_CACHE:-$HOME/.cache/tek}
 dir=$cache/linux-$ver-$key
 if [ -f "$dir/.done" ]; then echo "$dir"; exit 0; fi
+# One build at a time: a second caller waits for the first and reuses it.
+mkdir -p "$cache"
+exec 9>"$cache/.build.lock"
+flock 9
+if [ -f "$dir/.done" ]; then echo "$dir"; exit 0; fi
 rm -rf "$dir" "$dir.tmp"
 mkdir -p "$dir.tmp"
 echo "build-kernel: extracting $tar" >&2
@@ -20,7 +25,7 @@ cd "$dir.tmp"
 make -s tinyconfig >&2
 scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
 make -s olddefconfig >&2
-for opt in TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT KASAN TCG_TIS; do
+for opt in TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS KASAN TCG_TIS; do
 	grep -q "^CONFIG_$opt=" .config || { echo "build-kernel: CONFIG_$opt lost" >&2; exit 1; }
 done
 echo "build-kernel: building (this takes minutes)" >&2

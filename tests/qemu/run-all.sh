@@ -27,7 +27,7 @@ set -euo pipefail
 need make python3 rsync
 
 TEST_SUITES=selftest,trusted,encrypted
-STOCK_SUITES=selftest,trusted
+STOCK_SUITES=selftest,trusted,encrypted
 TPM2_SUITES=selftest,trusted2
 TPM2_NOSRK_SUITES=trusted2	# selftest needs the SRK for the in-tree module
 PHASES="1 2"
