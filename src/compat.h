@@ -8,7 +8,6 @@
 #define TK_COMPAT_H
 
 #ifdef __KERNEL__
-#include <linux/version.h>
 #include <linux/tpm.h>
 
 #if !IS_ENABLED(CONFIG_TCG_TPM)

@@ -155,18 +155,6 @@ static int encrypted_update(struct key *key, struct key_preparsed_payload *prep)
 	return 0;
 }
 
-/* Wipe the material now rather than when the key is collected. */
-static void encrypted_revoke(struct key *key)
-{
-	struct encrypted_key_payload *ep = dereference_key_locked(key);
-
-	key_payload_reserve(key, 0);
-	if (ep) {
-		rcu_assign_keypointer(key, NULL);
-		encrypted_payload_free_rcu(ep);
-	}
-}
-
 static void encrypted_destroy(struct key *key)
 {
 	encrypted_payload_free(key->payload.data[0]);
@@ -198,7 +186,6 @@ struct key_type key_type_encrypted = {
 	.free_preparse = encrypted_free_preparse,
 	.instantiate = encrypted_instantiate,
 	.update = encrypted_update,
-	.revoke = encrypted_revoke,
 	.destroy = encrypted_destroy,
 	.describe = encrypted_describe,
 	.read = encrypted_read,
@@ -232,6 +219,7 @@ out_crypto:
 static void __exit encrypted_mod_exit(void)
 {
 	unregister_key_type(&key_type_encrypted);
+	rcu_barrier();		/* payloads freed by update run our code */
 	encrypted_crypto_exit();
 }
 

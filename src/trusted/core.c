@@ -28,6 +28,12 @@ MODULE_PARM_DESC(source, "Trust source: only tpm is supported");
 
 static bool kernel_rng;
 
+/* pcrlock=0 means no lock, as it always has. */
+static bool wants_pcrlock(const struct tk_options *o)
+{
+	return tk_opt_given(o, TK_OPT_PCRLOCK) && o->pcrlock;
+}
+
 static int preparse(struct key_preparsed_payload *prep)
 {
 	struct tk_request *req;
@@ -36,6 +42,8 @@ static int preparse(struct key_preparsed_payload *prep)
 
 	if (!prep->data || prep->datalen == 0 || prep->datalen > TK_DATA_MAX)
 		return -EINVAL;
+	if (!trusted_tpm_present())
+		return -ENODEV;
 	line = kmemdup_nul(prep->data, prep->datalen, GFP_KERNEL);
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	ret = -ENOMEM;
@@ -47,12 +55,11 @@ static int preparse(struct key_preparsed_payload *prep)
 		pr_info_ratelimited("refused: %s\n", req->why);
 		goto out;
 	}
-	if (tk_opt_given(&req->opt, TK_OPT_PCRLOCK) && !capable(CAP_SYS_ADMIN)) {
+	if (wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
 		ret = -EPERM;
 		goto out;
 	}
 	prep->payload.data[0] = req;
-	prep->quotalen = sizeof(struct trusted_key_payload);
 	req = NULL;
 out:
 	kfree_sensitive(line);
@@ -102,7 +109,7 @@ static int load_key(struct trusted_key_payload *p, const struct tk_request *req)
 /* pcrlock= is the last step: it only happens once the key exists. */
 static int lock_pcr(const struct tk_request *req)
 {
-	if (!tk_opt_given(&req->opt, TK_OPT_PCRLOCK))
+	if (!wants_pcrlock(&req->opt))
 		return 0;
 	return trusted_tpm_pcrlock(req->opt.pcrlock);
 }
@@ -223,8 +230,15 @@ static int __init trusted_init(void)
 	ret = check_params();
 	if (ret)
 		return ret;
+	/*
+	 * Without a TPM the type still registers (new/load then fail with
+	 * ENODEV), so that encrypted-keys.ko, which links against
+	 * key_type_trusted, loads for its user: masters.
+	 */
 	ret = trusted_tpm_init();
-	if (ret)
+	if (ret == -ENODEV)
+		pr_info("no TPM found: trusted keys cannot be created or loaded\n");
+	else if (ret)
 		goto err;
 	ret = trusted_auth_init();
 	if (ret)
@@ -239,13 +253,14 @@ err_auth:
 err_tpm:
 	trusted_tpm_exit();
 err:
-	pr_err("not loaded (%d)%s\n", ret, ret == -ENODEV ? ": no TPM" : "");
+	pr_err("not loaded (%d)\n", ret);
 	return ret;
 }
 
 static void __exit trusted_exit(void)
 {
 	unregister_key_type(&key_type_trusted);
+	rcu_barrier();		/* payloads freed by update run our code */
 	trusted_auth_exit();
 	trusted_tpm_exit();
 }

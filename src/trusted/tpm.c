@@ -10,6 +10,7 @@
 #include "trusted.h"
 
 #define TPM1_ORD_FLUSH_SPECIFIC	0x000000ba
+#define TPM1_ORD_GET_RANDOM	0x00000046
 #define TPM1_RT_AUTH		0x00000002
 
 static struct tpm_chip *chip;
@@ -37,6 +38,11 @@ void trusted_tpm_exit(void)
 	if (chip)
 		put_device(&chip->dev);
 	chip = NULL;
+}
+
+bool trusted_tpm_present(void)
+{
+	return chip;
 }
 
 bool trusted_tpm_is_tpm2(void)
@@ -74,18 +80,61 @@ int trusted_tpm_send(u8 *buf, const char *what)
 	return rc;
 }
 
+/*
+ * One TPM_GetRandom / TPM2_GetRandom in our own buffer (so the bytes are
+ * wiped with it, unlike the TPM core's): at most @len bytes into @out.
+ */
+static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
+{
+	struct tk_rsp_buf r;
+	struct tk_cmd_buf b;
+	const u8 *p;
+	u32 n;
+	int rc;
+
+	if (is_tpm2) {
+		tk_cmd_start(&b, buf, PAGE_SIZE, TPM2_ST_NO_SESSIONS,
+			     TPM2_CC_GET_RANDOM);
+		tk_cmd_u16(&b, min_t(u32, len, TPM2_MAX_DIGEST_SIZE));
+	} else {
+		tk_cmd_start(&b, buf, PAGE_SIZE, TPM1_TAG_RQU_COMMAND,
+			     TPM1_ORD_GET_RANDOM);
+		tk_cmd_u32(&b, len);
+	}
+	rc = tk_cmd_end(&b) ?: trusted_tpm_send(buf, "GetRandom");
+	if (rc)
+		return rc > 0 ? -EIO : rc;
+	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TPM2_ST_NO_SESSIONS :
+			 TPM1_TAG_RSP_COMMAND);
+	if (rc)
+		return -EIO;
+	n = is_tpm2 ? tk_rsp_u16(&r) : tk_rsp_u32(&r);
+	p = tk_rsp_bytes(&r, n);
+	if (tk_rsp_end(&r) || n > len)
+		return -EIO;
+	memcpy(out, p, n);
+	return n;
+}
+
 /* Fill @out from the TPM's RNG; the TPM may hand out fewer bytes a call. */
 int trusted_tpm_random(u8 *out, size_t len)
 {
 	size_t done = 0;
-	int tries = 8, n;
+	int tries = 16, n = 0;
+	u8 *buf;
 
+	buf = trusted_tpm_buf_alloc();
+	if (!buf)
+		return -ENOMEM;
 	while (done < len && tries--) {
-		n = tpm_get_random(chip, out + done, len - done);
+		n = tpm_random_chunk(buf, out + done, len - done);
 		if (n < 0)
-			return n;
+			break;
 		done += n;
 	}
+	trusted_tpm_buf_free(buf);
+	if (n < 0)
+		return n;
 	return done == len ? 0 : -EIO;
 }
 

@@ -103,7 +103,7 @@ static int check_response(u8 *check, const u8 *key, const u8 *digest,
 		return ret;
 	if (crypto_memneq(check, out->hmac, TPM1_DIGEST_SIZE)) {
 		pr_info_ratelimited("TPM response failed its HMAC check\n");
-		return -EIO;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -183,8 +183,9 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	if (ret)
 		return ret;
 
-	*open = false;		/* the TPM closes it, whatever the outcome */
 	ret = trusted_tpm_send(buf, "TPM_Seal");
+	if (ret >= 0)
+		*open = false;	/* the TPM saw it and closed the session */
 	if (ret)
 		return tpm_errno(ret);
 	ret = tpm1_parse_seal(buf, PAGE_SIZE, &out);
@@ -275,8 +276,9 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	if (ret)
 		return ret;
 
-	*open = 0;
 	ret = trusted_tpm_send(buf, "TPM_Unseal");
+	if (ret >= 0)
+		*open = 0;	/* the TPM saw it and closed both sessions */
 	if (ret)
 		return tpm_errno(ret);
 	ret = tpm1_parse_unseal(buf, PAGE_SIZE, &out);

@@ -19,6 +19,7 @@
 /* tpm.c: the one TPM we use, chosen at module load. */
 int trusted_tpm_init(void);
 void trusted_tpm_exit(void);
+bool trusted_tpm_present(void);
 bool trusted_tpm_is_tpm2(void);
 u8 *trusted_tpm_buf_alloc(void);
 void trusted_tpm_buf_free(u8 *buf);
