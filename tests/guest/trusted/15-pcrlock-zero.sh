@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Regression: "pcrlock=0 extended PCR 0". pcrlock=0 means no lock, as
+# in-tree: no PCR 0 extension, and no CAP_SYS_ADMIN needed for it.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/tk.inc"
+
+N=4
+tk_begin $N "$(tk_phase1)" || exit 0
+
+t_check "pcrlock=0 as root: key created, PCR 0 unchanged" \
+	tk_pcr_stays 0 tk_add z_root "new 32 pcrlock=0"
+t_check "the pcrlock=0 key exists" tk_id z_root
+if tk_user_setup; then
+	t_check "pcrlock=0 without CAP_SYS_ADMIN is allowed (no lock)" \
+		tk_user_add z_user "new 32 pcrlock=0"
+	t_check "unprivileged pcrlock=0 leaves PCR 0 as it was" \
+		tk_pcr_stays 0 tk_user_add z_user2 "new 32 pcrlock=0"
+	tk_as_user keyctl clear @u >/dev/null 2>&1
+else
+	tk_skip_rest 3 4 "cannot run as an unprivileged user (busybox su)"
+fi
+tk_drop z_root
