@@ -69,4 +69,11 @@ for i in "${!names[@]}"; do
 done
 printf '%-9s %-9s %s\n' total "$(elapsed "$total0")s" "$([ $failed = 0 ] && echo ok || echo FAIL)"
 echo "logs: $run"
+# One closing count over the stages that count tests (host unit tests and the
+# guest boots); a failed stage without counts still adds one failure.
+read -r tp tf ts < <(cat "$run"/check-host.log "$run"/check-guest.log 2>/dev/null |
+	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed\(, \([0-9][0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p' |
+	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
+[ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1
+echo "$tp passed, $tf failed, $ts skipped"
 exit $failed
