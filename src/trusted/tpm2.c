@@ -136,8 +136,9 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 	}
 	rc = tk_tpm2key_encode(p->blob, sizeof(p->blob), &w->key);
 	if (rc < 0) {
-		pr_info_ratelimited("new: the sealed key does not fit a %zu-byte blob\n",
-				    sizeof(p->blob));
+		pr_info_ratelimited("new: a %u-byte key with hash=%s%s does not fit a %zu-byte blob\n",
+				    p->key_len, tk_hash_name(o->hash),
+				    pcrs ? " and a PCR policy" : "", sizeof(p->blob));
 		return -EINVAL;
 	}
 	p->blob_len = rc;

@@ -9,7 +9,7 @@ here=${0%/*}
 . "$here/../trusted/tk.inc"
 . "$here/tk2.inc"
 
-N=34
+N=35
 tk2_begin $N "$(tk_phase1)" || exit 0
 DEF=$(tk2_default_parent)
 SIZES="32 33 64 100 113 114 127 128"
@@ -84,6 +84,14 @@ hashes() {
 }
 t_check "hash=sha1, sha384, sha512: nameAlg in the blob, loads" hashes
 t_check "hash=sha512 with a 128-byte key (in-tree: E2BIG for any size)" hashes x 128
+# 128 bytes, SHA-512, a 64-byte policy and a 20-byte blobauth: 510 bytes.
+big() {
+	tk_add o_big "new 128 hash=sha512 policydigest=$TK2_POLICY_PW$TK2_POLICY_PW blobauth=$TK2_BA" || return 1
+	_b=$(tk_blob o_big)
+	echo "$((${#_b} / 2)) bytes" >&2
+	[ ${#_b} -le 1024 ]
+}
+t_check "new 128 hash=sha512 policydigest= blobauth=: the largest in-tree kind of blob fits" big
 t_errno "hash=sm3: the TPM has no SM3: EINVAL" EINVAL tk_refused o_x "new 32 hash=sm3"
 
 tk_add o_k "load $b"
@@ -130,4 +138,4 @@ t_errno "pcrinfo= is TPM 1.2 only: EINVAL" EINVAL tk_refused o_x "new 32 pcrinfo
 t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 
-tk_drop o_k o_l o_own o_own2 o_srk o_kh o_ka o_h o_h2 o_u o_m o_m2 o_ba o_ba2 o_pw o_pw2 o_pd o_pd2
+tk_drop o_big o_k o_l o_own o_own2 o_srk o_kh o_ka o_h o_h2 o_u o_m o_m2 o_ba o_ba2 o_pw o_pw2 o_pd o_pd2

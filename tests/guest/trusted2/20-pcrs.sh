@@ -13,7 +13,7 @@ here=${0%/*}
 . "$here/../trusted/tk.inc"
 . "$here/tk2.inc"
 
-N=20
+N=23
 tk2_begin $N "$(tk_phase1)" || exit 0
 P=16
 
@@ -89,6 +89,20 @@ for h in sha1 sha384; do
 	keyctl add trusted c_$h 'new 32 hash=$h pcrs=sha256:$P' @u >/dev/null &&
 	keyctl add trusted c_${h}2 \"load \$(keyctl pipe \$(keyctl search @u trusted c_$h))\" @u >/dev/null"
 done
+# A blob is at most 512 bytes (struct trusted_key_payload). A PCR policy
+# adds a PolicyPCR to the blob and a policy digest and a seed of the
+# object's hash to the object: with SHA-384, 128-byte keys fit; with
+# SHA-512 only up to 53 bytes (swtpm's TPM2B_PRIVATE grows by 2 digests).
+fits() { # NAME OPTIONS
+	tk_add "$1" "new $2" || return 1
+	_b=$(tk_blob "$1")
+	echo "new $2: $((${#_b} / 2)) bytes" >&2
+	[ ${#_b} -le 1024 ] && tk_add "${1}2" "load $_b"
+}
+t_check "new 128 hash=sha384 pcrs=: fits 512 bytes; loads" fits c_big "128 hash=sha384 pcrs=sha256:$P"
+t_check "new 48 hash=sha512 pcrs=: fits; loads" fits c_b512 "48 hash=sha512 pcrs=sha256:$P"
+t_errno "new 128 hash=sha512 pcrs=: over 512 bytes: EINVAL" EINVAL \
+	tk_refused c_x "new 128 hash=sha512 pcrs=sha256:$P"
 if [ -d /sys/class/tpm/tpm0/pcr-sha1 ]; then
 	t_check "pcrs=sha1:$P (the SHA-1 bank is active)" tk_add c_b "new 32 pcrs=sha1:$P"
 else
@@ -110,4 +124,4 @@ t_errno "a policy field that is not the object's policy: EINVAL" EINVAL \
 t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 
-tk_drop c_k c_l c_lock c_l3 c_two c_two2 c_all c_all2 c_sha1 c_sha12 c_sha384 c_sha3842 c_b
+tk_drop c_big c_big2 c_b512 c_b5122 c_k c_l c_lock c_l3 c_two c_two2 c_all c_all2 c_sha1 c_sha12 c_sha384 c_sha3842 c_b
