@@ -223,7 +223,12 @@ static int load_object(u8 *buf, struct unseal_work *w)
 		return -EPERM;
 	}
 	rc = rc ?: tpm2_rsp_load(buf, PAGE_SIZE, &w->item);
-	return rc ? trusted_tpm2_errno(rc, "load: TPM2_Load") : 0;
+	if (!rc)
+		return 0;
+	/* A malformed response may still have loaded the object. */
+	if (rc == -EBADMSG && w->item >> 24 == TK2_HT_TRANSIENT)
+		trusted_tpm2_flush(buf, w->item);
+	return trusted_tpm2_errno(rc, "load: TPM2_Load");
 }
 
 /* The sealed data: the key, plus the migratable byte in the raw form. */

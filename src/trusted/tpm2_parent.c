@@ -90,9 +90,12 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tpm2_auth *auth,
 	rc = tpm2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	rc = rc ?: tpm2_rsp_create_primary(buf, PAGE_SIZE, handle);
-	if (rc)
-		return trusted_tpm2_errno(rc, "creating the storage primary");
-	return 0;
+	if (!rc)
+		return 0;
+	/* A malformed response may still have made a primary. */
+	if (rc == -EBADMSG && *handle >> 24 == TK2_HT_TRANSIENT)
+		trusted_tpm2_flush(buf, *handle);
+	return trusted_tpm2_errno(rc, "creating the storage primary");
 }
 
 /*

@@ -196,8 +196,12 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
 				   tpm2_alg_digest_size(alg), alg);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	rc = rc ?: tpm2_rsp_start_session(buf, PAGE_SIZE, session);
-	if (rc)
+	if (rc) {
+		/* A malformed response may still have started one. */
+		if (rc == -EBADMSG && *session >> 24 == TK2_HT_POLICY_SESSION)
+			trusted_tpm2_flush(buf, *session);
 		return trusted_tpm2_errno(rc, "load: starting a policy session");
+	}
 
 	for (i = 0; i < k->npolicy; i++) {
 		rc = tpm2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
