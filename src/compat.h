@@ -22,12 +22,6 @@
  * header gives its length) and leave the response in @buf. Returns a
  * negative errno, or the TPM return code (0 on success).
  */
-#ifdef TK_HAVE_TPM_SEND
-static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
-{
-	return tpm_send(chip, buf, PAGE_SIZE);
-}
-#else
 static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
 {
 	struct tpm_buf tb = { .data = buf };
@@ -39,12 +33,16 @@ static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
 	rc = tpm_try_get_ops(chip);
 	if (rc)
 		return rc;
-	/* No description: the caller logs TPM errors, rate-limited. */
+	/*
+	 * No description: the TPM core then logs nothing and the caller
+	 * logs one rate-limited line. (tpm_send(), gone in 6.10, always
+	 * logged every TPM error; tpm_transmit_cmd() is exported by every
+	 * kernel we support.)
+	 */
 	rc = tpm_transmit_cmd(chip, &tb, 0, NULL);
 	tpm_put_ops(chip);
 	return rc;
 }
-#endif
 
 #endif /* __KERNEL__ */
 #endif /* TK_COMPAT_H */
