@@ -21,6 +21,22 @@ fi
 # Milliseconds since boot; busybox date has no %N everywhere, uptime does.
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
+# timed IMPL OP FUNC: run "FUNC i" for i = 0..N-1 and print
+# "# bench IMPL OP N MS". Nothing but FUNC runs inside the timing.
+timed() {
+	_t0=$(now_ms)
+	_i=0
+	while [ $_i -lt "$N" ]; do
+		$3 $_i >/dev/null || return 1
+		_i=$((_i + 1))
+	done
+	echo "# bench $1 $2 $N $(($(now_ms) - _t0))"
+}
+
+op_new() { keyctl add trusted "n$1" "new 32" "$_r"; }
+op_load() { keyctl add trusted "l$1" "load $_b" "$_r"; }
+op_update() { keyctl update "$_id" update; }
+
 # measure IMPL: N x new, N x load, N x update; print the lines.
 measure() {
 	_dir=$TK_MODS
@@ -28,32 +44,11 @@ measure() {
 	mods_none && mod_insmod "$_dir" trusted.ko || return 1
 	keyctl newring bench @s >/dev/null || return 1
 	_r=$(keyctl search @s keyring bench) || return 1
-	_t0=$(now_ms)
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		keyctl add trusted "n$_i" "new 32" "$_r" >/dev/null || return 1
-		_i=$((_i + 1))
-	done
-	_t1=$(now_ms)
-	echo "# bench $1 new $N $((_t1 - _t0))"
+	timed "$1" new op_new || return 1
 	_b=$(keyctl pipe "$(keyctl search "$_r" trusted n0)") || return 1
-	_t0=$(now_ms)
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		keyctl add trusted "l$_i" "load $_b" "$_r" >/dev/null || return 1
-		_i=$((_i + 1))
-	done
-	_t1=$(now_ms)
-	echo "# bench $1 load $N $((_t1 - _t0))"
+	timed "$1" load op_load || return 1
 	_id=$(keyctl search "$_r" trusted n0) || return 1
-	_t0=$(now_ms)
-	_i=0
-	while [ $_i -lt "$N" ]; do
-		keyctl update "$_id" "update" || return 1
-		_i=$((_i + 1))
-	done
-	_t1=$(now_ms)
-	echo "# bench $1 update $N $((_t1 - _t0))"
+	timed "$1" update op_update || return 1
 	keyctl unlink "$_r" @s >/dev/null
 	keyctl clear "$_r" >/dev/null 2>&1
 	return 0
