@@ -25,7 +25,7 @@ cd "$dir.tmp"
 make -s tinyconfig >&2
 scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
 make -s olddefconfig >&2
-for opt in TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS KASAN TCG_TIS; do
+for opt in TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS KASAN TCG_TIS KALLSYMS MODULE_SIG CRYPTO_ECDH FAIL_FUNCTION FAILSLAB; do
 	grep -q "^CONFIG_$opt=" .config || { echo "build-kernel: CONFIG_$opt lost" >&2; exit 1; }
 done
 echo "build-kernel: building (this takes minutes)" >&2
