@@ -5,4 +5,10 @@
 
 #include <string.h>
 
+/* A wipe the compiler may not drop (glibc has explicit_bzero). */
+static inline void memzero_explicit(void *s, size_t count)
+{
+	explicit_bzero(s, count);
+}
+
 #endif /* TK_SHIM_LINUX_STRING_H */
