@@ -9,8 +9,8 @@
  * and the nonces rolled, so the caller's parser sees a response that the
  * TPM, and not the bus, produced.
  *
- * Layouts: Part 1 §18.5-§18.9 (authorisation area, cpHash, rpHash), HMACs
- * §19.6.5 and §19.6.10, parameter encryption §21.
+ * Layouts: Part 1 §18 (authorisation area, cpHash, rpHash), HMACs §19.6,
+ * parameter encryption §21.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -132,7 +132,7 @@ static int session_hmac(const struct tk2_crypto *c,
 
 /*
  * The nonces the first session's command HMAC adds when another session
- * encrypts (Part 1 §19.6.5): nonceTPM of the decrypt session, then of the
+ * encrypts (Part 1 §19.6): nonceTPM of the decrypt session, then of the
  * encrypt session if that is a third one.
  */
 static void extra_nonces(struct tk2_session *const *s, int dec, int enc,
@@ -189,7 +189,7 @@ static void put_area(u8 *p, struct tk2_session *const *s, unsigned int n,
  * wipes whatever the old area leaves behind. With a session marked
  * TK2_SESS_DECRYPT the first parameter, which must be a TPM2B, is
  * encrypted; then cpHash = SHA-256(commandCode || names || parameters) and
- * each HMAC session's HMAC (Part 1 §19.6.5) is written.
+ * each HMAC session's HMAC (Part 1 §19.6) is written.
  *
  * Return: 0; -E2BIG when the buffer is too small; -EINVAL for a malformed
  * command or sessions; or the primitive's error. On error the command

@@ -528,7 +528,7 @@ static void test_error_response(void)
 /*
  * Load (a handle before the parameters) with an HMAC session for the
  * parent and a second session that encrypts both ways: the first
- * session's HMAC covers the second's nonceTPM (Part 1 §19.6.5).
+ * session's HMAC covers the second's nonceTPM (Part 1 §19.6).
  */
 static void test_two_sessions(void)
 {

@@ -29,7 +29,7 @@ static inline int ossl_fail(struct ossl *o)
 }
 
 static inline int ossl_digest(void *ctx, const struct tk_span *in, unsigned int n,
-		       u8 out[TK2_SHA256_SIZE])
+			      u8 out[TK2_SHA256_SIZE])
 {
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
 	unsigned int i, len = 0;
@@ -49,8 +49,8 @@ static inline int ossl_digest(void *ctx, const struct tk_span *in, unsigned int 
 }
 
 static inline int ossl_hmac(void *ctx, const u8 *key, u32 key_len,
-		     const struct tk_span *in, unsigned int n,
-		     u8 out[TK2_SHA256_SIZE])
+			    const struct tk_span *in, unsigned int n,
+			    u8 out[TK2_SHA256_SIZE])
 {
 	static const u8 none[1];
 	OSSL_PARAM params[] = {
@@ -124,7 +124,7 @@ static inline void ossl_done(void)
 /* ---- the independent side ---- */
 
 static inline void ref_hmac(const u8 *key, size_t key_len, const u8 *msg,
-		     size_t len, u8 out[32])
+			    size_t len, u8 out[32])
 {
 	static const u8 none[1];
 	size_t n = 0;
@@ -166,8 +166,8 @@ static inline size_t ref_be32(u8 *p, u32 v)
  * first octet cleared.
  */
 static inline void ref_kdfa(const u8 *key, size_t key_len, const char *label,
-		     const u8 *u, size_t ulen, const u8 *v, size_t vlen,
-		     u32 bits, u8 *out)
+			    const u8 *u, size_t ulen, const u8 *v, size_t vlen,
+			    u32 bits, u8 *out)
 {
 	size_t len = (bits + 7) / 8, done, take, m;
 	u8 msg[1024], k[32];
@@ -190,7 +190,7 @@ static inline void ref_kdfa(const u8 *key, size_t key_len, const char *label,
 
 /* AES-128-CFB (cfb128) from EVP. */
 static inline void ref_cfb(const u8 key[16], const u8 iv[16], const u8 *in,
-		    size_t len, u8 *out, int enc)
+			   size_t len, u8 *out, int enc)
 {
 	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
 	int n = 0, f = 0;
