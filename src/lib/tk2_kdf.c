@@ -53,6 +53,23 @@ static int counter_kdf(const struct tk2_crypto *c, bool hmac, const u8 *key,
 	return 0;
 }
 
+/**
+ * tk2_auth_len() - the length of an authValue as the TPM uses it
+ * @auth: the authValue
+ * @len: its length as given
+ *
+ * The TPM removes trailing zero octets from an authValue (Part 1 §19.6)
+ * and keys its HMACs with what remains; a caller must do the same.
+ *
+ * Return: @len less the trailing zero octets of @auth.
+ */
+u32 tk2_auth_len(const u8 *auth, u32 len)
+{
+	while (len && !auth[len - 1])
+		len--;
+	return len;
+}
+
 static struct tk_span opt(const struct tk_span *s)
 {
 	return s ? *s : (struct tk_span){ .p = NULL, .len = 0 };
@@ -124,7 +141,8 @@ int tk2_kdfe(const struct tk2_crypto *c, const u8 *z, u32 z_len,
 /**
  * tk2_session_key() - the sessionKey of an HMAC or policy session
  * @c: the caller's primitives
- * @bind_auth: authValue of the bind entity (NULL when unbound)
+ * @bind_auth: authValue of the bind entity (NULL when unbound); its
+ *	trailing zero octets are left out, as the TPM does
  * @bind_auth_len: its length, at most TK2_AUTH_MAX
  * @salt: the decrypted salt (NULL when unsalted)
  * @salt_len: its length, at most TK2_SHA256_SIZE
@@ -148,8 +166,10 @@ int tk2_session_key(const struct tk2_crypto *c, const u8 *bind_auth,
 	u8 key[TK2_AUTH_MAX + TK2_SHA256_SIZE];
 	int ret;
 
-	if (bind_auth_len > TK2_AUTH_MAX || salt_len > TK2_SHA256_SIZE ||
-	    !(bind_auth_len + salt_len))
+	if (bind_auth_len > TK2_AUTH_MAX || salt_len > TK2_SHA256_SIZE)
+		return -EINVAL;
+	bind_auth_len = tk2_auth_len(bind_auth, bind_auth_len);
+	if (!(bind_auth_len + salt_len))
 		return -EINVAL;
 	if (bind_auth_len)
 		memcpy(key, bind_auth, bind_auth_len);

@@ -46,6 +46,8 @@ struct tk2_crypto {
 			    const u8 in[TK2_AES_BLOCK_SIZE]);
 };
 
+u32 tk2_auth_len(const u8 *auth, u32 len);
+
 int tk2_kdfa(const struct tk2_crypto *c, const u8 *key, u32 key_len,
 	     const char *label, const struct tk_span *context_u,
 	     const struct tk_span *context_v, u32 bits, u8 *out);

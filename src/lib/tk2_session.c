@@ -36,12 +36,18 @@ static struct tk_span nonce_tpm(const struct tk2_session *s)
 	return (struct tk_span){ .p = s->nonce_tpm, .len = s->nonce_tpm_len };
 }
 
-/* sessionKey || authValue into @out; its length */
+/*
+ * sessionKey || authValue into @out; its length. The TPM keeps an
+ * authValue without its trailing zero octets and uses it so (Part 1
+ * §19.6): so do we.
+ */
 static u32 session_value(const struct tk2_session *s, u8 *out)
 {
+	u32 n = tk2_auth_len(s->auth, s->auth_len);
+
 	memcpy(out, s->key, s->key_len);
-	memcpy(out + s->key_len, s->auth, s->auth_len);
-	return s->key_len + s->auth_len;
+	memcpy(out + s->key_len, s->auth, n);
+	return s->key_len + n;
 }
 
 static u32 entry_size(const struct tk2_session *s)

@@ -37,6 +37,7 @@ enum tk2_session_attr {
  * @auth is the authValue of the entity the session authorises, or empty
  * for a session that authorises nothing (an encrypt-only session); with
  * the session key it also keys parameter encryption (Part 1 §21.1).
+ * Trailing zero octets of @auth are left out of both keys, as the TPM does.
  * The caller puts a fresh nonce into @nonce_caller before each command;
  * a good response replaces @nonce_tpm. Wipe the struct when done.
  */

@@ -270,6 +270,9 @@ static void test_session_key(void)
 	unsigned int i;
 
 	fill(bind, sizeof(bind));
+	for (i = 0; i < ARRAY_SIZE(binds); i++)	/* no trailing zero */
+		if (binds[i])
+			bind[binds[i] - 1] |= 1;
 	fill(salt, sizeof(salt));
 	fill(nt, sizeof(nt));
 	fill(nc, sizeof(nc));
@@ -285,6 +288,15 @@ static void test_session_key(void)
 					 &t, &c, got), 0);
 		CHECK_MEM(got, want, 32);
 	}
+	/* the bind authValue without its trailing zeros, as the TPM keeps it */
+	memcpy(kin, bind, 20);
+	memset(kin + 20, 0, 12);
+	CHECK_EQ(tk2_session_key(ossl_crypto(0), kin, 32, NULL, 0, &t, &c,
+				 got), 0);
+	ref_kdfa(bind, 20, "ATH", nt, 32, nc, 16, 256, want);
+	CHECK_MEM(got, want, 32);
+	CHECK_EQ(tk2_session_key(ossl_crypto(0), kin + 20, 12, NULL, 0, &t, &c,
+				 got), -EINVAL);
 	/* neither bound nor salted: no session key; sizes out of range */
 	CHECK_EQ(tk2_session_key(ossl_crypto(0), NULL, 0, NULL, 0, &t, &c,
 				 got), -EINVAL);

@@ -606,6 +606,42 @@ static void test_policy_and_encrypt_session(void)
 	CHECK_MEM(rsp + 10 + 4 + 2, secret, 32);
 }
 
+/*
+ * blobauth given as 20 octets ending in zeros: the TPM keeps "pw" and
+ * keys its HMACs with that; so must the command's and the response's.
+ */
+static void test_auth_trailing_zeros_left_out(void)
+{
+	u8 cmd[BUF], got[BUF], name[34], rsp[BUF], nt[1][32], rp[2 + 32];
+	u8 pw[20] = { 'p', 'w' };
+	struct tk_span names[1] = { { name, sizeof(name) } };
+	struct tk2_session s0, tpm_view, *s[] = { &s0 }, *t[] = { &tpm_view };
+	struct tpm2_auth none = { .handle = TK2_RS_PW };
+	struct tk_cmd_buf b;
+	const char *why;
+	u32 glen, rlen;
+
+	fill(name, sizeof(name));
+	new_session(&s0, TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT, pw, 20);
+	tpm_view = s0;
+	tpm_view.auth_len = 2;
+	CHECK_EQ(tpm2_cmd_unseal(&b, cmd, BUF, 0x80000001, &none), 0);
+	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 1,
+				  &why), 0);
+	CHECK_EQ(tpm_check_cmd(cmd, 1, names, t, 1, got, &glen), 0);
+
+	put16(rp, 32);
+	memcpy(rp + 2, secret, 32);
+	fill(nt[0], 32);
+	rlen = tpm_make_rsp(rsp, TK2_CC_UNSEAL, NULL, 0, rp, sizeof(rp), t, 1,
+			    nt, 0);
+	CHECK_EQ(tk2_rsp_sessions(ossl_crypto(0), rsp, rlen, TK2_CC_UNSEAL, 0,
+				  s, 1, &why), 0);
+	CHECK_MEM(rsp + 10 + 4 + 2, secret, 32);
+	CHECK_EQ(tk2_auth_len(pw, 20), 2);
+	CHECK_EQ(tk2_auth_len(pw + 2, 18), 0);
+}
+
 /* ---- refusals of the command side ---- */
 
 static void test_command_refusals(void)
@@ -769,6 +805,7 @@ int main(void)
 	RUN(test_error_response);
 	RUN(test_two_sessions);
 	RUN(test_policy_and_encrypt_session);
+	RUN(test_auth_trailing_zeros_left_out);
 	RUN(test_command_refusals);
 	RUN(test_command_primitive_failure);
 	RUN(test_start_auth_session);
