@@ -429,6 +429,102 @@ int tk2_rsp_sessions(const struct tk2_crypto *c, u8 *rsp, u32 size, u32 cc,
 }
 
 /**
+ * tk2_ecc_public_parse() - the public area of an ECC P-256 key
+ * @pub: a TPMT_PUBLIC (the contents of a TPM2B_PUBLIC), whole
+ * @len: its length
+ * @k: the fields; @k->x and @k->y point into @pub
+ *
+ * Part 2 §12.2.4 (TPMT_PUBLIC), §12.2.3.6 (TPMS_ECC_PARMS), §11.2.5.2
+ * (TPMS_ECC_POINT). Every byte must be accounted for.
+ *
+ * Return: 0, or -EINVAL when @pub is not exactly an ECC P-256 public area.
+ */
+int tk2_ecc_public_parse(const u8 *pub, u32 len, struct tk2_ecc_key *k)
+{
+	struct tk_rsp_buf r = { .data = pub, .len = len };
+	u16 n;
+
+	memset(k, 0, sizeof(*k));
+	if (tk_rsp_u16(&r) != TK2_ALG_ECC)
+		return -EINVAL;
+	k->name_alg = tk_rsp_u16(&r);
+	k->attrs = tk_rsp_u32(&r);
+	n = tk_rsp_u16(&r);
+	k->auth_policy = n;
+	tk_rsp_bytes(&r, n);
+	k->sym_alg = tk_rsp_u16(&r);
+	if (k->sym_alg != TK2_ALG_NULL) {
+		k->sym_bits = tk_rsp_u16(&r);
+		k->sym_mode = tk_rsp_u16(&r);
+	}
+	k->scheme = tk_rsp_u16(&r);
+	if (k->scheme != TK2_ALG_NULL)
+		tk_rsp_u16(&r);			/* its hash */
+	k->curve = tk_rsp_u16(&r);
+	k->kdf = tk_rsp_u16(&r);
+	if (k->kdf != TK2_ALG_NULL)
+		tk_rsp_u16(&r);
+	if (tk_rsp_u16(&r) != TK2_ECC_P256_SIZE)
+		r.bad = true;
+	k->x = tk_rsp_bytes(&r, TK2_ECC_P256_SIZE);
+	if (tk_rsp_u16(&r) != TK2_ECC_P256_SIZE)
+		r.bad = true;
+	k->y = tk_rsp_bytes(&r, TK2_ECC_P256_SIZE);
+	if (tk_rsp_end(&r) || k->curve != TK2_ECC_NIST_P256)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * tk2_ecc_is_srk() - whether a key is made from the TCG SRK template
+ * @k: a parsed public area
+ *
+ * The ECC NIST P-256 storage key of the TCG Provisioning Guidance, as
+ * tpm2_cmd_create_srk() asks for it: SHA-256 name, fixedTPM, fixedParent,
+ * sensitiveDataOrigin, userWithAuth, noDA, restricted, decrypt, no
+ * authPolicy, AES-128-CFB, no scheme, no KDF. The template fixes the kind
+ * of key, not the key: it does not make a key genuine (see
+ * docs/tpm2-sessions.md).
+ *
+ * Return: true when every field matches.
+ */
+bool tk2_ecc_is_srk(const struct tk2_ecc_key *k)
+{
+	return k->name_alg == TK2_ALG_SHA256 &&
+	       k->attrs == (TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT |
+			    TK2_OA_SENSITIVE_ORIGIN | TK2_OA_USERWITHAUTH |
+			    TK2_OA_NODA | TK2_OA_RESTRICTED | TK2_OA_DECRYPT) &&
+	       !k->auth_policy && k->sym_alg == TK2_ALG_AES &&
+	       k->sym_bits == 8 * TK2_AES128_KEY_SIZE &&
+	       k->sym_mode == TK2_ALG_CFB && k->scheme == TK2_ALG_NULL &&
+	       k->curve == TK2_ECC_NIST_P256 && k->kdf == TK2_ALG_NULL;
+}
+
+/**
+ * tk2_name() - the Name of an object with a SHA-256 name algorithm
+ * @c: the caller's primitives
+ * @pub: its TPMT_PUBLIC
+ * @len: its length
+ * @out: nameAlg || SHA-256(@pub) (Part 1 §16, Names)
+ *
+ * Computed from a public area we hold or have checked, never taken from
+ * a response: this is what goes into cpHash.
+ *
+ * Return: 0, -EINVAL when the name algorithm is not SHA-256, or the
+ * primitive's error.
+ */
+int tk2_name(const struct tk2_crypto *c, const u8 *pub, u32 len,
+	     u8 out[TK2_NAME_SIZE])
+{
+	struct tk_span in = { .p = pub, .len = len };
+
+	if (len < 4 || get_unaligned_be16(pub + 2) != TK2_ALG_SHA256)
+		return -EINVAL;
+	put_unaligned_be16(TK2_ALG_SHA256, out);
+	return c->digest(c->ctx, &in, 1, out + 2);
+}
+
+/**
  * tk2_ecc_point() - a TPMS_ECC_POINT of P-256, as encryptedSalt carries it
  * @out: x and y, each a TPM2B of 32 octets
  * @x: the x coordinate, big-endian

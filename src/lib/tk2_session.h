@@ -64,6 +64,22 @@ int tk2_rsp_sessions(const struct tk2_crypto *c, u8 *rsp, u32 size, u32 cc,
 		     u32 nhandles, struct tk2_session *const *s,
 		     unsigned int n, const char **why);
 
+/* The public area of an ECC P-256 salt key (a parent), as parsed. */
+struct tk2_ecc_key {
+	u16 name_alg;
+	u32 attrs;
+	u16 sym_alg, sym_bits, sym_mode;	/* TPMT_SYM_DEF_OBJECT */
+	u16 scheme, curve, kdf;
+	bool auth_policy;			/* a non-empty authPolicy */
+	const u8 *x, *y;			/* TK2_ECC_P256_SIZE each */
+};
+
+int tk2_ecc_public_parse(const u8 *pub, u32 len, struct tk2_ecc_key *k);
+bool tk2_ecc_is_srk(const struct tk2_ecc_key *k);
+#define TK2_NAME_SIZE		(2 + TK2_SHA256_SIZE)
+int tk2_name(const struct tk2_crypto *c, const u8 *pub, u32 len,
+	     u8 out[TK2_NAME_SIZE]);
+
 /* TPMS_ECC_POINT of P-256 (x and y as TPM2Bs): an ECDH encryptedSalt */
 #define TK2_ECC_POINT_SIZE	(2 + TK2_ECC_P256_SIZE + 2 + TK2_ECC_P256_SIZE)
 

@@ -2,8 +2,8 @@
 /*
  * libFuzzer target: tk2_rsp_sessions() (src/lib/tk2_session.c) on the
  * input as a response, then, when it is accepted, the ordinary Unseal
- * parser on what it left; and tk2_cmd_sessions() on the input as a
- * command. The crypto is a stand-in whose HMAC is all zeros, so that a
+ * parser on what it left; tk2_cmd_sessions() on the input as a
+ * command; tk2_ecc_public_parse() on it as a salt key's public area. The crypto is a stand-in whose HMAC is all zeros, so that a
  * response with a zero HMAC field passes the check and the decryption
  * path is reached too; no real cryptography is under test here (that is
  * tests/host/test_tk2_*.c). The first input byte picks the sessions:
@@ -73,6 +73,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct tk2_session *s[TK2_SESSIONS_MAX] = { &ss[0], &ss[1], &ss[2] };
 	u8 name[34] = { 0x00, 0x0b };
 	struct tk_span names[1] = { { name, sizeof(name) } }, data_out;
+	struct tk2_ecc_key key;
 	unsigned int n, i, enc;
 	const char *why;
 	u32 len, nh;
@@ -118,6 +119,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!tk2_cmd_sessions(&fake, buf, len + 512, nh, names, s, n, &why) &&
 	    (get_unaligned_be32(buf + 2) > len + 512 ||
 	     get_unaligned_be16(buf) != TK2_TAG_SESSIONS))
+		abort();
+	free(buf);
+
+	/* the input as a salt key's public area */
+	buf = malloc(len ? len : 1);
+	memcpy(buf, data + 1, len);
+	if (!tk2_ecc_public_parse(buf, len, &key) &&
+	    (key.x < buf || key.y + TK2_ECC_P256_SIZE > buf + len))
 		abort();
 	free(buf);
 	return 0;

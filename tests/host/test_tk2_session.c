@@ -722,6 +722,88 @@ static void test_command_primitive_failure(void)
 	}
 }
 
+/* ---- the salt key's public area and Name ---- */
+
+/* tpm-test-vectors ecc_labeled_encaps.json 06: a TPMT_PUBLIC of P-256 */
+static const char vector06_public[] =
+	"0023000b00030460000000060080004300100003001000207d1f639091f4f937"
+	"53e5ca964f537491e2ee50058bdf8d93c2f6f165d02a6f2c00205b4e618a7dad"
+	"9e0cbc7d974ff78ac75ac3ca7be3c54a2b064e0f42f3b43de892";
+
+static u32 srk_public(u8 *p, const u8 *x, const u8 *y)
+{
+	static const u8 head[] = {
+		0x00, 0x23, 0x00, 0x0b, 0x00, 0x03, 0x04, 0x72, 0x00, 0x00,
+		0x00, 0x06, 0x00, 0x80, 0x00, 0x43, 0x00, 0x10, 0x00, 0x03,
+		0x00, 0x10, 0x00, 0x20,
+	};
+	u32 n = sizeof(head);
+
+	memcpy(p, head, n);
+	memcpy(p + n, x, 32);
+	n += 32;
+	n += put16(p + n, 32);
+	memcpy(p + n, y, 32);
+	return n + 32;
+}
+
+static void test_salt_key_public_and_name(void)
+{
+	u8 pub[200], x[32], y[32], name[TK2_NAME_SIZE], want[34];
+	struct tk2_ecc_key k;
+	u32 len, i, bad = 0;
+	u8 *copy;
+
+	len = unhex(pub, vector06_public);
+	CHECK_EQ(tk2_ecc_public_parse(pub, len, &k), 0);
+	CHECK_EQ(k.name_alg, TK2_ALG_SHA256);
+	CHECK_EQ(k.attrs, 0x00030460);
+	CHECK_MEM(k.x, pub + 24, 32);
+	CHECK_MEM(k.y, pub + 58, 32);
+	CHECK(!tk2_ecc_is_srk(&k));	/* neither fixedTPM nor fixedParent */
+	CHECK_EQ(tk2_name(ossl_crypto(0), pub, len, name), 0);
+	want[0] = 0x00;
+	want[1] = 0x0b;
+	ref_sha256(pub, len, want + 2);
+	CHECK_MEM(name, want, 34);
+
+	fill(x, 32);
+	fill(y, 32);
+	len = srk_public(pub, x, y);
+	CHECK_EQ(tk2_ecc_public_parse(pub, len, &k), 0);
+	CHECK(tk2_ecc_is_srk(&k));
+	CHECK_MEM(k.x, x, 32);
+	CHECK_MEM(k.y, y, 32);
+	/* any one of the template's first 24 octets changed: not the SRK */
+	for (i = 2; i < 24; i++) {
+		pub[i] ^= 0x01;
+		if (!tk2_ecc_public_parse(pub, len, &k) && tk2_ecc_is_srk(&k))
+			bad++;
+		pub[i] ^= 0x01;
+	}
+	CHECK_EQ(bad, 0);
+	/* every truncation, one byte more, another type: refused */
+	for (i = 0; i < len; i++) {
+		copy = malloc(i ? i : 1);
+		memcpy(copy, pub, i);
+		if (!tk2_ecc_public_parse(copy, i, &k))
+			bad++;
+		free(copy);
+	}
+	CHECK_EQ(bad, 0);
+	copy = malloc(len + 1);
+	memcpy(copy, pub, len);
+	copy[len] = 0;
+	CHECK_EQ(tk2_ecc_public_parse(copy, len + 1, &k), -EINVAL);
+	free(copy);
+	pub[1] = 0x01;			/* TPM_ALG_RSA */
+	CHECK_EQ(tk2_ecc_public_parse(pub, len, &k), -EINVAL);
+	pub[1] = 0x23;
+	pub[3] = 0x04;			/* SHA-1 name */
+	CHECK_EQ(tk2_name(ossl_crypto(0), pub, len, name), -EINVAL);
+	CHECK_EQ(tk2_name(ossl_crypto(0), pub, 3, name), -EINVAL);
+}
+
 /* ---- StartAuthSession ---- */
 
 static void test_start_auth_session(void)
@@ -808,6 +890,7 @@ int main(void)
 	RUN(test_auth_trailing_zeros_left_out);
 	RUN(test_command_refusals);
 	RUN(test_command_primitive_failure);
+	RUN(test_salt_key_public_and_name);
 	RUN(test_start_auth_session);
 	ossl_done();
 	return tk_test_done();
