@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tk2_kdf/tk2_session against a real TPM: swtpm (libtpms, the TCG
+ * reference code) over TCP. CreatePrimary with the SRK template, a
+ * session salted to it by ECDH (OpenSSL for the point arithmetic, as the
+ * kernel's kpp will do), then Create (inSensitive encrypted), Load and
+ * Unseal (outData encrypted) in that session, every response checked by
+ * tk2_rsp_sessions() before the tpm2_msg parsers see it. If the KDFs,
+ * HMACs or CFB were wrong the TPM would refuse the commands or we its
+ * responses. Run by tests/tools/tk2-swtpm.sh; prints "ok N - ..." lines.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <openssl/ec.h>
+#include <openssl/bn.h>
+#include <openssl/rand.h>
+#include <linux/kernel.h>
+#include "../host/tk_test.h"
+#include "../host/tk2_ref.h"
+#include "tk2_kdf.h"
+#include "tk2_session.h"
+#include "tpm2_msg.h"
+
+#define BUF 4096
+
+static int fd;
+
+static u32 xfer1(const u8 *cmd, u8 *rsp)
+{
+	u32 len = get_unaligned_be32(cmd + 2), got = 0, want = 10;
+	ssize_t n;
+
+	if (write(fd, cmd, len) != (ssize_t)len)
+		abort();
+	while (got < want) {
+		n = read(fd, rsp + got, BUF - got);
+		if (n <= 0)
+			abort();
+		got += n;
+		if (got >= 10)
+			want = get_unaligned_be32(rsp + 2);
+	}
+	return got;
+}
+
+/* As the kernel's TPM core does: resend on TPM_RC_RETRY (nothing ran). */
+static u32 xfer(const u8 *cmd, u8 *rsp)
+{
+	u32 rlen;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		rlen = xfer1(cmd, rsp);
+		if (get_unaligned_be32(rsp + 6) != 0x922)
+			break;
+		usleep(20000);
+	}
+	return rlen;
+}
+
+static void new_nonce(struct tk2_session *s)
+{
+	s->nonce_caller_len = 32;
+	RAND_bytes(s->nonce_caller, 32);
+}
+
+int main(int argc, char **argv)
+{
+	const struct tk2_crypto *c = ossl_crypto(0);
+	static const u8 secret[32] = "0123456789abcdef0123456789abcdef";
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	u8 cmd[BUF], rsp[BUF], pname[TK2_NAME_SIZE], oname[TK2_NAME_SIZE];
+	u8 point[TK2_ECC_POINT_SIZE], ex[32], ey[32], z[32], salt[32];
+	struct tpm2_auth pw = { .handle = TK2_RS_PW };
+	struct tk2_session s0 = { .hmac = true, .key_len = 32 };
+	struct tk2_session *s[] = { &s0 };
+	struct tk_span names[1], priv, pub, out, nc, nt, esalt;
+	struct tk2_ecc_key srk;
+	struct tk_cmd_buf b;
+	const char *why = "";
+	u32 parent, item, rlen, plen;
+	EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+	EC_POINT *q = EC_POINT_new(g), *e = EC_POINT_new(g), *zp;
+	BIGNUM *bx, *by, *d = BN_new(), *ord = BN_new(), *x = BN_new();
+	BIGNUM *y = BN_new();
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sa.sin_port = htons(argc > 1 ? atoi(argv[1]) : 2321);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		return perror("connect"), 2;
+
+	/* the SRK, and its public area checked and named by us */
+	tpm2_cmd_create_srk(&b, cmd, BUF, TK2_RH_OWNER, &pw);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tpm2_rsp_create_primary(rsp, rlen, &parent), 0);
+	plen = get_unaligned_be16(rsp + 18);
+	CHECK_EQ(tk2_ecc_public_parse(rsp + 20, plen, &srk), 0);
+	CHECK(tk2_ecc_is_srk(&srk));
+	CHECK_EQ(tk2_name(c, rsp + 20, plen, pname), 0);
+	/* the TPM's own idea of the Name, last in the response */
+	CHECK_MEM(rsp + rlen - 5 - 34, pname, 34);
+	printf("ok 1 - SRK created, template and Name as ours\n");
+
+	/* ECDH: an ephemeral key, Z = x(d * Q) */
+	bx = BN_bin2bn(srk.x, 32, NULL);
+	by = BN_bin2bn(srk.y, 32, NULL);
+	CHECK(EC_POINT_set_affine_coordinates(g, q, bx, by, NULL));
+	EC_GROUP_get_order(g, ord, NULL);
+	BN_rand_range(d, ord);
+	EC_POINT_mul(g, e, d, NULL, NULL, NULL);
+	zp = EC_POINT_new(g);
+	EC_POINT_mul(g, zp, NULL, q, d, NULL);
+	EC_POINT_get_affine_coordinates(g, e, x, y, NULL);
+	BN_bn2binpad(x, ex, 32);
+	BN_bn2binpad(y, ey, 32);
+	EC_POINT_get_affine_coordinates(g, zp, x, y, NULL);
+	BN_bn2binpad(x, z, 32);
+	CHECK_EQ(tk2_ecdh_salt(c, z, 32, ex, 32, srk.x, 32, salt), 0);
+	tk2_ecc_point(point, ex, ey);
+
+	new_nonce(&s0);
+	nc = (struct tk_span){ s0.nonce_caller, 32 };
+	esalt = (struct tk_span){ point, sizeof(point) };
+	tk2_cmd_start_auth_session(&b, cmd, BUF, parent, TK2_RH_NULL, &nc,
+				   &esalt, TK2_SE_HMAC);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_start_auth_session(rsp, rlen, &s0.handle, &s0), 0);
+	nt = (struct tk_span){ s0.nonce_tpm, s0.nonce_tpm_len };
+	CHECK_EQ(tk2_session_key(c, NULL, 0, salt, 32, &nt, &nc, s0.key), 0);
+	printf("ok 2 - session 0x%08x salted to the SRK\n", s0.handle);
+
+	/* Create: the key and blobauth encrypted, the parent by HMAC */
+	{
+		struct tpm2_create_in in = {
+			.parent = parent, .parent_auth = pw,
+			.user_auth = (const u8 *)"hello", .user_auth_len = 5,
+			.data = secret, .data_len = 32,
+			.name_alg = TK2_ALG_SHA256,
+			.attrs = TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT |
+				 TK2_OA_USERWITHAUTH,
+		};
+
+		tpm2_cmd_create(&b, cmd, BUF, &in);
+	}
+	names[0] = (struct tk_span){ pname, sizeof(pname) };
+	s0.attrs = TK2_SESS_CONTINUE | TK2_SESS_DECRYPT;
+	new_nonce(&s0);
+	CHECK_EQ(tk2_cmd_sessions(c, cmd, BUF, 1, names, s, 1, &why), 0);
+	rlen = xfer(cmd, rsp);
+	rc = tk2_rsp_sessions(c, rsp, rlen, TK2_CC_CREATE, 0, s, 1, &why);
+	CHECK_EQ(rc, 0);
+	if (rc)
+		printf("# create: rc 0x%x %s\n", rc, why);
+	CHECK_EQ(tpm2_rsp_create(rsp, rlen, &priv, &pub), 0);
+	printf("ok 3 - Create in the session, inSensitive encrypted\n");
+
+	/* Load, the parent by HMAC */
+	{
+		u8 p1[BUF], p2[BUF];
+		u32 l1 = priv.len, l2 = pub.len;
+
+		memcpy(p1, priv.p, l1);
+		memcpy(p2, pub.p, l2);
+		CHECK_EQ(tk2_name(c, p2 + 2, l2 - 2, oname), 0);
+		tpm2_cmd_load(&b, cmd, BUF, parent, &pw, p1, l1, p2, l2);
+	}
+	s0.attrs = TK2_SESS_CONTINUE;
+	new_nonce(&s0);
+	CHECK_EQ(tk2_cmd_sessions(c, cmd, BUF, 1, names, s, 1, &why), 0);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_LOAD, 1, s, 1, &why),
+		 0);
+	CHECK_EQ(tpm2_rsp_load(rsp, rlen, &item), 0);
+	printf("ok 4 - Load in the session\n");
+
+	/* Unseal: the object by HMAC with blobauth, outData encrypted */
+	tpm2_cmd_unseal(&b, cmd, BUF, item, &pw);
+	names[0] = (struct tk_span){ oname, sizeof(oname) };
+	s0.attrs = TK2_SESS_ENCRYPT;		/* the last use ends it */
+	s0.auth_len = 5;
+	memcpy(s0.auth, "hello", 5);
+	new_nonce(&s0);
+	CHECK_EQ(tk2_cmd_sessions(c, cmd, BUF, 1, names, s, 1, &why), 0);
+	rlen = xfer(cmd, rsp);
+	CHECK(!memmem(rsp, rlen, secret, 8));
+	{
+		struct tk2_session copy = s0, *sc[] = { &copy };
+		u8 bad[BUF];
+
+		memcpy(bad, rsp, rlen);
+		bad[rlen / 2] ^= 1;
+		CHECK_EQ(tk2_rsp_sessions(c, bad, rlen, TK2_CC_UNSEAL, 0, sc, 1,
+					  &why), -EBADMSG);
+		printf("ok 5 - a changed Unseal response is refused (%s)\n",
+		       why);
+	}
+	rc = tk2_rsp_sessions(c, rsp, rlen, TK2_CC_UNSEAL, 0, s, 1, &why);
+	CHECK_EQ(rc, 0);
+	if (rc)
+		printf("# unseal: rc 0x%x %s\n", rc, why);
+	if (rc || tpm2_rsp_unseal(rsp, rlen, &out) || out.len != 32 ||
+	    memcmp(out.p, secret, 32)) {
+		printf("not ok 6 - Unseal\n");
+		return tk_test_done() | 1;
+	}
+	printf("ok 6 - Unseal in the session, outData encrypted, key back\n");
+
+	tpm2_cmd_flush(&b, cmd, BUF, item);
+	xfer(cmd, rsp);
+	tpm2_cmd_flush(&b, cmd, BUF, parent);
+	xfer(cmd, rsp);
+	close(fd);
+	BN_free(bx);
+	BN_free(by);
+	BN_free(d);
+	BN_free(ord);
+	BN_free(x);
+	BN_free(y);
+	EC_POINT_free(q);
+	EC_POINT_free(e);
+	EC_POINT_free(zp);
+	EC_GROUP_free(g);
+	ossl_done();
+	return tk_test_done();
+}
