@@ -74,13 +74,13 @@ case ",$stages," in *,guest,*)
 esac
 
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
-	stage host make -C "$TK_TOP/tests/host" test || failed=1
+	stage host make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
 	# The host tests' closing "N passed, N failed" line as a counts file.
 	mkdir -p "$run/host"
 	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2 0/p' "$run/check-host.log" 2>/dev/null |
 		tail -n 1 >"$run/host/counts"
 	[ -s "$run/host/counts" ] || rm -f "$run/host/counts"
-	stage fuzz make -C "$TK_TOP/tests/host" fuzz || failed=1
+	stage fuzz make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz || failed=1
 else
 	skipped host "no tests/host/Makefile"
 	skipped fuzz "no tests/host/Makefile"

@@ -220,9 +220,9 @@ save_times() {
 	for n in "${selected[@]}"; do
 		t=$(awk '{ t += $NF } END { printf "%d", t }' "$run/jobs/$n.times" 2>/dev/null)
 		[ "${t:-0}" -gt 0 ] || continue
-		awk -v n="$n" -v s="${B_RUN[$n]}" '!($1 == n && $2 == s)' "$times_db" 2>/dev/null >"$times_db.tmp" || true
-		echo "$n ${B_RUN[$n]} $t" >>"$times_db.tmp"
-		mv "$times_db.tmp" "$times_db"
+		awk -v n="$n" -v s="${B_RUN[$n]}" '!($1 == n && $2 == s)' "$times_db" 2>/dev/null >"$times_db.$$" || true
+		echo "$n ${B_RUN[$n]} $t" >>"$times_db.$$"
+		mv "$times_db.$$" "$times_db"
 	done
 }
 
@@ -308,6 +308,7 @@ while [ "$running" -gt 0 ]; do
 	name=${job_of[$pid]}
 	unset "job_of[$pid]"
 	running=$((running - 1))
+	log "finished $name"
 	case $name in
 	prepare-*)
 		k=${name#prepare-}
@@ -317,7 +318,7 @@ while [ "$running" -gt 0 ]; do
 	# Its lines, together, as it finishes; its log only when something failed.
 	cat "$run/jobs/$name.out"
 	if grep -q '^FAIL ' "$run/jobs/$name.out"; then
-		sed "s/^/  $name: /" "$run/jobs/$name.log" | tail -n 20
+		tail -n 20 "$run/jobs/$name.log" | sed 's/^/    /'
 	fi
 	start_more
 done
