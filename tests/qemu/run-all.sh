@@ -119,9 +119,12 @@ case ${1:-} in
 esac
 
 need make python3 rsync flock
+only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
+for n in ${only//,/ }; do
+	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: unknown boot '$n' (${ALL[*]})"
+done
 run=$(tk_rundir)
 export TKH_NESTED=1
-only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
 jobs=${TKH_JOBS:-$(nproc)}
 log "run directory $run, $jobs machines at a time"
 rm -rf "$run/jobs" "$run/failed"
@@ -233,10 +236,10 @@ tk_boots=$run/jobs/select.boots
 declare -A B_RUN=()	# the suites a machine runs
 selected=()
 for n in ${only//,/ }; do
-	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: unknown boot '$n' (${ALL[*]})"
 	suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
 	if [ -z "$suites" ]; then
 		echo "SKIP $n: no test scripts in its suites (${TKH_SUITES:-${B_SUITES[$n]}})"
+		echo "$n skip 0 0 0" >>"$tk_boots"
 		continue
 	fi
 	B_RUN[$n]=$suites
@@ -284,7 +287,7 @@ start_more() {
 			failed)
 				unset "pending[$i]"
 				echo "SKIP $n: its kernel $k could not be prepared" >"$run/jobs/$n.out"
-				: >"$run/jobs/$n.boots"
+				echo "$n skip 0 0 0" >"$run/jobs/$n.boots"
 				cat "$run/jobs/$n.out"
 				again=1
 				break ;;
