@@ -257,14 +257,17 @@ stop_jobs() {
 trap 'stop_jobs; exit 130' INT TERM
 set -m	# each job in its own process group: stop_jobs ends all of it
 
-start_job() { # name function arg
-	local name=$1
+# A job's stdout (its verdict lines) is printed when it ends, its stderr kept
+# in its log; with TKH_VERBOSE=1 the stderr (consoles) streams here instead.
+start_job() { # name function arg...
+	local name=$1 err=$run/jobs/$1.log
+	[ "${TKH_VERBOSE:-0}" != 1 ] || err=/dev/stderr
 	(
 		tk_times=$run/jobs/$name.times tk_boots=$run/jobs/$name.boots
 		: >"$tk_times"
 		: >"$tk_boots"
 		"${@:2}"
-	) >"$run/jobs/$name.out" 2>"$run/jobs/$name.log" </dev/null &
+	) >"$run/jobs/$name.out" 2>"$err" </dev/null &
 	job_of[$!]=$name
 	running=$((running + 1))
 }
@@ -321,7 +324,7 @@ while [ "$running" -gt 0 ]; do
 	# Its lines, together, as it finishes; its log only when something failed.
 	cat "$run/jobs/$name.out"
 	if grep -q '^FAIL ' "$run/jobs/$name.out"; then
-		tail -n 20 "$run/jobs/$name.log" | sed 's/^/    /'
+		tail -n 20 "$run/jobs/$name.log" 2>/dev/null | sed 's/^/    /'
 	fi
 	start_more
 done
