@@ -249,13 +249,26 @@ mapfile -t pending < <(for n in "${selected[@]}"; do echo "$(cost "$n") $n"; don
 
 declare -A kstate=() job_of=()	# kernel: preparing|ready|failed; pid: job name
 running=0
+# The processes under PID, deepest first (timeout(1) puts QEMU in a group
+# of its own, so a job's process group does not hold all of it).
+# shellcheck disable=SC2317  # invoked by the trap
+descendants() { # pid
+	local c
+	for c in $(ps -o pid= --ppid "$1"); do
+		descendants "$c"
+		echo "$c"
+	done
+}
 # shellcheck disable=SC2317  # invoked by the trap
 stop_jobs() {
 	local pid
-	for pid in "${!job_of[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+	for pid in "${!job_of[@]}"; do
+		# shellcheck disable=SC2046  # a list of pids
+		kill $(descendants "$pid") "$pid" 2>/dev/null || true
+	done
 }
 trap 'stop_jobs; exit 130' INT TERM
-set -m	# each job in its own process group: stop_jobs ends all of it
+set -m	# each job in its own process group (no terminal signals to the boots)
 
 # A job's stdout (its verdict lines) is printed when it ends, its stderr kept
 # in its log; with TKH_VERBOSE=1 the stderr (consoles) streams here instead.
