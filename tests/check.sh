@@ -7,18 +7,25 @@
 #   host    make -C tests/host test      (if tests/host/Makefile exists)
 #   fuzz    make -C tests/host fuzz      (if tests/host/Makefile exists)
 #   lint    tests/lint.sh                (if present)
+#   docs    tests/qemu/run-all.sh --check-doc (docs/testing.md's boot table)
 #   guest   tests/qemu/run-all.sh        (every kernel, every boot)
 #
+# The guest stage runs in the background from the start (after kernel) while
+# host, fuzz, lint and docs run in the foreground: the boots leave CPU idle
+# (waits, kmemleak's ageing) that the host stages use. Its output follows theirs.
 # A failing stage does not stop the later ones (except deps); the exit
-# status is non-zero when any stage failed. TK_STAGES=host,guest runs a subset.
+# status is non-zero when any stage failed. TKH_STAGES=host,guest runs a subset.
 # Logs: build/run-<timestamp>/check-<stage>.log; output of each stage also
 # goes to the terminal.
+# The closing "N passed, N failed, N skipped" sums the run's counts files
+# (PASSED FAILED SKIPPED): one per guest boot and per failed guest step
+# (run-all.sh), and host/counts (the host unit tests' summary line).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=qemu/common.sh
 . "$(dirname "$0")/qemu/common.sh"
 
 run=$(tk_rundir)
-stages=${TK_STAGES:-deps,kernel,host,fuzz,lint,guest}
+stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest}
 declare -a names=() results=() times=()
 
 stage() { # name cmd...
@@ -29,11 +36,15 @@ stage() { # name cmd...
 	t0=$(now)
 	"$@" 2>&1 | tee "$run/check-$name.log" || rc=${PIPESTATUS[0]}
 	took=$(elapsed "$t0")
-	names+=("$name")
-	times+=("$took")
-	if [ "$rc" -eq 0 ]; then results+=(ok); else results+=("FAIL($rc)"); fi
-	echo "=== $name: $([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in ${took}s"
-	return "$rc"
+	done_stage "$name" "$rc" "$took"
+}
+
+done_stage() { # name rc seconds
+	names+=("$1")
+	times+=("$3")
+	if [ "$2" -eq 0 ]; then results+=(ok); else results+=("FAIL($2)"); fi
+	echo "=== $1: $([ "$2" -eq 0 ] && echo ok || echo "FAILED (exit $2)") in ${3}s"
+	return "$2"
 }
 
 skipped() { # name reason
@@ -48,9 +59,28 @@ total0=$(now)
 failed=0
 stage deps "$TK_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
 stage kernel "$TK_QEMU/build-kernel.sh" || failed=1
+
+# The guest stage, in the background: its log, then its status and time.
+guest_pid=
+case ",$stages," in *,guest,*)
+	echo "=== guest: tests/qemu/run-all.sh (in the background; its output follows the other stages)"
+	(
+		t0=$(now)
+		rc=0
+		TKH_RUN=$run "$TK_QEMU/run-all.sh" >"$run/check-guest.log" 2>&1 </dev/null || rc=$?
+		echo "$rc $(elapsed "$t0")" >"$run/check-guest.status"
+	) &
+	guest_pid=$!
+esac
+
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
-	stage host make -C "$TK_TOP/tests/host" test || failed=1
-	stage fuzz make -C "$TK_TOP/tests/host" fuzz || failed=1
+	stage host make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
+	# The host tests' closing "N passed, N failed" line as a counts file.
+	mkdir -p "$run/host"
+	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2 0/p' "$run/check-host.log" 2>/dev/null |
+		tail -n 1 >"$run/host/counts"
+	[ -s "$run/host/counts" ] || rm -f "$run/host/counts"
+	stage fuzz make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz || failed=1
 else
 	skipped host "no tests/host/Makefile"
 	skipped fuzz "no tests/host/Makefile"
@@ -60,7 +90,14 @@ if [ -x "$TK_TOP/tests/lint.sh" ]; then
 else
 	skipped lint "no tests/lint.sh"
 fi
-TK_RUN=$run stage guest "$TK_TOP/tests/qemu/run-all.sh" || failed=1
+stage docs "$TK_QEMU/run-all.sh" --check-doc || failed=1
+if [ -n "$guest_pid" ]; then
+	echo "=== guest: tests/qemu/run-all.sh"
+	tail -n +1 -f --pid="$guest_pid" "$run/check-guest.log"
+	wait "$guest_pid" || true
+	read -r grc gtook <"$run/check-guest.status" 2>/dev/null || { grc=1 gtook=-; }
+	done_stage guest "$grc" "$gtook" || failed=1
+fi
 
 echo
 echo "Stage     Time      Result"
@@ -69,10 +106,10 @@ for i in "${!names[@]}"; do
 done
 printf '%-9s %-9s %s\n' total "$(elapsed "$total0")s" "$([ $failed = 0 ] && echo ok || echo FAIL)"
 echo "logs: $run"
-# One closing count over the stages that count tests (host unit tests and the
-# guest boots); a failed stage without counts still adds one failure.
-read -r tp tf ts < <(cat "$run"/check-host.log "$run"/check-guest.log 2>/dev/null |
-	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed\(, \([0-9][0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p' |
+# One closing count: the sum of the run's counts files (host unit tests, each
+# guest boot, each failed guest step); a failed stage without counts still
+# adds one failure.
+read -r tp tf ts < <(find "$run" -name counts -type f -exec cat {} + |
 	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
 [ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1
 echo "$tp passed, $tf failed, $ts skipped"

@@ -5,24 +5,23 @@
 # operation (counted in swtpm's log between the guest's marker commands)
 # and milliseconds per operation. Not part of make check.
 #
-# Environment: TK_BENCH_N=operations per kind for the latency (default 10)
+# Environment: TKH_BENCH_N=operations per kind for the latency (default 10)
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 need make python3 rsync
 
 run=$(tk_rundir)
-export TK_NESTED=1
+export TKH_NESTED=1
 d=$run/bench-tpm2
-mkdir -p "$d/state" "$d/mods"
+mkdir -p "$d/state"
 
-kdir=$("$TK_QEMU/build-kernel.sh")
-tk_build_ours test "$kdir" "$d/mods" "$d/build.log" || die "our modules do not build ($d/build.log)"
-"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" --kdir "$kdir" 2>/dev/null
+tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
+kdir=$tk_kdir
 "$TK_QEMU/provision.sh" 2.0 "$d/tpm" 2>/dev/null
-TK_SWTPM_LOG_LEVEL=20 TK_BOOT_NAME=bench-tpm2 "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" \
-	"$d/initrd.cpio.gz" "$d/tpm" 2.0 \
-	"tk.phase=1 tk.kernel=test tk.suites=bench2 tk.bench_n=${TK_BENCH_N:-10} tk.timeout=3000 tsc=unstable" \
+TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench-tpm2 "$TK_QEMU/boot.sh" "$tk_image" \
+	"$tk_initrd" "$d/tpm" 2.0 \
+	"tk.phase=1 tk.kernel=test tk.suites=bench2 tk.bench_n=${TKH_BENCH_N:-10} tk.timeout=3000 tsc=unstable" \
 	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
 
 echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel $(basename "$kdir")"

@@ -3,24 +3,23 @@
 # make bench: trusted key operations, ours against the in-tree module, measured
 # in the same boot of the test kernel with the same swtpm. Not part of make check.
 #
-# Environment: TK_TPM=1.2|2.0 (default 1.2), TK_BENCH_N=operations per kind (20)
+# Environment: TKH_TPM=1.2|2.0 (default 1.2), TKH_BENCH_N=operations per kind (20)
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 need make python3 rsync
 
 run=$(tk_rundir)
-export TK_NESTED=1
-tpm=${TK_TPM:-1.2}
+export TKH_NESTED=1
+tpm=${TKH_TPM:-1.2}
 d=$run/bench
-mkdir -p "$d/state" "$d/mods"
+mkdir -p "$d/state"
 
-kdir=$("$TK_QEMU/build-kernel.sh")
-tk_build_ours test "$kdir" "$d/mods" "$d/build.log" || die "our modules do not build ($d/build.log)"
-"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" --kdir "$kdir" 2>/dev/null
+tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
+kdir=$tk_kdir
 "$TK_QEMU/provision.sh" "$tpm" "$d/tpm" 2>/dev/null
-TK_BOOT_NAME=bench "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
-	"$d/tpm" "$tpm" "tk.phase=1 tk.kernel=test tk.suites=bench tk.bench_n=${TK_BENCH_N:-20} tk.timeout=3000" \
+TKH_BOOT_NAME=bench "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" \
+	"$d/tpm" "$tpm" "tk.phase=1 tk.kernel=test tk.suites=bench tk.bench_n=${TKH_BENCH_N:-20} tk.timeout=3000" \
 	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
 
 echo "Trusted keys on TPM $tpm (swtpm, QEMU TCG), test kernel $(basename "$kdir")"

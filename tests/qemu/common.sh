@@ -9,6 +9,18 @@ export TEK_CACHE
 
 tk_prog=$(basename "$0" .sh)
 
+# Host knobs are TKH_*; TK_* are the guest's variables (TK_PHASE, TK_KERNEL...).
+# The old host names still work for one release, with a note.
+for tk_v in ONLY SUITES IMPL NO_OURS RUN JOBS BOOT_TIMEOUT VERBOSE DISK_MB STAGES \
+	KEEP_RUNS TPM BENCH_N SHELL MEM SWTPM_LOG_LEVEL; do
+	tk_old=TK_$tk_v tk_new=TKH_$tk_v
+	if [ -z "${!tk_new+x}" ] && [ -n "${!tk_old+x}" ]; then
+		export "$tk_new=${!tk_old}"
+		echo "$tk_prog: note: $tk_old is now $tk_new" >&2
+	fi
+done
+unset tk_v tk_old tk_new
+
 die() { echo "$tk_prog: error: $*" >&2; exit 1; }
 log() { echo "$tk_prog: $*" >&2; }
 
@@ -19,26 +31,41 @@ need() {
 	done
 }
 
-# A run directory under build/ in the repo (gitignored); reused when TK_RUN is set.
+# A run directory under build/ in the repo (gitignored); reused when TKH_RUN is set.
 tk_rundir() {
-	if [ -z "${TK_RUN:-}" ]; then
-		TK_RUN=$TK_TOP/build/run-$(date +%Y%m%d-%H%M%S)-$$
-		mkdir -p "$TK_RUN"
-		ln -sfn "$(basename "$TK_RUN")" "$TK_TOP/build/run-latest"
-		# Keep the last TK_KEEP_RUNS (default 20) run directories.
+	if [ -z "${TKH_RUN:-}" ]; then
+		TKH_RUN=$TK_TOP/build/run-$(date +%Y%m%d-%H%M%S)-$$
+		mkdir -p "$TKH_RUN"
+		ln -sfn "$(basename "$TKH_RUN")" "$TK_TOP/build/run-latest"
+		# Keep the last TKH_KEEP_RUNS (default 20) run directories.
 		find "$TK_TOP/build" -maxdepth 1 -type d -name 'run-2*' -printf '%f\n' | sort -r |
-			tail -n +$((${TK_KEEP_RUNS:-20} + 1)) | while read -r old; do
+			tail -n +$((${TKH_KEEP_RUNS:-20} + 1)) | while read -r old; do
 				rm -rf "${TK_TOP:?}/build/$old"
 			done
 	fi
-	mkdir -p "$TK_RUN"
-	export TK_RUN
-	echo "$TK_RUN"
+	mkdir -p "$TKH_RUN"
+	TKH_RUN=$(cd "$TKH_RUN" && pwd)
+	export TKH_RUN
+	echo "$TKH_RUN"
 }
 
 # Seconds since the epoch with a fraction, and elapsed time formatting.
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# tk_step NAME CMD...: run and time one step; "NAME SECONDS" goes to stderr
+# and, when tk_times names a file, is appended to it.
+tk_times=
+tk_step() {
+	local name=$1 t0 rc=0 line
+	shift
+	t0=$(now)
+	"$@" || rc=$?
+	line=$(printf '%-32s %6ss' "$name" "$(elapsed "$t0")")
+	echo "$line" >&2
+	if [ -n "$tk_times" ]; then echo "$line" >>"$tk_times"; fi
+	return $rc
+}
 
 # tk_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (build/obj-NAME/src: kernels do not clobber each other's objects and the
@@ -61,4 +88,45 @@ tk_build_ours() {
 	cp "$obj"/*.ko "$mods/"
 	exec 8>&-
 	log "$name: our modules: $(cd "$mods" && echo *.ko)"
+}
+
+# tk_prepare KERNEL DIR [--no-ours]: prepare a machine of KERNEL (test |
+# stock61 | stock612) in DIR: the kernel (built or fetched, both cached), our
+# modules built against it (DIR/mods; none with --no-ours) and the initramfs
+# (DIR/initrd.cpio.gz). Writes DIR/machine: "IMAGE INITRD KVER KDIR" and sets
+# tk_image, tk_initrd, tk_kver, tk_kdir. Steps are timed (tk_step). With
+# TKH_NO_OURS=1 a failed module build goes on without our modules.
+tk_prepare() {
+	local kernel=$1 dir=$2 ours=${3:-} line moddir ramfs=()
+	mkdir -p "$dir"
+	dir=$(cd "$dir" && pwd)
+	rm -rf "$dir/mods" "$dir/machine"
+	mkdir -p "$dir/mods"
+	case $kernel in
+	test)
+		tk_kdir=$(tk_step "$kernel: kernel build" "$TK_QEMU/build-kernel.sh") ||
+			{ log "$kernel: the test kernel does not build"; return 1; }
+		tk_image=$tk_kdir/arch/x86/boot/bzImage tk_kver=test
+		ramfs=(--kdir "$tk_kdir")
+		;;
+	stock61|stock612)
+		line=$(tk_step "$kernel: fetch" "$TK_QEMU/fetch-stock.sh" "$kernel") ||
+			{ log "$kernel: fetching the stock kernel failed"; return 1; }
+		read -r _ tk_kver tk_kdir tk_image moddir <<<"$line"
+		ramfs=(--moddir "$moddir")
+		;;
+	*) log "unknown kernel '$kernel' (test, stock61, stock612)"; return 1 ;;
+	esac
+	if [ "$ours" != --no-ours ] &&
+		! tk_step "$kernel: our modules" tk_build_ours "$kernel" "$tk_kdir" "$dir/mods" "$dir/build.log"; then
+		if [ "${TKH_NO_OURS:-0}" != 1 ]; then
+			log "$kernel: our modules do not build against $tk_kver ($dir/build.log)"
+			return 1
+		fi
+		log "$kernel: TKH_NO_OURS=1: going on without our modules"
+	fi
+	tk_initrd=$dir/initrd.cpio.gz
+	tk_step "$kernel: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$tk_initrd" \
+		--mods "$dir/mods" "${ramfs[@]}" || { log "$kernel: the initramfs failed"; return 1; }
+	echo "$tk_image $tk_initrd $tk_kver $tk_kdir" >"$dir/machine"
 }

@@ -4,30 +4,27 @@
 # across three boots of one machine (tests/guest/demo/10-session.sh), printed
 # as a transcript on stdout.
 #
-# Environment: TK_IMPL=ref  use the in-tree modules instead of ours
-#              TK_TPM=2.0   a TPM 2.0 (keyhandle=0x81000001) instead of 1.2
-#              TK_RUN=DIR, TK_VERBOSE=1, TK_BOOT_TIMEOUT as for run-all.sh
+# Environment: TKH_IMPL=ref  use the in-tree modules instead of ours
+#              TKH_TPM=2.0   a TPM 2.0 (keyhandle=0x81000001) instead of 1.2
+#              TKH_RUN=DIR, TKH_VERBOSE=1, TKH_BOOT_TIMEOUT as for run-all.sh
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 need make python3 rsync
 
 run=$(tk_rundir)
-export TK_NESTED=1
-tpm=${TK_TPM:-1.2}
-impl=${TK_IMPL:-ours}
+export TKH_NESTED=1
+tpm=${TKH_TPM:-1.2}
+impl=${TKH_IMPL:-ours}
 d=$run/demo
 mkdir -p "$d/state"
 
-log "building the test kernel (cached after the first time)"
-kdir=$("$TK_QEMU/build-kernel.sh")
-mkdir -p "$d/mods"
-if [ "$impl" != ref ]; then
-	log "building our modules"
-	tk_build_ours test "$kdir" "$d/mods" "$d/build.log" ||
-		die "our modules do not build (log: $d/build.log); TK_IMPL=ref make demo shows the in-tree ones"
-fi
-"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" --kdir "$kdir" 2>/dev/null
+log "preparing the test kernel, our modules and the initramfs (the kernel is cached)"
+ours=
+[ "$impl" != ref ] || ours=--no-ours
+tk_prepare test "$d" "$ours" 2>"$d/prepare.log" ||
+	die "preparing the machine failed (log: $d/prepare.log); TKH_IMPL=ref make demo shows the in-tree modules"
+kdir=$tk_kdir
 "$TK_QEMU/provision.sh" "$tpm" "$d/tpm" 2>/dev/null
 
 # The transcript: the "# " lines of the demo subtest, minus KTAP bookkeeping.
@@ -45,7 +42,7 @@ for phase in 1 2 3; do
 	*) echo "=== boot $phase: reboot (same TPM; the blobs saved by the last boot come along)" ;;
 	esac
 	out=$d/p$phase
-	TK_BOOT_NAME=demo-p$phase "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
+	TKH_BOOT_NAME=demo-p$phase "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" \
 		"$d/tpm" "$tpm" "tk.phase=$phase tk.kernel=test tk.suites=demo tk.impl=$impl" \
 		"$out" "$d/state" >"$out.verdict" 2>&1 || rc=1
 	[ -f "$out/results.ktap" ] && transcript "$out/results.ktap"

@@ -1,168 +1,366 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The full guest run: every kernel, every boot, one aggregated verdict.
+# The full guest run: the boots of the table below, one aggregated verdict.
 #
-#   test      our test kernel (build-kernel.sh): phase 1 + 2, suites $TEST_SUITES
-#   stock61   Debian's stock 6.1 (fetch-stock.sh): phase 1 + 2, suites $STOCK_SUITES
-#   stock612  Debian's stock 6.12: the same
-#   test-tpm2 the test kernel with a TPM 2.0 (SRK at 0x81000001): suites $TPM2_SUITES
-#   test-tpm2-nosrk  the same without a persistent SRK: phase 1, $TPM2_NOSRK_SUITES
-#   stock61-tpm2, stock612-tpm2  the stock kernels with a TPM 2.0 (SRK): $TPM2_SUITES
-# Each kernel gets a fresh TPM state (provision.sh) kept across its boots,
-# and the files its tests save (state_save) are carried to its next boot.
+# usage: run-all.sh               run the boots (TKH_ONLY, default all), in parallel
+#        run-all.sh --help        this text and the boot names
+#        run-all.sh --table-md    the boot table as docs/testing.md shows it
+#        run-all.sh --check-doc   fail when docs/testing.md's table is not --table-md's
+#        run-all.sh --update-doc  rewrite docs/testing.md's table
 #
-# Environment:
-#   TK_ONLY=test,stock61,stock612   the kernels to run, in order (comma-separated)
-#   TK_SUITES=a,b                   override the suites of every kernel
-#   TK_NO_OURS=1                    go on without our modules when src/ does not
-#                                   build (harness development only; never in CI)
-#   TK_IMPL=ref                     tests load the in-tree reference instead of ours
-#                                   (tk.impl=ref; only where a reference exists)
-#   TK_RUN=DIR                      run directory (default build/run-<timestamp>)
-#   TK_BOOT_TIMEOUT, TK_VERBOSE     passed to boot.sh
-# Output: one line per boot and per failed step, then "N passed, N failed, N skipped".
+# One row of the table is one machine: a kernel, a fresh TPM (provision.sh; kept
+# across the machine's boots), a scratch disk and a state directory (the files
+# its tests save are carried to its next boot), booted once per phase, in order.
+# Each kernel is prepared once (tk_prepare: kernel, our modules, initramfs) for
+# all of its machines. Machines run in a pool of TKH_JOBS (default: nproc) at a
+# time, the longest first; each has its own run directory, swtpm and disk.
+#
+# Environment (host knobs are TKH_*; TK_* names the guest's variables):
+#   TKH_ONLY=a,b        the boots to run (default: every row)
+#   TKH_SUITES=a,b      override the suites of every boot
+#   TKH_JOBS=N          machines at a time (default: nproc)
+#   TKH_NO_OURS=1       go on without our modules when src/ does not build
+#                       (harness development only; never in CI)
+#   TKH_IMPL=ref        tests load the in-tree reference instead of ours
+#                       (tk.impl=ref; only where a reference exists)
+#   TKH_RUN=DIR         run directory (default build/run-<timestamp>)
+#   TKH_DISK_MB         scratch disk size (default 64)
+#   TKH_BOOT_TIMEOUT, TKH_VERBOSE, TKH_MEM   passed to boot.sh
+# Output: one line per boot as its machine finishes, one per failed step, the
+# times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-need make python3 rsync
 
-TEST_SUITES=selftest,trusted,encrypted
-STOCK_SUITES=selftest,trusted,encrypted
-TPM2_SUITES=selftest,trusted2
-TPM2_NOSRK_SUITES=trusted2	# selftest needs the SRK for the in-tree module
-PHASES="1 2"
+# Suite sets: adding a suite to every boot of a set is a one-word change here.
+TPM12_SUITES=selftest,trusted,encrypted,disk	# TPM 1.2 machines, test and stock
+TPM2_SUITES=selftest,trusted2			# TPM 2.0 machines with an SRK
 
+# The boots; adding one is one row. Columns:
+#   name     what TKH_ONLY and the output call it
+#   kernel   test (build-kernel.sh) | stock61 | stock612 (fetch-stock.sh)
+#   tpm      1.2 | 2.0 | none (no swtpm, no TPM device)
+#   prov     srk: the SRK (1.2: auth 20 zero bytes; 2.0: persistent at 0x81000001)
+#            | nosrk (2.0 without a persistent SRK) | - (no TPM)
+#   phases   boots of the machine, in order (comma-separated)
+#   suites   comma-separated; a suite without scripts is left out
+#   extra    the rest of the line: extra kernel command-line words (- for none)
+# The order is the table's order in docs/testing.md and in the results.
+boot_table() {
+	cat <<EOF
+test             test      1.2   srk    1,2  $TPM12_SUITES  -
+test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES  -
+test-tpm2-nosrk  test      2.0   nosrk  1    trusted2  -
+test-notpm       test      none  -      1    notpm  -
+test-modsig      test      1.2   srk    1    modsig  module.sig_enforce=1
+stock61          stock61   1.2   srk    1,2  $TPM12_SUITES  -
+stock61-tpm2     stock61   2.0   srk    1,2  $TPM2_SUITES  -
+stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -
+stock612-tpm2    stock612  2.0   srk    1,2  $TPM2_SUITES  -
+EOF
+}
+
+declare -A B_KERNEL B_TPM B_PROV B_PHASES B_SUITES B_EXTRA
+ALL=()
+while read -r n k t p ph s x; do
+	ALL+=("$n")
+	B_KERNEL[$n]=$k B_TPM[$n]=$t B_PROV[$n]=$p B_PHASES[$n]=$ph B_SUITES[$n]=$s B_EXTRA[$n]=$x
+done < <(boot_table)
+
+usage() {
+	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+	echo "Boots: ${ALL[*]}"
+}
+
+# The table in Markdown, between the markers docs/testing.md carries.
+MD_BEGIN='<!-- boot table: tests/qemu/run-all.sh --table-md; run-all.sh --update-doc rewrites it -->'
+MD_END='<!-- end of boot table -->'
+table_md() {
+	local n q='`'
+	echo "$MD_BEGIN"
+	echo "| name | kernel | TPM | provisioning | phases | suites | extra command line |"
+	echo "|---|---|---|---|---|---|---|"
+	for n in "${ALL[@]}"; do
+		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${B_KERNEL[$n]}" "${B_TPM[$n]}" \
+			"${B_PROV[$n]}" "${B_PHASES[$n]//,/, }" "${B_SUITES[$n]//,/, }" \
+			"$(if [ "${B_EXTRA[$n]}" = - ]; then echo -; else echo "$q${B_EXTRA[$n]}$q"; fi)"
+	done
+	echo "$MD_END"
+}
+
+# docs/testing.md with its table section replaced by table_md's.
+doc_with_table() {
+	local doc=$TK_TOP/docs/testing.md
+	if ! grep -qxF "$MD_BEGIN" "$doc" || ! grep -qxF "$MD_END" "$doc"; then
+		die "docs/testing.md has no boot table markers"
+	fi
+	awk -v b="$MD_BEGIN" -v e="$MD_END" -v t="$(table_md)" '
+		$0 == b { print t; skip = 1; next }
+		$0 == e { skip = 0; next }
+		!skip' "$doc"
+}
+
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+--table-md) table_md; exit 0 ;;
+--check-doc)
+	if ! doc_with_table | diff -u "$TK_TOP/docs/testing.md" - >&2; then
+		echo "docs/testing.md: the boot table differs from run-all.sh's (run-all.sh --update-doc)" >&2
+		exit 1
+	fi
+	echo "docs/testing.md: boot table in sync"
+	exit 0 ;;
+--update-doc)
+	doc_with_table >"$TK_TOP/docs/testing.md.tmp"
+	mv "$TK_TOP/docs/testing.md.tmp" "$TK_TOP/docs/testing.md"
+	exit 0 ;;
+'') ;;
+*) usage >&2; exit 2 ;;
+esac
+
+need make python3 rsync flock
+only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
+for n in ${only//,/ }; do
+	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: unknown boot '$n' (${ALL[*]})"
+done
 run=$(tk_rundir)
-export TK_NESTED=1
-only=${TK_ONLY:-test,test-tpm2,test-tpm2-nosrk,stock61,stock61-tpm2,stock612,stock612-tpm2}
+export TKH_NESTED=1
+jobs=${TKH_JOBS:-$(nproc)}
+log "run directory $run, $jobs machines at a time"
+rm -rf "$run/jobs" "$run/failed"
+mkdir -p "$run/jobs"
 : >"$run/boots.txt"      # NAME STATUS PASSED FAILED SKIPPED
 : >"$run/times.txt"      # STEP SECONDS
-log "run directory $run"
 
-# step NAME CMD...: run and time one step; its wall time goes to times.txt.
-step() {
-	local name=$1 t0 rc=0
-	shift
-	t0=$(now)
-	"$@" || rc=$?
-	printf '%-28s %6ss\n' "$name" "$(elapsed "$t0")" | tee -a "$run/times.txt" >&2
-	return $rc
-}
-
-# A failure outside a boot (build, provisioning): one failed point.
+# A failure outside a boot (build, provisioning): one failed point, with a
+# counts file of its own (check.sh sums every counts file of the run).
 fail_step() { # name message
 	echo "FAIL $1: $2"
-	echo "$1 fail 0 1 0" >>"$run/boots.txt"
+	mkdir -p "$run/failed/$1"
+	echo "0 1 0" >"$run/failed/$1/counts"
+	echo "$1 fail 0 1 0" >>"$tk_boots"
 }
 
-# Keep the suites that have at least one script.
+# Keep the suites that have at least one script (said once per suite).
+declare -A noted=()
 suites_with_tests() { # a,b,c
-	local s out=
+	local s
+	suites=
 	for s in ${1//,/ }; do
 		if compgen -G "$TK_TOP/tests/guest/$s/*.sh" >/dev/null; then
-			out=${out:+$out,}$s
-		else
-			log "suite '$s' has no scripts: skipped"
+			suites=${suites:+$suites,}$s
+		elif [ -z "${noted[$s]:-}" ]; then
+			noted[$s]=1
+			log "suite '$s' has no scripts: left out"
 		fi
 	done
-	echo "$out"
 }
 
-# boots NAME KERNEL TPM IMAGE INITRD SUITES: provision, then phase 1, 2, ...
-# NAME names the boots (NAME-p1...), KERNEL is what the guest sees (tk.kernel=).
-boots() {
-	local name=$1 kernel=$2 tpm=$3 image=$4 initrd=$5 suites=$6 phase out rc
-	local prov=() phases=$PHASES
-	case $name in *-nosrk) prov=(--no-srk) phases=1 ;; esac	# TPM 2.0 without an SRK
-	if [ -z "$suites" ]; then
-		echo "SKIP $name: no test scripts in its suites"
-		return 0
+# A job of the pool: the verdict parser's own tests.
+job_selftest() {
+	tk_step "harness self-test" python3 "$TK_QEMU/ktap_test.py" ||
+		fail_step harness "ktap_test.py failed (see $run/jobs/harness.log)"
+}
+
+# A job of the pool: prepare KERNEL once for all of its machines.
+job_prepare() { # kernel
+	tk_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
+}
+
+# A job of the pool: one machine, its phases in order.
+job_machine() { # name
+	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver
+	local tpmdir=- prov=()
+	rm -rf "$d"
+	mkdir -p "$d/state"
+	read -r image initrd kver _ <"$run/kernel-${B_KERNEL[$name]}/machine"
+	if [ "$tpm" != none ]; then
+		tpmdir=$d/tpm
+		[ "${B_PROV[$name]}" = nosrk ] && prov=(--no-srk)
+		tk_step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
+			{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	fi
-	step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" "${prov[@]}" ||
-		{ fail_step "$name" "TPM provisioning failed"; return 0; }
-	mkdir -p "$run/$name/state"
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
-	truncate -s "${TK_DISK_MB:-64}M" "$run/$name/disk.img"
-	for phase in $phases; do
-		out=$run/$name/p$phase
+	truncate -s "${TKH_DISK_MB:-64}M" "$d/disk.img"
+	for phase in ${B_PHASES[$name]//,/ }; do
+		out=$d/p$phase
 		rc=0
-		TK_DISK=$run/$name/disk.img TK_BOOT_NAME=$name-p$phase step "$name: boot phase $phase" "$TK_QEMU/boot.sh" "$image" "$initrd" \
-			"$run/$name/tpm" "$tpm" "tk.phase=$phase tk.kernel=$kernel tk.suites=$suites${TK_IMPL:+ tk.impl=$TK_IMPL}" \
-			"$out" "$run/$name/state" || rc=$?
+		TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase tk_step "$name: boot phase $phase" \
+			"$TK_QEMU/boot.sh" "$image" "$initrd" "$tpmdir" "$tpm" \
+			"tk.phase=$phase tk.kernel=${B_KERNEL[$name]} tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
+				[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")" \
+			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
-			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$run/boots.txt"
+			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$tk_boots"
 		else
 			fail_step "$name-p$phase" "no verdict (boot.sh exit $rc)"
 		fi
-		cp -a "$out/state/." "$run/$name/state/" 2>/dev/null || true
+		cp -a "$out/state/." "$d/state/" 2>/dev/null || true
+	done
+	log "$name ($kver) done"
+}
+
+# The order of the pool: longest first. A machine's time in an earlier run
+# with the same suites (build/boot-times: NAME SUITES SECONDS), else an
+# estimate: a suite takes about 50 s a phase on a stock kernel and three
+# times that on the test kernel (KASAN, kmemleak).
+times_db=$TK_TOP/build/boot-times
+cost() { # name
+	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
+	t=$(awk -v n="$n" -v s="$s" '$1 == n && $2 == s { t = $3 } END { print t }' "$times_db" 2>/dev/null)
+	if [ -z "$t" ]; then
+		[ "${B_KERNEL[$n]}" = test ] && w=150
+		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
+		t=$((w * (${#p} + 1) * (${#s} + 1)))
+	fi
+	echo "${t%.*}"
+}
+
+# Remember each machine's time (its steps' sum) for the next run's order.
+save_times() {
+	local n t
+	mkdir -p "$(dirname "$times_db")"
+	for n in "${selected[@]}"; do
+		t=$(awk '{ t += $NF } END { printf "%d", t }' "$run/jobs/$n.times" 2>/dev/null)
+		[ "${t:-0}" -gt 0 ] || continue
+		awk -v n="$n" -v s="${B_RUN[$n]}" '!($1 == n && $2 == s)' "$times_db" 2>/dev/null >"$times_db.$$" || true
+		echo "$n ${B_RUN[$n]} $t" >>"$times_db.$$"
+		mv "$times_db.$$" "$times_db"
 	done
 }
 
-# The test kernel, its modules and initramfs are built once for both TPMs.
-test_kdir='' test_initrd=''
-prepare_test() {
-	[ -n "$test_initrd" ] && return 0
-	mkdir -p "$run/test"
-	test_kdir=$(step "test: kernel build" "$TK_QEMU/build-kernel.sh") ||
-		{ fail_step test "test kernel build failed"; return 1; }
-	if ! step "test: our modules" tk_build_ours test "$test_kdir" "$run/test/mods" "$run/test/build.log"; then
-		if [ "${TK_NO_OURS:-0}" != 1 ]; then
-			fail_step test "our modules do not build against the test kernel ($run/test/build.log)"
-			return 1
-		fi
-		log "test: TK_NO_OURS=1: going on without our modules"
+# --- run ------------------------------------------------------------------
+t_run=$(now)
+tk_boots=$run/jobs/select.boots
+: >"$tk_boots"
+declare -A B_RUN=()	# the suites a machine runs
+selected=()
+for n in ${only//,/ }; do
+	suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
+	if [ -z "$suites" ]; then
+		echo "SKIP $n: no test scripts in its suites (${TKH_SUITES:-${B_SUITES[$n]}})"
+		echo "$n skip 0 0 0" >>"$tk_boots"
+		continue
 	fi
-	step "test: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/test/initrd.cpio.gz" \
-		--mods "$run/test/mods" --kdir "$test_kdir" || { fail_step test "initramfs failed"; return 1; }
-	test_initrd=$run/test/initrd.cpio.gz
-}
-
-kernel_test() { # test (TPM 1.2) | test-tpm2 | test-tpm2-nosrk (TPM 2.0)
-	local name=$1 tpm=1.2 suites=$TEST_SUITES
-	case $name in
-	test-tpm2-nosrk) tpm=2.0 suites=$TPM2_NOSRK_SUITES ;;
-	test-tpm2) tpm=2.0 suites=$TPM2_SUITES ;;
-	esac
-	prepare_test || return 0
-	suites=$(suites_with_tests "${TK_SUITES:-$suites}")
-	boots "$name" test "$tpm" "$test_kdir/arch/x86/boot/bzImage" "$test_initrd" "$suites"
-}
-
-kernel_stock() { # stock61|stock612 (TPM 1.2), stock61-tpm2|stock612-tpm2 (TPM 2.0)
-	local name=$1 base=${1%-tpm2} tpm=1.2 suites=$STOCK_SUITES line kver kdir vmlinuz moddir
-	[ "$base" = "$name" ] || tpm=2.0 suites=$TPM2_SUITES
-	mkdir -p "$run/$name"
-	line=$(step "$name: fetch" "$TK_QEMU/fetch-stock.sh" "$base") ||
-		{ fail_step "$name" "fetching the stock kernel failed"; return 0; }
-	read -r _ kver kdir vmlinuz moddir <<<"$line"
-	log "$name: $kver"
-	if ! step "$name: our modules" tk_build_ours "$name" "$kdir" "$run/$name/mods" "$run/$name/build.log"; then
-		if [ "${TK_NO_OURS:-0}" != 1 ]; then
-			fail_step "$name" "our modules do not build against $kver ($run/$name/build.log)"
-			return 0
-		fi
-		log "$name: TK_NO_OURS=1: going on without our modules"
-	fi
-	step "$name: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$run/$name/initrd.cpio.gz" \
-		--mods "$run/$name/mods" --moddir "$moddir" || { fail_step "$name" "initramfs failed"; return 0; }
-	suites=$(suites_with_tests "${TK_SUITES:-$suites}")
-	boots "$name" "$base" "$tpm" "$vmlinuz" "$run/$name/initrd.cpio.gz" "$suites"
-}
-
-step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" ||
-	{ cat "$run/ktap_test.log" >&2; fail_step harness "ktap_test.py failed"; }
-
-for k in ${only//,/ }; do
-	case $k in
-	test|test-tpm2|test-tpm2-nosrk) kernel_test "$k" ;;
-	stock61|stock612|stock61-tpm2|stock612-tpm2) kernel_stock "$k" ;;
-	*) die "TK_ONLY: unknown kernel '$k' (test, test-tpm2, test-tpm2-nosrk, stock61, stock612, stock61-tpm2, stock612-tpm2)" ;;
-	esac
+	B_RUN[$n]=$suites
+	selected+=("$n")
 done
+mapfile -t pending < <(for n in "${selected[@]}"; do echo "$(cost "$n") $n"; done | sort -s -k1,1nr | cut -d' ' -f2)
+
+declare -A kstate=() job_of=()	# kernel: preparing|ready|failed; pid: job name
+running=0
+# The processes under PID, deepest first (timeout(1) puts QEMU in a group
+# of its own, so a job's process group does not hold all of it).
+# shellcheck disable=SC2317  # invoked by the trap
+descendants() { # pid
+	local c
+	for c in $(ps -o pid= --ppid "$1"); do
+		descendants "$c"
+		echo "$c"
+	done
+}
+# shellcheck disable=SC2317  # invoked by the trap
+stop_jobs() {
+	local pid
+	for pid in "${!job_of[@]}"; do
+		# shellcheck disable=SC2046  # a list of pids
+		kill $(descendants "$pid") "$pid" 2>/dev/null || true
+	done
+}
+trap 'stop_jobs; exit 130' INT TERM
+set -m	# each job in its own process group (no terminal signals to the boots)
+
+# A job's stdout (its verdict lines) is printed when it ends, its stderr kept
+# in its log; with TKH_VERBOSE=1 the stderr (consoles) streams here instead.
+start_job() { # name function arg...
+	local name=$1 err=$run/jobs/$1.log
+	[ "${TKH_VERBOSE:-0}" != 1 ] || err=/dev/stderr
+	(
+		tk_times=$run/jobs/$name.times tk_boots=$run/jobs/$name.boots
+		: >"$tk_times"
+		: >"$tk_boots"
+		"${@:2}"
+	) >"$run/jobs/$name.out" 2>"$err" </dev/null &
+	job_of[$!]=$name
+	running=$((running + 1))
+}
+
+# Start what can start: the first pending machine whose kernel is ready, or
+# the preparation of the first kernel nobody prepares yet.
+start_more() {
+	local i n k again=1
+	while [ "$running" -lt "$jobs" ] && [ "$again" = 1 ]; do
+		again=0
+		for i in "${!pending[@]}"; do
+			n=${pending[$i]} k=${B_KERNEL[${pending[$i]}]}
+			case ${kstate[$k]:-} in
+			ready)
+				unset "pending[$i]"
+				log "start $n"
+				start_job "$n" job_machine "$n"
+				again=1
+				break ;;
+			failed)
+				unset "pending[$i]"
+				echo "SKIP $n: its kernel $k could not be prepared" >"$run/jobs/$n.out"
+				echo "$n skip 0 0 0" >"$run/jobs/$n.boots"
+				cat "$run/jobs/$n.out"
+				again=1
+				break ;;
+			'')
+				kstate[$k]=preparing
+				log "prepare $k"
+				start_job "prepare-$k" job_prepare "$k"
+				again=1
+				break ;;
+			esac
+		done
+	done
+}
+
+start_job harness job_selftest
+start_more
+while [ "$running" -gt 0 ]; do
+	pid=
+	wait -n -p pid || true
+	[ -n "$pid" ] || continue
+	name=${job_of[$pid]}
+	unset "job_of[$pid]"
+	running=$((running - 1))
+	log "finished $name"
+	case $name in
+	prepare-*)
+		k=${name#prepare-}
+		if [ -s "$run/kernel-$k/machine" ]; then kstate[$k]=ready; else kstate[$k]=failed; fi
+		;;
+	esac
+	# Its lines, together, as it finishes; its log only when something failed.
+	cat "$run/jobs/$name.out"
+	if grep -q '^FAIL ' "$run/jobs/$name.out"; then
+		tail -n 20 "$run/jobs/$name.log" 2>/dev/null | sed 's/^/    /'
+	fi
+	start_more
+done
+trap - INT TERM
+
+# Results and times in the table's order, whatever order the jobs ran in.
+order=(select harness)
+for n in "${ALL[@]}"; do
+	case " ${selected[*]} " in *" $n "*) ;; *) continue ;; esac
+	k=prepare-${B_KERNEL[$n]}
+	case " ${order[*]} " in *" $k "*) ;; *) order+=("$k") ;; esac
+	order+=("$n")
+done
+for j in "${order[@]}"; do
+	cat "$run/jobs/$j.boots" >>"$run/boots.txt" 2>/dev/null || true
+	cat "$run/jobs/$j.times" >>"$run/times.txt" 2>/dev/null || true
+done
+printf '%-32s %6ss\n' "wall time ($jobs at a time)" "$(elapsed "$t_run")" >>"$run/times.txt"
+save_times
 
 echo
 echo "Boots ($run):"
-awk '{ printf "  %-4s %-14s %3d passed, %d failed, %d skipped\n", toupper($2), $1, $3, $4, $5 }' "$run/boots.txt"
+awk '{ printf "  %-4s %-20s %3d passed, %d failed, %d skipped\n", toupper($2), $1, $3, $4, $5 }' "$run/boots.txt"
 echo "Times:"
 sed 's/^/  /' "$run/times.txt"
 read -r p f s < <(awk '{ p += $3; f += $4; s += $5 } END { print p+0, f+0, s+0 }' "$run/boots.txt")
