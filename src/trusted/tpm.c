@@ -4,6 +4,7 @@
  * page-sized command buffers, random numbers and PCR locking.
  */
 #include <linux/errno.h>
+#include <linux/error-injection.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/tpm.h>
@@ -62,6 +63,19 @@ void trusted_tpm_buf_free(u8 *buf)
 }
 
 /*
+ * One exchange with the TPM core. Test kernels (CONFIG_FAIL_FUNCTION) can
+ * make it return any value without sending anything, as the TPM core
+ * would report a TPM's return code: fail_function, see tests/guest.
+ */
+static noinline int trusted_tpm_exchange(u8 *buf)
+{
+	return tk_tpm_transmit(chip, buf);
+}
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
+#endif
+
+/*
  * Send the command in @buf; the response replaces it. Returns 0, a
  * negative errno, or the TPM's positive return code, which callers turn
  * into an errno after naming it in the log as @what (NULL: the caller
@@ -69,7 +83,7 @@ void trusted_tpm_buf_free(u8 *buf)
  */
 int trusted_tpm_send(u8 *buf, const char *what)
 {
-	int rc = tk_tpm_transmit(chip, buf);
+	int rc = trusted_tpm_exchange(buf);
 
 	if (!what)
 		return rc;

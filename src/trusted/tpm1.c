@@ -9,6 +9,7 @@
  * RNG; every response HMAC is verified before its data is used.
  */
 #include <crypto/algapi.h>
+#include <linux/error-injection.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -49,6 +50,21 @@ static int tpm_errno(int rc)
 	return rc == -EBADMSG ? -EIO : rc;
 }
 
+/*
+ * The TPM's answer to OSAP or OIAP. Test kernels (CONFIG_FAIL_FUNCTION)
+ * can make it fail as for a malformed response.
+ */
+static noinline int trusted_tpm1_parse_session(const u8 *buf,
+					       struct tpm1_session *s,
+					       bool osap)
+{
+	return osap ? tpm1_parse_osap(buf, PAGE_SIZE, s) :
+		      tpm1_parse_oiap(buf, PAGE_SIZE, s);
+}
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(trusted_tpm1_parse_session, ERRNO);
+#endif
+
 static int send_parse_session(u8 *buf, struct tpm1_session *s, bool osap)
 {
 	int rc;
@@ -56,8 +72,7 @@ static int send_parse_session(u8 *buf, struct tpm1_session *s, bool osap)
 	rc = trusted_tpm_send(buf, osap ? "OSAP" : "OIAP");
 	if (rc)
 		return tpm_errno(rc);
-	rc = osap ? tpm1_parse_osap(buf, PAGE_SIZE, s) :
-		    tpm1_parse_oiap(buf, PAGE_SIZE, s);
+	rc = trusted_tpm1_parse_session(buf, s, osap);
 	return tpm_errno(rc);
 }
 

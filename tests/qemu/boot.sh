@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # One boot of a guest, then its verdict.
 #
-# usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0 "CMDLINE EXTRAS" OUTDIR [STATE_IN]
+# usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0|none "CMDLINE EXTRAS" OUTDIR [STATE_IN]
 #
 # KERNEL      bzImage / vmlinuz
 # INITRAMFS   from mkinitramfs.sh
 # TPMSTATE    swtpm state directory (provision.sh); modified in place, so the
-#             next boot with the same directory is a reboot of the same machine
+#             next boot with the same directory is a reboot of the same machine;
+#             with TPM none (a machine without any TPM: no swtpm, no TPM device) unused
 # EXTRAS      appended to the kernel command line (tk.phase=, tk.kernel=, tk.suites=...)
 # OUTDIR      console.log (ttyS0), results.ktap (ttyS1), state.b64 (ttyS2),
 #             state/ (decoded files saved by the guest), summary.txt, counts
@@ -27,18 +28,18 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need qemu-system-x86_64 swtpm python3 timeout
 
-[ $# -ge 6 ] || die "usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0 EXTRAS OUTDIR [STATE_IN]"
+[ $# -ge 6 ] || die "usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0|none EXTRAS OUTDIR [STATE_IN]"
 kernel=$1 initrd=$2 tpmstate=$3 tpmver=$4 extras=$5 out=$6 state_in=${7:-}
 name=${TK_BOOT_NAME:-$(basename "$out")}
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
-[ -d "$tpmstate" ] || die "no TPM state directory $tpmstate"
-case $tpmver in 1.2) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; *) die "TPM version must be 1.2 or 2.0" ;; esac
+case $tpmver in 1.2) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; none) ;; *) die "TPM version must be 1.2, 2.0 or none" ;; esac
+[ "$tpmver" = none ] || [ -d "$tpmstate" ] || die "no TPM state directory $tpmstate"
 
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-tpmstate=$(cd "$tpmstate" && pwd)   # swtpm -d changes to /
+[ "$tpmver" = none ] || tpmstate=$(cd "$tpmstate" && pwd)   # swtpm -d changes to /
 
 # The initramfs, plus the state of earlier boots as a second (concatenated) archive.
 boot_initrd=$initrd
@@ -63,12 +64,17 @@ cleanup() {
 	[ "$sockdir" = "$out" ] || rm -rf "$sockdir"
 }
 trap cleanup EXIT
-swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
-	--log file="$out/swtpm.log"${TK_SWTPM_LOG_LEVEL:+,level=$TK_SWTPM_LOG_LEVEL} --pid file="$out/swtpm.pid" -d ||
-	{ echo "FAIL $name: swtpm did not start (see $out/swtpm.log)"; exit 2; }
-swtpm_pid=$(cat "$out/swtpm.pid")
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || { echo "FAIL $name: no swtpm socket $sock"; exit 2; }
+tpmdev=()
+if [ "$tpmver" != none ]; then
+	swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
+		--log file="$out/swtpm.log"${TK_SWTPM_LOG_LEVEL:+,level=$TK_SWTPM_LOG_LEVEL} --pid file="$out/swtpm.pid" -d ||
+		{ echo "FAIL $name: swtpm did not start (see $out/swtpm.log)"; exit 2; }
+	swtpm_pid=$(cat "$out/swtpm.pid")
+	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+	[ -S "$sock" ] || { echo "FAIL $name: no swtpm socket $sock"; exit 2; }
+	tpmdev=(-chardev "socket,id=chrtpm,path=$sock" -tpmdev "emulator,id=tpm0,chardev=chrtpm"
+		-device "tpm-tis,tpmdev=tpm0")
+fi
 
 # A stall under a loaded host (TCG, KASAN) is not a bug of ours: report only
 # RCU stalls of 2 minutes (default 21 s); they still fail the boot.
@@ -92,8 +98,7 @@ start=$(now)
 status=0
 qemu=(qemu-system-x86_64 -accel tcg -m "${TK_MEM:-1024}" -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$boot_initrd"
-	-chardev "socket,id=chrtpm,path=$sock" -tpmdev "emulator,id=tpm0,chardev=chrtpm"
-	-device "tpm-tis,tpmdev=tpm0" "${disk[@]}")
+	"${tpmdev[@]}" "${disk[@]}")
 # ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.
 serials=(-serial chardev:con -serial file:"$out/results.ktap" -serial file:"$out/state.b64")
 if [ "${TK_SHELL:-0}" = 1 ]; then
@@ -105,7 +110,7 @@ else
 		</dev/null >"$out/qemu.log" 2>&1 || status=$?
 fi
 took=$(elapsed "$start")
-for _ in $(seq 30); do kill -0 "$swtpm_pid" 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 30); do [ -n "$swtpm_pid" ] && kill -0 "$swtpm_pid" 2>/dev/null || break; sleep 0.1; done
 
 # Saved state: lines "NAME BASE64"; a name may repeat (chunks, concatenated).
 mkdir -p "$out/state"

@@ -7,6 +7,7 @@
 #   stock612  Debian's stock 6.12: the same
 #   test-tpm2 the test kernel with a TPM 2.0 (SRK at 0x81000001): suites $TPM2_SUITES
 #   test-tpm2-nosrk  the same without a persistent SRK: phase 1, $TPM2_NOSRK_SUITES
+#   test-notpm the test kernel on a machine without any TPM: phase 1, $NOTPM_SUITES
 #   stock61-tpm2, stock612-tpm2  the stock kernels with a TPM 2.0 (SRK): $TPM2_SUITES
 # Each kernel gets a fresh TPM state (provision.sh) kept across its boots,
 # and the files its tests save (state_save) are carried to its next boot.
@@ -30,11 +31,12 @@ TEST_SUITES=selftest,trusted,encrypted
 STOCK_SUITES=selftest,trusted,encrypted
 TPM2_SUITES=selftest,trusted2
 TPM2_NOSRK_SUITES=trusted2	# selftest needs the SRK for the in-tree module
+NOTPM_SUITES=notpm
 PHASES="1 2"
 
 run=$(tk_rundir)
 export TK_NESTED=1
-only=${TK_ONLY:-test,test-tpm2,test-tpm2-nosrk,stock61,stock61-tpm2,stock612,stock612-tpm2}
+only=${TK_ONLY:-test,test-tpm2,test-tpm2-nosrk,test-notpm,stock61,stock61-tpm2,stock612,stock612-tpm2}
 : >"$run/boots.txt"      # NAME STATUS PASSED FAILED SKIPPED
 : >"$run/times.txt"      # STEP SECONDS
 log "run directory $run"
@@ -74,11 +76,12 @@ boots() {
 	local name=$1 kernel=$2 tpm=$3 image=$4 initrd=$5 suites=$6 phase out rc
 	local prov=() phases=$PHASES
 	case $name in *-nosrk) prov=(--no-srk) phases=1 ;; esac	# TPM 2.0 without an SRK
+	[ "$tpm" != none ] || phases=1
 	if [ -z "$suites" ]; then
 		echo "SKIP $name: no test scripts in its suites"
 		return 0
 	fi
-	step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" "${prov[@]}" ||
+	[ "$tpm" = none ] || step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$run/$name/tpm" "${prov[@]}" ||
 		{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	mkdir -p "$run/$name/state"
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
@@ -117,9 +120,10 @@ prepare_test() {
 	test_initrd=$run/test/initrd.cpio.gz
 }
 
-kernel_test() { # test (TPM 1.2) | test-tpm2 | test-tpm2-nosrk (TPM 2.0)
+kernel_test() { # test (TPM 1.2) | test-tpm2 | test-tpm2-nosrk (TPM 2.0) | test-notpm
 	local name=$1 tpm=1.2 suites=$TEST_SUITES
 	case $name in
+	test-notpm) tpm=none suites=$NOTPM_SUITES ;;
 	test-tpm2-nosrk) tpm=2.0 suites=$TPM2_NOSRK_SUITES ;;
 	test-tpm2) tpm=2.0 suites=$TPM2_SUITES ;;
 	esac
@@ -154,9 +158,9 @@ step "harness self-test" python3 "$TK_QEMU/ktap_test.py" 2>"$run/ktap_test.log" 
 
 for k in ${only//,/ }; do
 	case $k in
-	test|test-tpm2|test-tpm2-nosrk) kernel_test "$k" ;;
+	test|test-tpm2|test-tpm2-nosrk|test-notpm) kernel_test "$k" ;;
 	stock61|stock612|stock61-tpm2|stock612-tpm2) kernel_stock "$k" ;;
-	*) die "TK_ONLY: unknown kernel '$k' (test, test-tpm2, test-tpm2-nosrk, stock61, stock612, stock61-tpm2, stock612-tpm2)" ;;
+	*) die "TK_ONLY: unknown kernel '$k' (test, test-tpm2, test-tpm2-nosrk, test-notpm, stock61, stock612, stock61-tpm2, stock612-tpm2)" ;;
 	esac
 done
 
