@@ -29,8 +29,7 @@ left() {
 	tk_eq "authorisation sessions in the TPM" "$_s1" "$_s0"
 }
 fails() { # FUNC NTH RETVAL DATA
-	tk_ff_refused "$1" "$2" "$3" s_x "$4" >/dev/null 2>&1
-	[ $? -ne 0 ]
+	! tk_ff_refused "$1" "$2" "$3" s_x "$4" >/dev/null 2>&1
 }
 
 s0=$(tk1_sessions)

@@ -17,6 +17,7 @@ if [ -n "$why" ]; then
 	tk_skip_rest 1 $N "$why"
 	exit 0
 fi
+# shellcheck disable=SC2034  # used in eval
 s0=$(tk1_sessions)
 
 rc() { # DESC ERRNO CODE
