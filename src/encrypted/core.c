@@ -73,14 +73,18 @@ static void encrypted_free_preparse(struct key_preparsed_payload *prep)
 static int fill_material(struct encrypted_key_payload *ep,
 			 const struct tk_enc_cmdline *cl)
 {
+	int ret;
+
 	if (cl->cmd == TK_ENC_CMD_LOAD)
 		return encrypted_blob_open(ep, cl);
 
-	get_random_bytes(ep->iv, TK_ENC_IV_SIZE);
-	if (!cl->data_hex) {
-		get_random_bytes(ep->decrypted_data, ep->decrypted_datalen);
-		return 0;
-	}
+	/* Wait for a seeded RNG: keys may be made early in boot. */
+	ret = get_random_bytes_wait(ep->iv, TK_ENC_IV_SIZE);
+	if (ret)
+		return ret;
+	if (!cl->data_hex)
+		return get_random_bytes_wait(ep->decrypted_data,
+					     ep->decrypted_datalen);
 	if (tk_hex_decode(ep->decrypted_data, ep->decrypted_datalen,
 			  cl->data_hex, strlen(cl->data_hex)) < 0)
 		return -EINVAL;

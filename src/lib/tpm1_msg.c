@@ -34,6 +34,20 @@ int tpm1_parse_oiap(const u8 *rsp, u32 size, struct tpm1_session *s)
 	return 0;
 }
 
+int tpm1_session_handle(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	u32 h;
+
+	if (tk_rsp_open(&r, rsp, size, 0))
+		return -EBADMSG;
+	h = tk_rsp_u32(&r);
+	if (r.bad)
+		return -EBADMSG;
+	*handle = h;
+	return 0;
+}
+
 int tpm1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
 		    u32 handle, const u8 *nonce_odd_osap)
 {

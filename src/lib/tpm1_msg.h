@@ -100,6 +100,13 @@ int tpm1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
 int tpm1_parse_osap(const u8 *rsp, u32 size, struct tpm1_session *s);
 
 /*
+ * The session handle in a successful OIAP or OSAP response, however
+ * malformed the rest of it: the TPM opened that session and it must be
+ * flushed. -EBADMSG when the response does not name one.
+ */
+int tpm1_session_handle(const u8 *rsp, u32 size, u32 *handle);
+
+/*
  * Seal and Unseal are built in two steps: *_params() writes the header,
  * handles and parameters and returns the span the request HMAC covers
  * (after the ordinal, which the caller hashes first), then

@@ -1,36 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The TPM transport: one chip reference held for the module's lifetime,
- * page-sized command buffers, random numbers and PCR locking.
+ * The TPM transport: one chip reference, taken at module load or, on a
+ * machine whose TPM driver came later, at the first operation that finds
+ * one, and held until the module goes; page-sized command buffers, TPM
+ * return codes as errnos, random numbers and PCR locking.
  */
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/error-injection.h>
+#include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/tpm.h>
 #include "trusted.h"
+#include "tpm_rc.h"
 
 #define TPM1_ORD_FLUSH_SPECIFIC	0x000000ba
 #define TPM1_ORD_GET_RANDOM	0x00000046
 #define TPM1_RT_AUTH		0x00000002
 
+/* Set once (published with release semantics after is_tpm2), then fixed. */
 static struct tpm_chip *chip;
 static bool is_tpm2;
+static DEFINE_MUTEX(chip_lock);
 
-int trusted_tpm_init(void)
+static int find_chip(void)
 {
+	struct tpm_chip *c;
 	int ret;
 
-	chip = tpm_default_chip();
-	if (!chip)
+	c = tpm_default_chip();
+	if (!c)
 		return -ENODEV;
-	ret = tpm_is_tpm2(chip);
+	ret = tpm_is_tpm2(c);
 	if (ret < 0) {
-		put_device(&chip->dev);
-		chip = NULL;
+		put_device(&c->dev);
 		return ret;
 	}
 	is_tpm2 = ret;
+	/* pairs with trusted_tpm_present(): is_tpm2 is set before chip */
+	smp_store_release(&chip, c);
 	return 0;
+}
+
+int trusted_tpm_init(void)
+{
+	return find_chip();
 }
 
 void trusted_tpm_exit(void)
@@ -40,9 +55,28 @@ void trusted_tpm_exit(void)
 	chip = NULL;
 }
 
+/**
+ * trusted_tpm_present() - whether there is a TPM to work with
+ *
+ * Without one at module load, each call looks again, so a TPM whose
+ * driver is loaded after this module is picked up at its first use.
+ *
+ * Return: true once a TPM was found (then for the module's lifetime).
+ */
 bool trusted_tpm_present(void)
 {
-	return chip;
+	bool found;
+
+	/* pairs with find_chip(): a chip seen here has its is_tpm2 */
+	if (smp_load_acquire(&chip))
+		return true;
+	mutex_lock(&chip_lock);
+	found = chip || !find_chip();
+	mutex_unlock(&chip_lock);
+	if (found)
+		pr_info_once("found a TPM %s after module load\n",
+			     is_tpm2 ? "2.0" : "1.2");
+	return found;
 }
 
 bool trusted_tpm_is_tpm2(void)
@@ -62,15 +96,38 @@ void trusted_tpm_buf_free(u8 *buf)
 }
 
 /*
+ * One exchange with the TPM core. Test kernels (CONFIG_FAIL_FUNCTION) can
+ * make it return any value without sending anything, as the TPM core
+ * would report a TPM's return code: fail_function, see tests/guest.
+ */
+static noinline int trusted_tpm_exchange(u8 *buf)
+{
+	return tk_tpm_transmit(chip, buf);
+}
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
+#endif
+
+/*
  * Send the command in @buf; the response replaces it. Returns 0, a
  * negative errno, or the TPM's positive return code, which callers turn
- * into an errno after naming it in the log as @what (NULL: the caller
- * logs what went wrong itself).
+ * into an errno with trusted_tpm_errno() after naming it in the log as
+ * @what (NULL: the caller logs what went wrong itself).
+ *
+ * The TPM core returns the TPM's 32-bit code as an int: a code of
+ * 0x80000000 and up comes back negative, and one near 0xffffffff looks
+ * like an errno. Those are no TPM return codes (TK_TPM_RC_MAX): -EIO.
  */
 int trusted_tpm_send(u8 *buf, const char *what)
 {
-	int rc = tk_tpm_transmit(chip, buf);
+	int rc = trusted_tpm_exchange(buf);
 
+	if (rc < 0 && (rc < -MAX_ERRNO ||
+		       (u32)rc == get_unaligned_be32(buf + 6))) {
+		pr_info_ratelimited("%s: not a TPM return code: 0x%08x\n",
+				    what ?: "TPM command", (u32)rc);
+		return -EIO;
+	}
 	if (!what)
 		return rc;
 	if (rc > 0)
@@ -78,6 +135,34 @@ int trusted_tpm_send(u8 *buf, const char *what)
 	else if (rc < 0)
 		pr_info_ratelimited("%s: transmit failed (%d)\n", what, rc);
 	return rc;
+}
+
+/**
+ * trusted_tpm_errno() - what user space is told about a failed exchange
+ * @rc: trusted_tpm_send()'s or a response parser's result: 0, a negative
+ *	errno (-EBADMSG: a malformed response), or the TPM's return code
+ * @what: the step, for one rate-limited log line; NULL logs nothing
+ *
+ * The one place TPM return codes become errnos, for both TPM versions:
+ * tk_tpm_rc_errno()'s table (src/lib/tpm_rc.c, docs/trusted-tpm2.md).
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm_errno(int rc, const char *what)
+{
+	if (rc > 0) {
+		if (what)
+			pr_info_ratelimited("%s: TPM error 0x%03x\n", what, rc);
+		return tk_tpm_rc_errno(rc, is_tpm2);
+	}
+	if (rc == -EBADMSG) {
+		if (what)
+			pr_info_ratelimited("%s: malformed TPM response\n", what);
+		return -EIO;
+	}
+	if (rc < 0 && what)
+		pr_info_ratelimited("%s: failed (%d)\n", what, rc);
+	return rc < -MAX_ERRNO ? -EIO : rc;
 }
 
 /*
@@ -103,7 +188,7 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 	}
 	rc = tk_cmd_end(&b) ?: trusted_tpm_send(buf, "GetRandom");
 	if (rc)
-		return rc > 0 ? -EIO : rc;
+		return trusted_tpm_errno(rc, NULL);
 	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TPM2_ST_NO_SESSIONS :
 			 TPM1_TAG_RSP_COMMAND);
 	if (rc)

@@ -6,9 +6,13 @@
  * the blob handed to user space is the TPM_STORED_DATA the TPM returns.
  * Seal runs under an OSAP session for the parent key, Unseal under two
  * OIAP sessions (parent key, then the blob). Nonces come from the kernel
- * RNG; every response HMAC is verified before its data is used.
+ * RNG; every response HMAC is verified before its data is used. A session
+ * counts as open from the TPM's successful answer to OSAP/OIAP, however
+ * malformed the rest of it, until the TPM answers the command that uses
+ * it; one left open on any path is flushed.
  */
 #include <crypto/algapi.h>
+#include <linux/error-injection.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -20,6 +24,7 @@ static DEFINE_MUTEX(tpm1_lock);
 
 struct seal_work {
 	struct tpm1_session sess;
+	bool open;
 	struct tpm1_auth_in auth;
 	u8 osap_odd[TPM1_NONCE_SIZE];
 	u8 secret[TPM1_DIGEST_SIZE];
@@ -31,6 +36,7 @@ struct seal_work {
 
 struct unseal_work {
 	struct tpm1_session sess[2];
+	bool open[2];
 	struct tpm1_auth_in auth[2];
 	u8 digest[TPM1_DIGEST_SIZE];
 	u8 check[TPM1_DIGEST_SIZE];
@@ -41,24 +47,34 @@ static u32 parent_handle(const struct tk_options *o)
 	return tk_opt_given(o, TK_OPT_KEYHANDLE) ? o->keyhandle : TPM1_KH_SRK;
 }
 
-/* A TPM refusal is EPERM to user space, as it always has been. */
-static int tpm_errno(int rc)
+/*
+ * The TPM's answer to OSAP or OIAP. Test kernels (CONFIG_FAIL_FUNCTION)
+ * can make it fail as for a malformed response.
+ */
+static noinline int trusted_tpm1_parse_session(const u8 *buf,
+					       struct tpm1_session *s,
+					       bool osap)
 {
-	if (rc > 0)
-		return -EPERM;
-	return rc == -EBADMSG ? -EIO : rc;
+	return osap ? tpm1_parse_osap(buf, PAGE_SIZE, s) :
+		      tpm1_parse_oiap(buf, PAGE_SIZE, s);
 }
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(trusted_tpm1_parse_session, ERRNO);
+#endif
 
-static int send_parse_session(u8 *buf, struct tpm1_session *s, bool osap)
+/* Send OSAP or OIAP; *@open as soon as the TPM has opened the session. */
+static int send_parse_session(u8 *buf, struct tpm1_session *s, bool osap,
+			      bool *open)
 {
+	const char *what = osap ? "OSAP" : "OIAP";
 	int rc;
 
-	rc = trusted_tpm_send(buf, osap ? "OSAP" : "OIAP");
+	rc = trusted_tpm_send(buf, what);
 	if (rc)
-		return tpm_errno(rc);
-	rc = osap ? tpm1_parse_osap(buf, PAGE_SIZE, s) :
-		    tpm1_parse_oiap(buf, PAGE_SIZE, s);
-	return tpm_errno(rc);
+		return trusted_tpm_errno(rc, NULL);
+	*open = !tpm1_session_handle(buf, PAGE_SIZE, &s->handle);
+	rc = trusted_tpm1_parse_session(buf, s, osap);
+	return trusted_tpm_errno(rc, rc ? what : NULL);
 }
 
 /* SHA1(ordinal || params) for a request, SHA1(0 || ordinal || params)
@@ -125,7 +141,7 @@ static int start_osap(u8 *buf, struct seal_work *w, const struct tk_options *o)
 			      parent_handle(o), w->osap_odd);
 	if (ret)
 		return ret;
-	ret = send_parse_session(buf, &w->sess, true);
+	ret = send_parse_session(buf, &w->sess, true, &w->open);
 	if (ret)
 		return ret;
 	return trusted_hmac(w->secret, o->keyauth, spans, 2);
@@ -148,7 +164,7 @@ static int encrypt_blobauth(struct seal_work *w, const struct tk_options *o)
 
 static int seal_exchange(u8 *buf, struct seal_work *w,
 			 struct trusted_key_payload *p,
-			 const struct tk_options *o, bool *open)
+			 const struct tk_options *o)
 {
 	struct tpm1_seal_out out;
 	struct tk_span params;
@@ -158,7 +174,6 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	ret = start_osap(buf, w, o);
 	if (ret)
 		return ret;
-	*open = true;
 	ret = encrypt_blobauth(w, o);
 	if (ret)
 		return ret;
@@ -185,12 +200,12 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 
 	ret = trusted_tpm_send(buf, "TPM_Seal");
 	if (ret >= 0)
-		*open = false;	/* the TPM saw it and closed the session */
+		w->open = false;	/* the TPM saw it and closed the session */
 	if (ret)
-		return tpm_errno(ret);
+		return trusted_tpm_errno(ret, NULL);
 	ret = tpm1_parse_seal(buf, PAGE_SIZE, &out);
 	if (ret)
-		return tpm_errno(ret);
+		return trusted_tpm_errno(ret, "TPM_Seal");
 	ret = param_digest(w->digest, TPM1_ORD_SEAL, &out.params, true);
 	if (!ret)
 		ret = check_response(w->check, w->secret, w->digest, &w->auth,
@@ -211,7 +226,6 @@ int trusted_tpm1_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o)
 {
 	struct seal_work *w;
-	bool open = false;
 	u8 *buf;
 	int ret = -ENOMEM;
 
@@ -223,8 +237,8 @@ int trusted_tpm1_seal(struct trusted_key_payload *p,
 		goto out_buf;
 
 	mutex_lock(&tpm1_lock);
-	ret = seal_exchange(buf, w, p, o, &open);
-	if (open)
+	ret = seal_exchange(buf, w, p, o);
+	if (w->open)
 		trusted_tpm1_flush_auth(buf, w->sess.handle);
 	mutex_unlock(&tpm1_lock);
 
@@ -234,18 +248,18 @@ out_buf:
 	return ret;
 }
 
-static int open_oiap(u8 *buf, struct tpm1_session *s)
+static int open_oiap(u8 *buf, struct tpm1_session *s, bool *open)
 {
 	struct tk_cmd_buf b;
 	int ret;
 
 	ret = tpm1_build_oiap(&b, buf, PAGE_SIZE);
-	return ret ?: send_parse_session(buf, s, false);
+	return ret ?: send_parse_session(buf, s, false, open);
 }
 
 static int unseal_exchange(u8 *buf, struct unseal_work *w,
 			   struct trusted_key_payload *p,
-			   const struct tk_options *o, unsigned int *open)
+			   const struct tk_options *o)
 {
 	const u8 *keys[2] = { o->keyauth, o->blobauth };
 	struct tpm1_unseal_out out;
@@ -254,10 +268,9 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	int i, ret;
 
 	for (i = 0; i < 2; i++) {
-		ret = open_oiap(buf, &w->sess[i]);
+		ret = open_oiap(buf, &w->sess[i], &w->open[i]);
 		if (ret)
 			return ret;
-		*open = i + 1;
 	}
 
 	ret = tpm1_unseal_params(&b, buf, PAGE_SIZE, parent_handle(o),
@@ -277,13 +290,13 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 		return ret;
 
 	ret = trusted_tpm_send(buf, "TPM_Unseal");
-	if (ret >= 0)
-		*open = 0;	/* the TPM saw it and closed both sessions */
+	if (ret >= 0)	/* the TPM saw it and closed both sessions */
+		w->open[0] = w->open[1] = false;
 	if (ret)
-		return tpm_errno(ret);
+		return trusted_tpm_errno(ret, NULL);
 	ret = tpm1_parse_unseal(buf, PAGE_SIZE, &out);
 	if (ret)
-		return tpm_errno(ret);
+		return trusted_tpm_errno(ret, "TPM_Unseal");
 	ret = param_digest(w->digest, TPM1_ORD_UNSEAL, &out.params, true);
 	for (i = 0; !ret && i < 2; i++)
 		ret = check_response(w->check, keys[i], w->digest, &w->auth[i],
@@ -307,7 +320,7 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o)
 {
 	struct unseal_work *w;
-	unsigned int open = 0, i;
+	unsigned int i;
 	u8 *buf;
 	int ret = -ENOMEM;
 
@@ -323,9 +336,10 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 		goto out_buf;
 
 	mutex_lock(&tpm1_lock);
-	ret = unseal_exchange(buf, w, p, o, &open);
-	for (i = 0; i < open; i++)
-		trusted_tpm1_flush_auth(buf, w->sess[i].handle);
+	ret = unseal_exchange(buf, w, p, o);
+	for (i = 0; i < 2; i++)
+		if (w->open[i])
+			trusted_tpm1_flush_auth(buf, w->sess[i].handle);
 	mutex_unlock(&tpm1_lock);
 
 	kfree_sensitive(w);

@@ -7,6 +7,7 @@
 #include <crypto/hash.h>
 #include <crypto/sha1.h>
 #include <linux/err.h>
+#include <linux/error-injection.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "trusted.h"
@@ -34,7 +35,8 @@ void trusted_auth_exit(void)
 	crypto_free_shash(sha1_tfm);
 }
 
-static struct hmac_work *work_alloc(void)
+/* Test kernels (CONFIG_FAIL_FUNCTION) can make this allocation fail. */
+static noinline struct hmac_work *trusted_hmac_work_alloc(void)
 {
 	struct hmac_work *w;
 
@@ -43,6 +45,9 @@ static struct hmac_work *work_alloc(void)
 		w->desc.tfm = sha1_tfm;
 	return w;
 }
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(trusted_hmac_work_alloc, NULL);
+#endif
 
 static int digest_spans(struct shash_desc *desc, const u8 *prefix,
 			const struct tk_span *spans, unsigned int n, u8 *out)
@@ -60,7 +65,7 @@ static int digest_spans(struct shash_desc *desc, const u8 *prefix,
 
 int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n)
 {
-	struct hmac_work *w = work_alloc();
+	struct hmac_work *w = trusted_hmac_work_alloc();
 	int ret;
 
 	if (!w)
@@ -83,7 +88,7 @@ static void key_pad(u8 *pad, const u8 *key, u8 byte)
 int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
 		 unsigned int n)
 {
-	struct hmac_work *w = work_alloc();
+	struct hmac_work *w = trusted_hmac_work_alloc();
 	struct tk_span inner;
 	int ret;
 

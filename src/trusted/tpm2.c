@@ -13,6 +13,8 @@
  * Every handle this code makes the TPM create (a primary, the loaded
  * object, a policy session) is flushed before it returns, on every path.
  */
+#include <crypto/hash.h>
+#include <linux/err.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -46,6 +48,12 @@ static bool is_missing(int rc, unsigned int n)
 	return is_handle_error(rc, n) || rc == 0x910 + (int)(n - 1);
 }
 
+/* policyhandle=0 means none, as in-tree. */
+static bool has_policyhandle(const struct tk_options *o)
+{
+	return tk_opt_given(o, TK_OPT_POLICYHANDLE) && o->policyhandle;
+}
+
 static int check_seal_options(const struct tk_options *o)
 {
 	const char *why = NULL;
@@ -53,8 +61,7 @@ static int check_seal_options(const struct tk_options *o)
 	if (tk_opt_given(o, TK_OPT_PCRINFO))
 		why = "pcrinfo is TPM 1.2 only; use pcrs= or policydigest=";
 	else if (tk_opt_given(o, TK_OPT_PCRS) &&
-		 (tk_opt_given(o, TK_OPT_POLICYDIGEST) ||
-		  tk_opt_given(o, TK_OPT_POLICYHANDLE)))
+		 (tk_opt_given(o, TK_OPT_POLICYDIGEST) || has_policyhandle(o)))
 		why = "pcrs cannot be combined with policydigest or policyhandle";
 	else if (tk_opt_given(o, TK_OPT_PCRS) && o->blobauth_len)
 		why = "pcrs cannot be combined with blobauth";
@@ -88,7 +95,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 				    p->key_len, rc);
 		return -EINVAL;
 	}
-	return trusted_tpm2_errno(rc, "new: TPM2_Create");
+	return trusted_tpm_errno(rc, "new: TPM2_Create");
 }
 
 static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
@@ -120,7 +127,7 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		return create_errno(rc, p, o, w->parent.recorded);
 	rc = tpm2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
 	if (rc)
-		return trusted_tpm2_errno(rc, "new: TPM2_Create");
+		return trusted_tpm_errno(rc, "new: TPM2_Create");
 
 	w->key.empty_auth = !o->blobauth_len;
 	w->key.parent = w->parent.recorded;
@@ -148,7 +155,9 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 int trusted_tpm2_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o)
 {
+	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
 	u16 alg = tpm2_hash_alg(o->hash);
+	struct crypto_shash *tfm = NULL;
 	struct seal_work *w;
 	u8 *buf;
 	int ret;
@@ -161,6 +170,14 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 	ret = -ENOMEM;
 	if (!buf || !w)
 		goto out;
+	if (pcrs) {	/* may load a module: not under the lock */
+		tfm = trusted_tpm2_hash_alloc(alg);
+		ret = PTR_ERR_OR_ZERO(tfm);
+		if (ret) {
+			tfm = NULL;
+			goto out;
+		}
+	}
 
 	mutex_lock(&tpm2_lock);
 	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
@@ -168,13 +185,14 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 				      &w->parent);
 	if (ret)
 		goto out_unlock;
-	if (tk_opt_given(o, TK_OPT_PCRS))
-		ret = trusted_tpm2_pcr_policy(buf, o, alg, &w->pcr);
+	if (pcrs)
+		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
 	trusted_tpm2_parent_put(buf, &w->parent);
 out_unlock:
 	mutex_unlock(&tpm2_lock);
 out:
+	crypto_free_shash(tfm);
 	kfree_sensitive(w);
 	trusted_tpm_buf_free(buf);
 	return ret;
@@ -195,7 +213,7 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		why = "keyhandle differs from the blob's parent";
 	else if (k->raw && !tk_tpm2key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
-	else if (k->npolicy && tk_opt_given(o, TK_OPT_POLICYHANDLE))
+	else if (k->npolicy && has_policyhandle(o))
 		why = "the blob carries its own policy: no policyhandle";
 	if (why) {
 		pr_info_ratelimited("load: %s\n", why);
@@ -228,7 +246,7 @@ static int load_object(u8 *buf, struct unseal_work *w)
 	/* A malformed response may still have loaded the object. */
 	if (rc == -EBADMSG && w->item >> 24 == TK2_HT_TRANSIENT)
 		trusted_tpm2_flush(buf, w->item);
-	return trusted_tpm2_errno(rc, "load: TPM2_Load");
+	return trusted_tpm_errno(rc, "load: TPM2_Load");
 }
 
 /* The sealed data: the key, plus the migratable byte in the raw form. */
@@ -275,7 +293,7 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		session = true;
 		auth.handle = w->session;
 		auth.len = 0;
-	} else if (tk_opt_given(o, TK_OPT_POLICYHANDLE)) {
+	} else if (has_policyhandle(o)) {
 		/* user space's session: it stays open for user space */
 		auth.handle = o->policyhandle;
 		auth.attrs = TK2_SA_CONTINUE;
@@ -288,9 +306,9 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused to unseal (0x%03x)\n",
 				    rc);
-		return -EPERM;
+		return trusted_tpm_errno(rc, NULL);
 	}
-	return rc ? trusted_tpm2_errno(rc, "load: TPM2_Unseal") :
+	return rc ? trusted_tpm_errno(rc, "load: TPM2_Unseal") :
 		    take_key(p, w, &data);
 }
 

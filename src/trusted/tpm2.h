@@ -27,7 +27,6 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 			    struct trusted_tpm2_parent *pa);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);
 void trusted_tpm2_flush(u8 *buf, u32 handle);
-int trusted_tpm2_errno(int rc, const char *what);
 
 /* tpm2_policy.c */
 struct trusted_tpm2_pcr_policy {
@@ -36,7 +35,10 @@ struct trusted_tpm2_pcr_policy {
 	u32 body_len;
 };
 
+struct crypto_shash;
+struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg);
 int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
+			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_policy_check(const struct tk_tpm2key *k);
 int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,

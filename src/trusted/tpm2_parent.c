@@ -11,11 +11,23 @@
  * cleared, so the same primary comes back after every reboot.
  *
  * Without keyhandle= the parent is the TCG's persistent storage root key
- * at 0x81000001 when the TPM has one, otherwise that primary in the owner
- * hierarchy; the blob records which (0x81000001 or 0x40000001).
+ * at 0x81000001 when the TPM has one (an RSA or ECC restricted decryption
+ * key that is fixedTPM and fixedParent), otherwise that primary in the
+ * owner hierarchy; the blob records which (0x81000001 or 0x40000001).
+ *
+ * A hierarchy's authorisation is exempt from dictionary-attack lockout,
+ * so keyauth= for a hierarchy would let anyone guess its password at full
+ * speed: the owner and null hierarchies take a non-empty keyauth= only
+ * from CAP_SYS_ADMIN (who can send TPM2_CreatePrimary to /dev/tpm0 anyway);
+ * the endorsement and platform hierarchies are no parents at all.
  */
+#include <linux/capability.h>
 #include <linux/errno.h>
 #include "tpm2.h"
+
+#define ALG_RSA		0x0001
+#define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
+			 TK2_OA_RESTRICTED | TK2_OA_DECRYPT)
 
 /* A TPM 2.0 password is compared without its trailing zeros. */
 static struct tpm2_auth password(const u8 *value, u16 len)
@@ -26,22 +38,6 @@ static struct tpm2_auth password(const u8 *value, u16 len)
 		len--;
 	a.len = len;
 	return a;
-}
-
-/* A TPM error, a malformed response or a transport error, as an errno. */
-int trusted_tpm2_errno(int rc, const char *what)
-{
-	if (rc > 0) {
-		pr_info_ratelimited("%s: TPM error 0x%03x\n", what, rc);
-		return -EPERM;
-	}
-	if (rc == -EBADMSG) {
-		pr_info_ratelimited("%s: malformed TPM response\n", what);
-		return -EIO;
-	}
-	if (rc < 0)
-		pr_info_ratelimited("%s: failed (%d)\n", what, rc);
-	return rc;
 }
 
 void trusted_tpm2_flush(u8 *buf, u32 handle)
@@ -71,11 +67,11 @@ static int srk_present(u8 *buf)
 		return 0;
 	rc = rc ?: tpm2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
-		return trusted_tpm2_errno(rc, "reading the SRK");
-	if ((attrs & (TK2_OA_RESTRICTED | TK2_OA_DECRYPT)) !=
-	    (TK2_OA_RESTRICTED | TK2_OA_DECRYPT)) {
-		pr_info_ratelimited("0x%08x is not a storage key\n",
-				    TK2_SRK_HANDLE);
+		return trusted_tpm_errno(rc, "reading the SRK");
+	if ((type != ALG_RSA && type != TK2_ALG_ECC) ||
+	    (attrs & SRK_ATTRS) != SRK_ATTRS) {
+		pr_info_ratelimited("0x%08x is not a storage root key (type 0x%04x, attributes 0x%08x)\n",
+				    TK2_SRK_HANDLE, type, attrs);
 		return -EINVAL;
 	}
 	return 1;
@@ -95,7 +91,23 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tpm2_auth *auth,
 	/* A malformed response may still have made a primary. */
 	if (rc == -EBADMSG && *handle >> 24 == TK2_HT_TRANSIENT)
 		trusted_tpm2_flush(buf, *handle);
-	return trusted_tpm2_errno(rc, "creating the storage primary");
+	return trusted_tpm_errno(rc, "creating the storage primary");
+}
+
+/* May the caller have a primary made in @hierarchy with @auth? */
+static int hierarchy_ok(u32 hierarchy, const struct tpm2_auth *auth)
+{
+	if (hierarchy != TK2_RH_OWNER && hierarchy != TK2_RH_NULL) {
+		pr_info_ratelimited("parent 0x%08x: only the owner and null hierarchies make parents\n",
+				    hierarchy);
+		return -EINVAL;
+	}
+	if (auth->len && !capable(CAP_SYS_ADMIN)) {
+		pr_info_ratelimited("parent 0x%08x: a hierarchy password (keyauth=) needs CAP_SYS_ADMIN\n",
+				    hierarchy);
+		return -EPERM;
+	}
+	return 0;
 }
 
 /*
@@ -121,7 +133,8 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	if (handle >> 24 != TK2_HT_PERMANENT)
 		return 0;
 
-	ret = create_primary(buf, handle, &pa->auth, &pa->handle);
+	ret = hierarchy_ok(handle, &pa->auth);
+	ret = ret ?: create_primary(buf, handle, &pa->auth, &pa->handle);
 	if (ret)
 		return ret;
 	pa->flush = true;

@@ -9,7 +9,8 @@
  * the policy). Load: recompute the policy from the blob's policy field
  * and refuse the blob when it is not the object's; then run the policy
  * in a fresh policy session, which the TPM refuses at PolicyPCR once a
- * PCR has moved.
+ * PCR has moved. The hash transform is allocated (crypto_alloc_shash()
+ * may load a module) before tpm2.c takes its TPM lock.
  */
 #include <crypto/hash.h>
 #include <linux/err.h>
@@ -45,25 +46,30 @@ static const char *hash_name(u16 alg)
 	}
 }
 
-/* @out = H(@data), H being the TPM algorithm @alg. */
-static int digest(u16 alg, const u8 *data, u32 len, u8 *out)
+/**
+ * trusted_tpm2_hash_alloc() - the hash transform of a TPM algorithm
+ * @alg: a TPM 2.0 hash algorithm
+ *
+ * May load a module: call it before taking the TPM lock.
+ *
+ * Return: the transform (crypto_free_shash() it), or ERR_PTR(-EINVAL).
+ */
+struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg)
 {
 	const char *name = hash_name(alg);
 	struct crypto_shash *tfm;
-	int ret;
 
 	tfm = name ? crypto_alloc_shash(name, 0, 0) : ERR_PTR(-ENOENT);
 	if (IS_ERR(tfm)) {
 		pr_info_ratelimited("pcrs: hash %s is not available (%ld)\n",
 				    name ?: "?", PTR_ERR(tfm));
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	}
-	if (crypto_shash_digestsize(tfm) != tpm2_alg_digest_size(alg))
-		ret = -EINVAL;
-	else
-		ret = crypto_shash_tfm_digest(tfm, data, len, out);
-	crypto_free_shash(tfm);
-	return ret;
+	if (crypto_shash_digestsize(tfm) != tpm2_alg_digest_size(alg)) {
+		crypto_free_shash(tfm);
+		return ERR_PTR(-EINVAL);
+	}
+	return tfm;
 }
 
 /*
@@ -90,7 +96,7 @@ static int read_pcrs(u8 *buf, const struct tpm2_pcrs *sel, struct pcr_work *w)
 			rc = rc ?: trusted_tpm_send(buf, NULL);
 			rc = rc ?: tpm2_rsp_pcr_read(buf, PAGE_SIZE, &ask, &w->got);
 			if (rc)
-				return trusted_tpm2_errno(rc, "pcrs: reading PCRs");
+				return trusted_tpm_errno(rc, "pcrs: reading PCRs");
 			if (!w->got.got) {
 				pr_info_ratelimited("pcrs: the TPM has no such PCR bank\n");
 				return -EINVAL;
@@ -111,15 +117,16 @@ static int read_pcrs(u8 *buf, const struct tpm2_pcrs *sel, struct pcr_work *w)
 }
 
 /* Extend the policy @policy (digest_len bytes) by one PolicyPCR. */
-static int extend(u16 alg, u8 *policy, const struct tpm2_policy_pcr *pp,
-		  u8 *input)
+static int extend(struct crypto_shash *tfm, u8 *policy,
+		  const struct tpm2_policy_pcr *pp, u8 *input)
 {
 	int n = tpm2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
 
-	return n < 0 ? n : digest(alg, input, n, policy);
+	return n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n, policy);
 }
 
 int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
+			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol)
 {
 	struct tpm2_pcrs sel = {
@@ -135,7 +142,8 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 	if (!w)
 		return -ENOMEM;
 	n = read_pcrs(buf, &sel, w);
-	ret = n < 0 ? n : digest(name_alg, w->values, n, w->pcr_digest);
+	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, w->values, n,
+						  w->pcr_digest);
 	if (ret)
 		goto out;
 	ret = tpm2_policy_pcr_body(pol->body, sizeof(pol->body), &sel,
@@ -147,7 +155,7 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 	if (ret)
 		goto out;
 	memset(pol->digest, 0, sizeof(pol->digest));
-	ret = extend(name_alg, pol->digest, &pp, w->input);
+	ret = extend(tfm, pol->digest, &pp, w->input);
 out:
 	kfree(w);
 	return ret;
@@ -158,20 +166,25 @@ int trusted_tpm2_policy_check(const struct tk_tpm2key *k)
 {
 	u16 alg = k->info.name_alg;
 	u8 policy[TK2_DIGEST_MAX] = { 0 };
+	struct crypto_shash *tfm;
 	struct tpm2_policy_pcr pp;
 	unsigned int i;
 	u8 *input;
 	int ret = 0;
 
+	tfm = trusted_tpm2_hash_alloc(alg);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
 	input = kmalloc(TK2_POLICY_INPUT_MAX, GFP_KERNEL);
 	if (!input)
-		return -ENOMEM;
+		ret = -ENOMEM;
 	for (i = 0; !ret && i < k->npolicy; i++) {
 		ret = tpm2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
 					    alg, &pp);
-		ret = ret ?: extend(alg, policy, &pp, input);
+		ret = ret ?: extend(tfm, policy, &pp, input);
 	}
 	kfree(input);
+	crypto_free_shash(tfm);
 	if (ret)
 		return ret;
 	if (memcmp(policy, k->info.policy, k->info.policy_len)) {
@@ -200,7 +213,7 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
 		/* A malformed response may still have started one. */
 		if (rc == -EBADMSG && *session >> 24 == TK2_HT_POLICY_SESSION)
 			trusted_tpm2_flush(buf, *session);
-		return trusted_tpm2_errno(rc, "load: starting a policy session");
+		return trusted_tpm_errno(rc, "load: starting a policy session");
 	}
 
 	for (i = 0; i < k->npolicy; i++) {
@@ -218,7 +231,7 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused the PCR policy (0x%03x): PCRs changed?\n",
 				    rc);
-		return -EPERM;
+		return trusted_tpm_errno(rc, NULL);
 	}
-	return trusted_tpm2_errno(rc, "load: PolicyPCR");
+	return trusted_tpm_errno(rc, "load: PolicyPCR");
 }

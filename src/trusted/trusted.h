@@ -24,6 +24,7 @@ bool trusted_tpm_is_tpm2(void);
 u8 *trusted_tpm_buf_alloc(void);
 void trusted_tpm_buf_free(u8 *buf);
 int trusted_tpm_send(u8 *buf, const char *what);
+int trusted_tpm_errno(int rc, const char *what);
 int trusted_tpm_random(u8 *out, size_t len);
 int trusted_tpm_pcrlock(u32 pcr);
 void trusted_tpm1_flush_auth(u8 *buf, u32 handle);

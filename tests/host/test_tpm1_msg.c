@@ -357,6 +357,32 @@ static void test_parse_osap(void)
 	free(rsp);
 }
 
+/*
+ * Regression (issue 9, review finding 3, "TPM 1.2 sessions leaked"): the
+ * handle of a session the TPM opened is known even when the rest of the
+ * response is malformed, so that it can be flushed.
+ */
+static void test_session_handle(void)
+{
+	u8 *rsp = dup(osap_rsp, sizeof(osap_rsp));
+	u32 h = 0;
+
+	CHECK_EQ(tpm1_session_handle(rsp, sizeof(osap_rsp), &h), 0);
+	CHECK_EQ(h, 0x05060708);
+	rsp[5] = 0x30;				/* a nonce cut short */
+	h = 0;
+	CHECK_EQ(tpm1_parse_osap(rsp, sizeof(osap_rsp), &(struct tpm1_session){ 0 }), -EBADMSG);
+	CHECK_EQ(tpm1_session_handle(rsp, sizeof(osap_rsp), &h), 0);
+	CHECK_EQ(h, 0x05060708);
+	rsp[5] = 0x0d;				/* not even a whole handle */
+	h = 0;
+	CHECK_EQ(tpm1_session_handle(rsp, sizeof(osap_rsp), &h), -EBADMSG);
+	CHECK_EQ(h, 0);
+	rsp[5] = 0x36;
+	CHECK_EQ(tpm1_session_handle(rsp, 9, &h), -EBADMSG);
+	free(rsp);
+}
+
 static void test_parse_seal(void)
 {
 	struct tpm1_seal_out out;
@@ -668,6 +694,7 @@ int main(void)
 	RUN(test_build_seal_huge);
 	RUN(test_build_unseal);
 	RUN(test_parse_oiap);
+	RUN(test_session_handle);
 	RUN(test_parse_osap);
 	RUN(test_parse_seal);
 	RUN(test_parse_unseal);

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TPM return codes as errnos, for both TPM versions (TPM Main Part 2
+ * section 16 for TPM 1.2; TPM 2.0 Library Part 2, TPM_RC).
+ *
+ *   class                          TPM 1.2             TPM 2.0             errno
+ *   success                        0                   0                   0
+ *   out of slots or memory         0x011, 0x015        0x902..0x906        -EAGAIN
+ *   busy, retry later              0x800..0x802        0x908..0x90a,
+ *                                                      0x920, 0x922, 0x923 -EAGAIN
+ *   dictionary-attack lockout      0x803               0x921               -EBUSY
+ *   the TPM cannot work            0x006, 0x007,       0x100, 0x101,
+ *                                  0x009, 0x01c        0x153               -EIO
+ *   not a return code              above 0xfff         above 0xfff         -EIO
+ *   any other code: a refusal      (wrong authorisation, PCRs, policy,
+ *                                  integrity, ...)                         -EPERM
+ *
+ * EPERM for a refusal is what the in-tree modules have always returned.
+ * A 0xfff-bounded code cannot collide with a negative int, so a caller
+ * can hand any u32 the TPM sent here.
+ */
+#include <linux/types.h>
+#include <linux/errno.h>
+#include "tpm_rc.h"
+
+/* TPM 2.0: format-one codes carry a handle/session/parameter number. */
+#define TPM2_RC_FMT1	0x080
+#define TPM2_RC_WARN	0x900
+
+static int tpm2_errno(u32 rc)
+{
+	if (rc & TPM2_RC_FMT1)
+		return -EPERM;		/* parameter, handle or session errors */
+	switch (rc) {
+	case 0x902 ... 0x906:	/* OBJECT_MEMORY, SESSION_MEMORY, MEMORY, *_HANDLES */
+	case 0x908 ... 0x90a:	/* YIELDED, CANCELED, TESTING */
+	case 0x920:		/* NV_RATE */
+	case 0x922:		/* RETRY */
+	case 0x923:		/* NV_UNAVAILABLE */
+		return -EAGAIN;
+	case 0x921:		/* LOCKOUT */
+		return -EBUSY;
+	case 0x100:		/* INITIALIZE */
+	case 0x101:		/* FAILURE */
+	case 0x153:		/* NEEDS_TEST */
+		return -EIO;
+	default:
+		return -EPERM;
+	}
+}
+
+static int tpm1_errno(u32 rc)
+{
+	switch (rc) {
+	case 0x011:		/* TPM_NOSPACE: no room to load a key */
+	case 0x015:		/* TPM_RESOURCES */
+	case 0x800 ... 0x802:	/* TPM_RETRY, NEEDS_SELFTEST, DOING_SELFTEST */
+		return -EAGAIN;
+	case 0x803:		/* TPM_DEFEND_LOCK_RUNNING */
+		return -EBUSY;
+	case 0x006:		/* TPM_DEACTIVATED */
+	case 0x007:		/* TPM_DISABLED */
+	case 0x009:		/* TPM_FAIL */
+	case 0x01c:		/* TPM_FAILEDSELFTEST */
+		return -EIO;
+	default:
+		return -EPERM;
+	}
+}
+
+/**
+ * tk_tpm_rc_errno() - the errno user space gets for a TPM return code
+ * @rc: the code from the response header, as the TPM sent it
+ * @tpm2: a TPM 2.0 sent it (else a TPM 1.2)
+ *
+ * Return: 0 for success, else a negative errno (table above).
+ */
+int tk_tpm_rc_errno(u32 rc, bool tpm2)
+{
+	if (!rc)
+		return 0;
+	if (rc > TK_TPM_RC_MAX)
+		return -EIO;
+	return tpm2 ? tpm2_errno(rc) : tpm1_errno(rc);
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Regression (issue 9, review finding 3): "TPM 1.2 sessions leaked". An
+# OSAP/OIAP session the TPM opened was not flushed when a later step
+# failed (an allocation, a malformed response): "open" was set too late.
+# fail_function makes each such step fail in turn after the TPM opened
+# the session(s); TPM_GetCapability (TPM_RT_AUTH) must then show no
+# session left.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/tk.inc"
+
+N=7
+tk_begin $N "$(tk_phase1)" || exit 0
+why=$(tk_ff_why trusted_hmac_work_alloc)
+[ -n "$why" ] || why=$(tk_ff_why trusted_tpm1_parse_session)
+if [ -n "$why" ]; then
+	tk_skip_rest 1 $N "$why"
+	exit 0
+fi
+EBADMSG=0xffffffffffffffb6	# -74
+
+# left CMD...: CMD fails, leaves no key, and the TPM holds as many
+# sessions afterwards as before.
+left() {
+	_s0=$(tk1_sessions) || return 1
+	"$@" || { echo "the add did not fail, or left a key" >&2; return 1; }
+	_s1=$(tk1_sessions) || return 1
+	tk_eq "authorisation sessions in the TPM" "$_s1" "$_s0"
+}
+fails() { # FUNC NTH RETVAL DATA
+	! tk_ff_refused "$1" "$2" "$3" s_x "$4" >/dev/null 2>&1
+}
+
+s0=$(tk1_sessions)
+t_check "control: new 32 and its load; TPM_GetCapability counts sessions ($s0)" \
+	eval 'tk_add s_k "new 32" && tk_add s_l "load $(tk_blob s_k)" && [ -n "$s0" ]'
+b=$(tk_blob s_k)
+t_check "new: allocation after OSAP fails: no session left" \
+	left fails trusted_hmac_work_alloc 1 "" "new 32"
+t_check "new: malformed OSAP response: no session left" \
+	left fails trusted_tpm1_parse_session 1 $EBADMSG "new 32"
+t_check "load: malformed first OIAP response: no session left" \
+	left fails trusted_tpm1_parse_session 1 $EBADMSG "load $b"
+t_check "load: malformed second OIAP response: no session left" \
+	left fails trusted_tpm1_parse_session 2 $EBADMSG "load $b"
+t_check "load: allocation after both OIAPs fails: no session left" \
+	left fails trusted_hmac_work_alloc 1 "" "load $b"
+t_check "afterwards new and load work, and the TPM holds no session" \
+	eval 'tk_add s_2 "new 32" && tk_add s_3 "load $(tk_blob s_2)" && tk_eq sessions "$(tk1_sessions)" "$s0"'
+tk_ff_off
+tk_drop s_k s_l s_2 s_3

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Regression (issue 9, review findings 2 and 4): "TPM return codes as
+# errnos" on a TPM 1.2. The TPM core hands a TPM's return code over as an
+# int: one of 0x80000000 and up became a negative non-errno (add_key then
+# took it for a key pointer); TPM_RESOURCES and the dictionary-attack
+# lockout read EPERM. fail_function makes the OSAP exchange (the second
+# of a new key, after GetRandom) return each code, as the TPM core would.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/tk.inc"
+
+N=6
+tk_begin $N "$(tk_phase1)" || exit 0
+why=$(tk_ff_why trusted_tpm_exchange)
+if [ -n "$why" ]; then
+	tk_skip_rest 1 $N "$why"
+	exit 0
+fi
+# shellcheck disable=SC2034  # used in eval
+s0=$(tk1_sessions)
+
+rc() { # DESC ERRNO CODE
+	t_errno "$1" "$2" tk_ff_refused trusted_tpm_exchange 2 "$3" r_x "new 32"
+}
+rc "TPM_AUTHFAIL (0x1): EPERM, as in-tree" EPERM 0x1
+rc "TPM_RESOURCES (0x15): EAGAIN" EAGAIN 0x15
+rc "TPM_DEFEND_LOCK_RUNNING (0x803): EBUSY" EBUSY 0x803
+rc "0x1000, not a TPM 1.2 return code: EIO" EIO 0x1000
+rc "0x80000001 (a negative int from the TPM core): EIO" EIO 0x80000001
+t_check "no session left; a new key works afterwards" \
+	eval 'tk_eq sessions "$(tk1_sessions)" "$s0" && tk_add r_k "new 32"'
+tk_ff_off
+tk_drop r_k

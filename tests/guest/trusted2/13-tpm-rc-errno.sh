@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Regression (issue 9, review findings 2 and 4): "TPM return codes as
+# errnos" on a TPM 2.0. The TPM core hands a TPM's return code over as an
+# int: one of 0x80000000 and up became a negative non-errno (add_key then
+# took it for a key pointer); resource exhaustion (0x902, 0x903) and the
+# dictionary-attack lockout read EPERM. fail_function makes the first
+# exchange of a load (Load, or CreatePrimary without an SRK) return each
+# code, as the TPM core would; the real 0x902 is in 14-review-nits.sh.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/tk2.inc"
+
+N=8
+tk2_begin $N "$(tk_phase1)" || exit 0
+why=$(tk_ff_why trusted_tpm_exchange)
+if [ -n "$why" ]; then
+	tk_skip_rest 1 $N "$why"
+	exit 0
+fi
+if ! tk_add c_k "new 32"; then
+	tk_skip_rest 1 $N "cannot seal a key"
+	exit 0
+fi
+b=$(tk_blob c_k)
+
+rc() { # DESC ERRNO CODE
+	t_errno "$1" "$2" tk_ff_refused trusted_tpm_exchange 1 "$3" c_x "load $b"
+}
+rc "TPM_RC_AUTH_FAIL (0x98e): EPERM, as in-tree" EPERM 0x98e
+rc "TPM_RC_OBJECT_MEMORY (0x902): EAGAIN" EAGAIN 0x902
+rc "TPM_RC_SESSION_MEMORY (0x903): EAGAIN" EAGAIN 0x903
+rc "TPM_RC_LOCKOUT (0x921): EBUSY" EBUSY 0x921
+rc "0x1000, not a TPM 2.0 return code: EIO" EIO 0x1000
+rc "0x80000001 (a negative int from the TPM core): EIO" EIO 0x80000001
+t_check "the blob still loads afterwards" tk_add c_l "load $b"
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+tk_ff_off
+tk_drop c_k c_l
