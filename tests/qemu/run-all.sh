@@ -26,9 +26,9 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need make python3 rsync
 
-TEST_SUITES=selftest,trusted,encrypted
-STOCK_SUITES=selftest,trusted,encrypted
-TPM2_SUITES=selftest,trusted2
+TEST_SUITES=selftest,trusted,encrypted,disk
+STOCK_SUITES=selftest,trusted,encrypted,disk
+TPM2_SUITES=selftest,trusted2,disk
 TPM2_NOSRK_SUITES=trusted2	# selftest needs the SRK for the in-tree module
 PHASES="1 2"
 
