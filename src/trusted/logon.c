@@ -60,10 +60,16 @@ out:
  * @data: the key bytes
  * @len: their length
  *
- * Return: 0 or the error of key_update() (-EKEYREVOKED once it is revoked).
+ * key_update() would refill a revoked key too: a logon key its owner
+ * revoked or invalidated stays dead (-EKEYREVOKED).
+ *
+ * Return: 0 or the error of key_update().
  */
 int trusted_logon_sync(struct key *logon, const u8 *data, size_t len)
 {
+	if (test_bit(KEY_FLAG_REVOKED, &logon->flags) ||
+	    test_bit(KEY_FLAG_INVALIDATED, &logon->flags))
+		return -EKEYREVOKED;
 	return key_update(make_key_ref(logon, true), data, len);
 }
 
