@@ -35,6 +35,7 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_POLICYDIGEST]	= "policydigest",
 	[TK_OPT_POLICYHANDLE]	= "policyhandle",
 	[TK_OPT_PCRS]		= "pcrs",
+	[TK_OPT_LOGON]		= "logon",
 };
 
 unsigned int tk_hash_size(enum tk_hash hash)
@@ -109,6 +110,30 @@ static int parse_hash(struct tk_request *req, const char *val, bool tpm2)
 	return 0;
 }
 
+/*
+ * logon=<prefix>:<desc>: the description of the logon key that mirrors the
+ * key for dm-crypt (":<len>:logon:<prefix>:<desc>"). The logon type wants
+ * a non-empty prefix before the first ':'; we also want a non-empty rest,
+ * printable ASCII only (it ends up in dm tables and logs) and a bound.
+ */
+static int parse_logon(struct tk_request *req, const char *val)
+{
+	size_t len = strlen(val);
+	const char *colon = strchr(val, ':');
+	size_t i;
+
+	if (len > TK_LOGON_MAX)
+		return refuse(req, "logon description longer than 255 characters");
+	if (!colon || colon == val || !colon[1])
+		return refuse(req, "logon must be <prefix>:<description>");
+	for (i = 0; i < len; i++) {
+		if (val[i] <= ' ' || val[i] > '~')
+			return refuse(req, "logon description is not printable ASCII");
+	}
+	memcpy(req->opt.logon, val, len + 1);
+	return 0;
+}
+
 static int parse_option(struct tk_request *req, enum tk_opt opt,
 			const char *val, bool tpm2)
 {
@@ -172,6 +197,8 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 		if (tpm2_pcrs_parse(val, &o->pcrs_bank, &o->pcrs_mask))
 			return refuse(req, "pcrs must be <hash>:<pcr>[,<pcr>...] with PCRs 0..23");
 		return 0;
+	case TK_OPT_LOGON:
+		return parse_logon(req, val);
 	default:
 		return refuse(req, "unknown option");
 	}

@@ -16,6 +16,7 @@
 #define TK_AUTH_SIZE	20	/* TPM 1.2 authorisation data: SHA-1 sized */
 #define TK_DATA_MAX	32767	/* what add_key may hand a key type */
 #define TK_PCR_COUNT	24
+#define TK_LOGON_MAX	255	/* logon=: description length, without the NUL */
 
 enum tk_cmd {
 	TK_CMD_NEW = 1,
@@ -43,6 +44,7 @@ enum tk_opt {
 	TK_OPT_POLICYDIGEST,
 	TK_OPT_POLICYHANDLE,
 	TK_OPT_PCRS,
+	TK_OPT_LOGON,
 	TK_OPT_COUNT
 };
 
@@ -62,6 +64,7 @@ struct tk_options {
 	u8 blobauth[TK_AUTH_SIZE];
 	u8 pcrinfo[TK_PCRINFO_MAX];
 	u8 policydigest[TK_DIGEST_MAX];
+	char logon[TK_LOGON_MAX + 1];	/* logon=: "<prefix>:<desc>" */
 };
 
 struct tk_request {

@@ -7,9 +7,13 @@
  *   keyctl add trusted NAME "load HEXBLOB [options]" RING
  *   keyctl update ID "update [options]"
  *   keyctl print ID
+ *
+ * logon=<prefix>:<desc> (new, load, update) also makes a logon key of the
+ * secret in the caller's session keyring, for dm-crypt (logon.c).
  */
 #include <keys/user-type.h>
 #include <linux/capability.h>
+#include <linux/err.h>
 #include <linux/key-type.h>
 #include <linux/module.h>
 #include <linux/random.h>
@@ -28,48 +32,20 @@ MODULE_PARM_DESC(source, "Trust source: only tpm is supported");
 
 static bool kernel_rng;
 
+/* What preparse hands to instantiate in prep->payload.data[]. */
+enum { PREP_REQ, PREP_PAYLOAD, PREP_LOGON, PREP_KEYRING };
+
+/*
+ * key->payload.data[1]: our reference to the logon key of logon=, if any.
+ * data[0] is struct trusted_key_payload, as in-kernel consumers expect.
+ * data[1] is only touched under key->sem (update, revoke) or in destroy.
+ */
+#define TRUSTED_LOGON	1
+
 /* pcrlock=0 means no lock, as it always has. */
 static bool wants_pcrlock(const struct tk_options *o)
 {
 	return tk_opt_given(o, TK_OPT_PCRLOCK) && o->pcrlock;
-}
-
-static int preparse(struct key_preparsed_payload *prep)
-{
-	struct tk_request *req;
-	char *line;
-	int ret;
-
-	if (!prep->data || prep->datalen == 0 || prep->datalen > TK_DATA_MAX)
-		return -EINVAL;
-	if (!trusted_tpm_present())
-		return -ENODEV;
-	line = kmemdup_nul(prep->data, prep->datalen, GFP_KERNEL);
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!line || !req)
-		goto out;
-
-	ret = tk_parse_request(line, trusted_tpm_is_tpm2(), req);
-	if (ret) {
-		pr_info_ratelimited("refused: %s\n", req->why);
-		goto out;
-	}
-	if (wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
-		ret = -EPERM;
-		goto out;
-	}
-	prep->payload.data[0] = req;
-	req = NULL;
-out:
-	kfree_sensitive(line);
-	kfree_sensitive(req);
-	return ret;
-}
-
-static void free_preparse(struct key_preparsed_payload *prep)
-{
-	kfree_sensitive(prep->payload.data[0]);
 }
 
 static int seal(struct trusted_key_payload *p, const struct tk_options *o)
@@ -106,6 +82,89 @@ static int load_key(struct trusted_key_payload *p, const struct tk_request *req)
 	return unseal(p, &req->opt);
 }
 
+/*
+ * logon= with new or load: the key is made here, before add_key(2) takes
+ * the destination keyring's lock and the construction mutex, because the
+ * logon key is created and linked into the caller's session keyring, which
+ * may well be that destination. Nothing is linked unless all of it worked;
+ * free_preparse undoes it when the add fails later.
+ */
+static int preparse_logon(struct key_preparsed_payload *prep,
+			  const struct tk_request *req)
+{
+	struct trusted_key_payload *p;
+	struct key *logon, *keyring = NULL;
+	int ret;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	ret = req->cmd == TK_CMD_NEW ? new_key(p, req) : load_key(p, req);
+	if (ret)
+		goto err;
+	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
+				   &keyring);
+	if (IS_ERR(logon)) {
+		ret = PTR_ERR(logon);
+		pr_info_ratelimited("refused: logon key not made (%d)\n", ret);
+		goto err;
+	}
+	prep->payload.data[PREP_PAYLOAD] = p;
+	prep->payload.data[PREP_LOGON] = logon;
+	prep->payload.data[PREP_KEYRING] = keyring;
+	return 0;
+err:
+	kfree_sensitive(p);
+	return ret;
+}
+
+static int preparse(struct key_preparsed_payload *prep)
+{
+	struct tk_request *req;
+	char *line;
+	int ret;
+
+	if (!prep->data || prep->datalen == 0 || prep->datalen > TK_DATA_MAX)
+		return -EINVAL;
+	if (!trusted_tpm_present())
+		return -ENODEV;
+	line = kmemdup_nul(prep->data, prep->datalen, GFP_KERNEL);
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!line || !req)
+		goto out;
+
+	ret = tk_parse_request(line, trusted_tpm_is_tpm2(), req);
+	if (ret) {
+		pr_info_ratelimited("refused: %s\n", req->why);
+		goto out;
+	}
+	if (wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
+		ret = -EPERM;
+		goto out;
+	}
+	if (tk_opt_given(&req->opt, TK_OPT_LOGON) && req->cmd != TK_CMD_UPDATE) {
+		ret = preparse_logon(prep, req);
+		if (ret)
+			goto out;
+	}
+	prep->payload.data[PREP_REQ] = req;
+	req = NULL;
+out:
+	kfree_sensitive(line);
+	kfree_sensitive(req);
+	return ret;
+}
+
+static void free_preparse(struct key_preparsed_payload *prep)
+{
+	kfree_sensitive(prep->payload.data[PREP_REQ]);
+	kfree_sensitive(prep->payload.data[PREP_PAYLOAD]);
+	/* a logon key not taken over by instantiate is revoked and unlinked */
+	trusted_logon_drop(prep->payload.data[PREP_LOGON],
+			   prep->payload.data[PREP_KEYRING]);
+}
+
 /* pcrlock= is the last step: it only happens once the key exists. */
 static int lock_pcr(const struct tk_request *req)
 {
@@ -116,7 +175,7 @@ static int lock_pcr(const struct tk_request *req)
 
 static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 {
-	const struct tk_request *req = prep->payload.data[0];
+	const struct tk_request *req = prep->payload.data[PREP_REQ];
 	struct trusted_key_payload *p;
 	int ret;
 
@@ -125,6 +184,18 @@ static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 	ret = key_payload_reserve(key, sizeof(*p));
 	if (ret)
 		return ret;
+	p = prep->payload.data[PREP_PAYLOAD];
+	if (p) {
+		/* logon=: made by preparse; take it over */
+		ret = lock_pcr(req);
+		if (ret)
+			return ret;
+		rcu_assign_keypointer(key, p);
+		key->payload.data[TRUSTED_LOGON] = prep->payload.data[PREP_LOGON];
+		prep->payload.data[PREP_PAYLOAD] = NULL;
+		prep->payload.data[PREP_LOGON] = NULL;
+		return 0;
+	}
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -144,10 +215,44 @@ static void free_payload_rcu(struct rcu_head *rcu)
 	kfree_sensitive(container_of(rcu, struct trusted_key_payload, rcu));
 }
 
+/*
+ * Keep the logon key in step with the (resealed, same) key: rewrite it;
+ * logon= with another description (or none made yet, or the old one
+ * revoked by its owner) makes a new one in the caller's session and
+ * revokes the old. Under key->sem, like revoke.
+ */
+static int update_logon(struct key *key, const struct trusted_key_payload *p,
+			const struct tk_request *req)
+{
+	struct key *old = key->payload.data[TRUSTED_LOGON];
+	struct key *logon, *keyring = NULL;
+	bool given = tk_opt_given(&req->opt, TK_OPT_LOGON);
+	int ret;
+
+	if (old && (!given || trusted_logon_matches(old, req->opt.logon))) {
+		ret = trusted_logon_sync(old, p->key, p->key_len);
+		if (ret != -EKEYREVOKED || !given)
+			return ret;
+	}
+	if (!given)
+		return 0;
+	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
+				   &keyring);
+	if (IS_ERR(logon)) {
+		pr_info_ratelimited("refused: logon key not made (%ld)\n",
+				    PTR_ERR(logon));
+		return PTR_ERR(logon);
+	}
+	key_put(keyring);
+	key->payload.data[TRUSTED_LOGON] = logon;
+	trusted_logon_drop(old, NULL);
+	return 0;
+}
+
 /* Reseal the same key under new options (new PCR values, new auth). */
 static int update(struct key *key, struct key_preparsed_payload *prep)
 {
-	const struct tk_request *req = prep->payload.data[0];
+	const struct tk_request *req = prep->payload.data[PREP_REQ];
 	struct trusted_key_payload *old, *p;
 	int ret;
 
@@ -169,6 +274,7 @@ static int update(struct key *key, struct key_preparsed_payload *prep)
 	memcpy(p->key, old->key, old->key_len);
 
 	ret = seal(p, &req->opt);
+	ret = ret ?: update_logon(key, p, req);
 	ret = ret ?: lock_pcr(req);
 	if (ret) {
 		kfree_sensitive(p);
@@ -179,8 +285,21 @@ static int update(struct key *key, struct key_preparsed_payload *prep)
 	return 0;
 }
 
+/*
+ * Revoked: the logon key goes too. The trusted payload (data[0]) stays
+ * until destroy, as in-kernel holders of the key may still read it.
+ */
+static void trusted_revoke(struct key *key)
+{
+	struct key *logon = key->payload.data[TRUSTED_LOGON];
+
+	key->payload.data[TRUSTED_LOGON] = NULL;
+	trusted_logon_drop(logon, NULL);
+}
+
 static void destroy(struct key *key)
 {
+	trusted_logon_drop(key->payload.data[TRUSTED_LOGON], NULL);
 	kfree_sensitive(key->payload.data[0]);
 }
 
@@ -202,6 +321,7 @@ struct key_type key_type_trusted = {
 	.free_preparse	= free_preparse,
 	.instantiate	= instantiate,
 	.update		= update,
+	.revoke		= trusted_revoke,
 	.destroy	= destroy,
 	.describe	= user_describe,
 	.read		= read,

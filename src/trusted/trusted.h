@@ -2,7 +2,7 @@
 /*
  * Internal interfaces of the trusted key type: the key type (core.c) on
  * top of the TPM transport (tpm.c) and the TPM 1.2 sealing code
- * (tpm1.c, tpm1_auth.c).
+ * (tpm1.c, tpm1_auth.c), and the logon key mirror of logon= (logon.c).
  */
 #ifndef TRUSTED_H
 #define TRUSTED_H
@@ -47,5 +47,13 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o);
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
+
+/* logon.c: the logon key of logon=<prefix>:<desc>, for dm-crypt. */
+struct key;
+struct key *trusted_logon_make(const char *desc, const u8 *data, size_t len,
+			       struct key **keyring);
+int trusted_logon_sync(struct key *logon, const u8 *data, size_t len);
+void trusted_logon_drop(struct key *logon, struct key *keyring);
+bool trusted_logon_matches(const struct key *logon, const char *desc);
 
 #endif /* TRUSTED_H */

@@ -526,6 +526,45 @@ static void test_pcrs(void)
 	REFUSED("new 32 pcrs=sha256:0-7", TPM12, "needs a TPM 2.0");
 }
 
+/* logon=<prefix>:<desc>: what the logon key type and dm-crypt accept. */
+static void test_logon(void)
+{
+	static const char * const bad[] = {
+		"disk", ":disk", "tk:", ":", "::", "tk\x01:a", "t\x7f:a",
+		"t\xc3\xa9:a",
+	};
+	char line[600], desc[300];
+	unsigned int i;
+
+	OK("new 32 logon=tk:disk", TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_LOGON));
+	CHECK(!strcmp(req.opt.logon, "tk:disk"));
+	OK("load 00ff logon=cryptsetup:vol:a:b", TPM20);
+	CHECK(!strcmp(req.opt.logon, "cryptsetup:vol:a:b"));
+	OK("update logon=x::", TPM12);
+	CHECK(!strcmp(req.opt.logon, "x::"));
+	OK("new 32 logon=a:~!\"$%&'()*+,-./0123456789;<=>?@[]^_`{|}", TPM12);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "new 32 logon=%s", bad[i]);
+		REFUSED(line, TPM12, "logon");
+	}
+	REFUSED("new 32 logon=", TPM12, "empty value");
+	REFUSED("new 32 logon", TPM12, "without a value");
+
+	/* 255 characters is the bound; 256 are refused. */
+	memset(desc, 'a', sizeof(desc));
+	desc[1] = ':';
+	desc[255] = '\0';
+	snprintf(line, sizeof(line), "new 32 logon=%s", desc);
+	OK(line, TPM12);
+	CHECK_EQ(strlen(req.opt.logon), 255);
+	desc[255] = 'a';
+	desc[256] = '\0';
+	snprintf(line, sizeof(line), "new 32 logon=%s", desc);
+	REFUSED(line, TPM12, "longer than 255");
+}
+
 /* Every option, given twice, is refused; the first value alone parses. */
 static void test_duplicates(void)
 {
@@ -533,7 +572,7 @@ static void test_duplicates(void)
 		"keyhandle=0x81000001", "keyauth=" HEX40, "blobauth=" HEX40,
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
-		"pcrs=sha256:0-7",
+		"pcrs=sha256:0-7", "logon=tk:disk",
 	};
 	char line[256];
 	unsigned int i;
@@ -619,6 +658,7 @@ int main(void)
 	RUN(test_policydigest);
 	RUN(test_policyhandle);
 	RUN(test_pcrs);
+	RUN(test_logon);
 	RUN(test_duplicates);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);

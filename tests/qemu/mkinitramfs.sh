@@ -85,6 +85,7 @@ for a in $("$busybox" --list-full); do
 done
 install -m 0755 "$TK_TOP/tests/guest/init" "$stage/init"
 cp -a "$TK_TOP/tests/guest" "$stage/tests"
+cp -a "$TK_TOP/initramfs" "$stage/initramfs"	# boot-time unlock, tested as shipped
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 echo "root:x:0:" >"$stage/etc/group"
 

@@ -34,7 +34,7 @@ set -euo pipefail
 
 # Suite sets: adding a suite to every boot of a set is a one-word change here.
 TPM12_SUITES=selftest,trusted,encrypted,disk	# TPM 1.2 machines, test and stock
-TPM2_SUITES=selftest,trusted2			# TPM 2.0 machines with an SRK
+TPM2_SUITES=selftest,trusted2,disk		# TPM 2.0 machines with an SRK
 
 # The boots; adding one is one row. Columns:
 #   name     what TKH_ONLY and the output call it

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# logon=<prefix>:<desc> (phase 1): the trusted key's secret as a logon key
+# in the caller's session keyring, which dm-crypt takes as
+# ":32:logon:<prefix>:<desc>" on every kernel (the stock ones have no
+# ":32:trusted:"). No user-space read path gives the secret; update keeps
+# the logon key in step (even after its owner overwrote it), logon= on
+# update renames it, revoke and invalidate of the trusted key revoke it;
+# bad values are EINVAL, a taken description EEXIST, and a failed add
+# leaves no logon key behind.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/dk.inc"
+
+N=14
+[ "$TK_PHASE" = 1 ] || { t_plan $N; t_skip_rest "phase 1 only"; exit 0; }
+dk_begin $N || exit 0
+O=$(dk_opts)
+dk_unmap dk10
+
+t_check "new 32 logon=tk:t10 into @u" keyctl add trusted t10 "new 32 logon=tk:t10 $O" @u
+tid=$(dk_id trusted t10)
+lid=$(dk_id logon tk:t10)
+t_check "the logon key tk:t10 is in the session keyring, owned by the caller" sh -c "
+	keyctl rdescribe @s | grep -q '^keyring;' &&
+	keyctl describe @s | grep -q . &&
+	keyctl rdescribe '$lid' | grep -q '^logon;0;0;[0-9a-f]*;tk:t10\$' &&
+	keyctl list @s | grep -q '^ *$lid: .* logon: tk:t10\$'"
+blob=$(keyctl pipe "$tid" 2>/dev/null)
+t_check "keyctl read/print/pipe: the blob of the trusted key, EOPNOTSUPP for the logon key" \
+	dk_no_read_path "$tid" "$lid" "$blob"
+
+sum=$(dk_write dk10 ":32:logon:tk:t10" "$DK_P20")
+t_check "dm-crypt maps ':32:logon:tk:t10' and writes" [ -n "$sum" ]
+
+# The owner may overwrite the logon key (keyctl update); the trusted key's
+# update writes the secret back.
+head -c 32 /dev/zero | keyctl pupdate "$lid" >/dev/null 2>&1
+differs() { ! dk_reads dk10 :32:logon:tk:t10 "$DK_P20" "$sum" 2>/dev/null; }
+t_check "an overwritten logon key no longer reads the data" differs
+restored() {
+	keyctl update "$tid" "update $O" >/dev/null &&
+		dk_reads dk10 :32:logon:tk:t10 "$DK_P20" "$sum"
+}
+t_check "keyctl update of the trusted key puts the secret back in the logon key" restored
+
+renamed() {
+	keyctl update "$tid" "update $O logon=tk:t10b" >/dev/null &&
+		dk_reads dk10 :32:logon:tk:t10b "$DK_P20" "$sum" || return 1
+	! keyctl describe "$lid" >/dev/null 2>&1 || { echo "tk:t10 not revoked" >&2; return 1; }
+}
+t_check "update logon=tk:t10b: a new logon key with the secret, the old one revoked" renamed
+lid=$(dk_id logon tk:t10b)
+t_errno "keyctl revoke of the trusted key revokes its logon key" EKEYREVOKED sh -c "
+	keyctl revoke '$tid' && keyctl describe '$lid'"
+
+keyctl add trusted t10i "new 32 logon=tk:t10i $O" @u >/dev/null 2>&1
+iid=$(dk_id trusted t10i) lii=$(dk_id logon tk:t10i)
+# destroy (the garbage collector, after invalidate) revokes it
+gone() {
+	[ -n "$lii" ] && keyctl invalidate "$iid" || return 1
+	_i=0
+	while [ $_i -lt 50 ]; do
+		keyctl describe "$lii" >/dev/null 2>&1 || return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "logon key $lii still valid 5 s after the invalidate" >&2
+	return 1
+}
+t_check "keyctl invalidate of the trusted key revokes its logon key" gone
+
+bad() {
+	for v in nocolon :x x: : "tk:a b" \
+		"t:$(head -c 300 /dev/zero | tr '\0' a)"; do
+		if o=$(keyctl add trusted t10bad "new 32 $O logon=$v" @u 2>&1); then
+			echo "logon=$v accepted" >&2
+			return 0
+		fi
+		case $o in *"Invalid argument"*) ;; *) echo "logon=$v: $o" >&2; return 0 ;; esac
+	done
+	dk_id trusted t10bad >/dev/null && { echo "a key t10bad exists" >&2; return 0; }
+	echo "x: Invalid argument" >&2
+	return 1
+}
+t_errno "bad logon= values are refused, nothing added" EINVAL bad
+
+keyctl add logon tk:taken "$(head -c 32 /dev/zero | tr '\0' x)" @s >/dev/null
+taken=$(dk_id logon tk:taken)
+collide() {
+	keyctl add trusted t10c "new 32 $O logon=tk:taken" @u >/dev/null && return 0
+	[ "$(dk_id logon tk:taken)" = "$taken" ] || { echo "tk:taken replaced" >&2; return 0; }
+	keyctl describe "$taken" >/dev/null || { echo "tk:taken revoked" >&2; return 0; }
+	! dk_id trusted t10c >/dev/null || { echo "t10c added" >&2; return 0; }
+	return 1
+}
+t_errno "a logon key of that description exists: EEXIST, it stays as it was" EEXIST collide
+
+# Made in preparse, refused later: "new" on the description of an existing
+# trusted key in the same keyring becomes an update, which refuses "new"
+# (EINVAL); the logon key must be revoked and unlinked again.
+noleft() {
+	keyctl add trusted t10q "new 32 $O" @u >/dev/null || return 0
+	keyctl add trusted t10q "new 32 $O logon=tk:t10q" @u >/dev/null && return 0
+	! dk_id logon tk:t10q >/dev/null || { echo "logon key tk:t10q left behind" >&2; return 0; }
+	return 1
+}
+t_errno "an add refused after the logon key was made leaves no logon key" EINVAL noleft
+
+t_errno "update of a key whose logon key is revoked by its owner: EKEYREVOKED" EKEYREVOKED sh -c "
+	keyctl add trusted t10r 'new 32 $O logon=tk:t10r' @u >/dev/null &&
+	keyctl revoke \$(keyctl search @s logon tk:t10r) &&
+	keyctl update \$(keyctl search @s trusted t10r) 'update $O'"
+t_check "... and update logon= with the same description makes it again" sh -c "
+	keyctl update \$(keyctl search @s trusted t10r) 'update $O logon=tk:t10r' >/dev/null &&
+	keyctl describe \$(keyctl search @s logon tk:t10r) >/dev/null"
+dk_unmap dk10
