@@ -8,6 +8,7 @@
 #   fuzz    make -C tests/host fuzz      (if tests/host/Makefile exists)
 #   lint    tests/lint.sh                (if present)
 #   guest   tests/qemu/run-all.sh        (every kernel, every boot)
+#   pkg     tests/pkg/dkms-test.sh       (make deb, apt install, DKMS, boots, purge; root)
 #
 # A failing stage does not stop the later ones (except deps); the exit
 # status is non-zero when any stage failed. TK_STAGES=host,guest runs a subset.
@@ -18,7 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/qemu/common.sh"
 
 run=$(tk_rundir)
-stages=${TK_STAGES:-deps,kernel,host,fuzz,lint,guest}
+stages=${TK_STAGES:-deps,kernel,host,fuzz,lint,guest,pkg}
 declare -a names=() results=() times=()
 
 stage() { # name cmd...
@@ -61,6 +62,7 @@ else
 	skipped lint "no tests/lint.sh"
 fi
 TK_RUN=$run stage guest "$TK_TOP/tests/qemu/run-all.sh" || failed=1
+TK_RUN=$run stage pkg "$TK_TOP/tests/pkg/dkms-test.sh" || failed=1
 
 echo
 echo "Stage     Time      Result"
@@ -71,7 +73,7 @@ printf '%-9s %-9s %s\n' total "$(elapsed "$total0")s" "$([ $failed = 0 ] && echo
 echo "logs: $run"
 # One closing count over the stages that count tests (host unit tests and the
 # guest boots); a failed stage without counts still adds one failure.
-read -r tp tf ts < <(cat "$run"/check-host.log "$run"/check-guest.log 2>/dev/null |
+read -r tp tf ts < <(cat "$run"/check-host.log "$run"/check-guest.log "$run"/check-pkg.log 2>/dev/null |
 	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed\(, \([0-9][0-9]*\) skipped\)\{0,1\}$/\1 \2 \4/p' |
 	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
 [ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1
