@@ -62,7 +62,7 @@ else
 	skipped lint "no tests/lint.sh"
 fi
 TK_RUN=$run stage guest "$TK_TOP/tests/qemu/run-all.sh" || failed=1
-TK_RUN=$run stage pkg "$TK_TOP/tests/pkg/dkms-test.sh" || failed=1
+TK_RUN=$run TK_PKG_BOOTS=cross stage pkg "$TK_TOP/tests/pkg/dkms-test.sh" || failed=1
 
 echo
 echo "Stage     Time      Result"
