@@ -9,7 +9,7 @@ export TEK_CACHE := $(CACHE)
 # KDIR: a prepared kernel tree. Default: our test kernel (built and cached).
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
-.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench
+.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench deb pkg-test
 
 all: modules
 
@@ -45,3 +45,12 @@ demo: deps
 
 bench: deps
 	$(TOP)/tests/qemu/bench.sh
+
+# The DKMS package: build/deb/trusted-encrypted-keys-dkms_<version>_all.deb
+deb: deps
+	$(TOP)/tests/pkg/build-deb.sh
+
+# As a user would: make deb, apt install, DKMS builds for the stock kernels,
+# boots them with those modules, signing on the test kernel, apt purge (root).
+pkg-test: deps
+	$(TOP)/tests/pkg/dkms-test.sh

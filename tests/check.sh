@@ -9,6 +9,7 @@
 #   lint    tests/lint.sh                (if present)
 #   docs    tests/qemu/run-all.sh --check-doc (docs/testing.md's boot table)
 #   guest   tests/qemu/run-all.sh        (every kernel, every boot)
+#   pkg     tests/pkg/dkms-test.sh       (make deb, apt install, DKMS, boots, purge; root)
 #
 # The guest stage runs in the background from the start (after kernel) while
 # host, fuzz, lint and docs run in the foreground: the boots leave CPU idle
@@ -25,7 +26,7 @@ set -euo pipefail
 . "$(dirname "$0")/qemu/common.sh"
 
 run=$(tk_rundir)
-stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest}
+stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg}
 declare -a names=() results=() times=()
 
 stage() { # name cmd...
@@ -98,6 +99,8 @@ if [ -n "$guest_pid" ]; then
 	read -r grc gtook <"$run/check-guest.status" 2>/dev/null || { grc=1 gtook=-; }
 	done_stage guest "$grc" "$gtook" || failed=1
 fi
+# After the boots: the package test builds with DKMS and boots the stock kernels.
+TKH_RUN=$run TKH_PKG_BOOTS=cross stage pkg "$TK_TOP/tests/pkg/dkms-test.sh" || failed=1
 
 echo
 echo "Stage     Time      Result"
@@ -109,7 +112,7 @@ echo "logs: $run"
 # One closing count: the sum of the run's counts files (host unit tests, each
 # guest boot, each failed guest step); a failed stage without counts still
 # adds one failure.
-read -r tp tf ts < <(find "$run" -name counts -type f -exec cat {} + |
+read -r tp tf ts < <(find "$run" -name counts -type f ! -path "$run/pkg/*/*" -exec cat {} + |
 	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
 [ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1
 echo "$tp passed, $tf failed, $ts skipped"

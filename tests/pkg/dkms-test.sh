@@ -1,0 +1,318 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The package test: what a Debian user does, on this machine (as root).
+#
+#   1. make deb (tests/pkg/build-deb.sh: dpkg-buildpackage + lintian)
+#   2. apt installs the stock headers linux-headers-<kver> of the kernels that
+#      tests/qemu/fetch-stock.sh picks (newest 6.1.0-*-amd64 and
+#      6.12.*+deb12-amd64), then `apt-get install ./<pkg>.deb`: DKMS builds
+#      and installs for both (nothing is ever loaded into this machine's kernel)
+#   3. dkms status, modinfo vermagic, only trusted.ko where encrypted is
+#      built in; a kernel whose headers come later (the headers' dkms hook)
+#   4. those stock kernels boot in QEMU with exactly the modules DKMS installed:
+#      suite trusted with a TPM 1.2, suite trusted2 with a TPM 2.0 (phase 1)
+#   5. signing: DKMS signs with the test kernel's own key (a framework.conf.d
+#      drop-in), the test kernel boots with module.sig_enforce=1 (suite modsig)
+#   6. `apt-get purge`: nothing of ours is left
+# Output: KTAP-like lines, then "N passed, N failed, N skipped" (host points
+# plus the tests of the guest boots).
+#
+# Environment: TKH_PKG_BOOTS=all|cross|0 (see part 4; 0 = packaging only),
+# TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh.
+# Side effects that stay: the linux-headers packages (and dkms's own MOK key
+# /var/lib/dkms/mok.{key,pub}, which dkms makes on its first build).
+set -uo pipefail
+# shellcheck source=../qemu/common.sh
+. "$(dirname "$0")/../qemu/common.sh"
+need apt-get dpkg-query dkms modinfo python3 rsync
+if [ "$(id -u)" != 0 ]; then	# apt-get install and dkms need root
+	command -v sudo >/dev/null || die "run as root (apt-get install, dkms)"
+	exec sudo -E "$0" "$@"
+fi
+
+PKG=trusted-encrypted-keys-dkms
+NAME=trusted-encrypted-keys
+DROPIN=/etc/dkms/framework.conf.d/zz-tk-pkg-test.conf
+export DEBIAN_FRONTEND=noninteractive
+APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
+
+run=$(tk_rundir)/pkg
+mkdir -p "$run"
+export TKH_NESTED=1
+PLAN=22
+n=0 pass=0 failn=0 skipn=0
+
+ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n $1"; }
+not_ok() { # desc [diagnostics]
+	n=$((n + 1)); failn=$((failn + 1))
+	[ $# -lt 2 ] || [ -z "$2" ] || printf '%s\n' "$2" | sed 's/^/# /'
+	echo "not ok $n $1"
+}
+skip() { n=$((n + 1)); skipn=$((skipn + 1)); echo "ok $n $1 # SKIP $2"; }
+# check DESC CMD...: a point from CMD's exit status; its output on failure.
+check() {
+	local d=$1 o
+	shift
+	if o=$("$@" 2>&1); then ok "$d"; return 0; fi
+	not_ok "$d" "$o"
+	return 1
+}
+# guest_counts DIR: add a boot's in-guest counts to the totals.
+guest_counts() {
+	local p f s
+	[ -f "$1/counts" ] || return 0
+	read -r p f s <"$1/counts"
+	pass=$((pass + p)) failn=$((failn + f)) skipn=$((skipn + s))
+}
+finish() {
+	while [ "$n" -lt "$PLAN" ]; do not_ok "test $((n + 1)) did not run"; done
+	echo "$pass passed, $failn failed, $skipn skipped"
+	# check.sh sums the run's counts files: this one stands for the package
+	# test and its boots (whose own counts files are below $run/*/).
+	echo "$pass $failn $skipn" >"$run/counts"
+	[ "$failn" -eq 0 ]
+	exit
+}
+
+echo "KTAP version 1"
+echo "1..$PLAN"
+t0=$(now)
+
+# --- 1. the package ---------------------------------------------------------
+tb=$(now)
+if deb=$("$TK_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
+	ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
+else
+	not_ok "make deb" "$(tail -n 20 "$run/build-deb.log")"
+	finish
+fi
+ver=$(dpkg-deb -f "$deb" Version)
+ver=${ver%-*}
+
+# --- 2. stock headers, then the package --------------------------------------
+declare -a names=() kvers=() vmlinuzs=() moddirs=()
+if ! lines=$("$TK_QEMU/fetch-stock.sh" stock61 stock612 2>"$run/fetch.log"); then
+	not_ok "fetch-stock.sh" "$(tail -n 20 "$run/fetch.log")"
+	finish
+fi
+while read -r nm kv _ vz md; do
+	names+=("$nm") kvers+=("$kv") vmlinuzs+=("$vz") moddirs+=("$md")
+done <<<"$lines"
+hdrs=()
+for kv in "${kvers[@]}"; do hdrs+=("linux-headers-$kv"); done
+# The 6.12 headers depend on their image package; this machine never boots it,
+# so no initramfs for it (INITRD=No: /etc/kernel/postinst.d/initramfs-tools).
+INITRD=No "${APT[@]}" install --no-install-recommends "${hdrs[@]}" >"$run/apt-headers.log" 2>&1
+for kv in "${kvers[@]}"; do
+	check "apt has installed linux-headers-$kv" \
+		sh -c "dpkg-query -W -f='\${Status}' linux-headers-$kv | grep -q 'ok installed' &&
+			test -e /lib/modules/$kv/build/Makefile" ||
+		tail -n 20 "$run/apt-headers.log" | sed 's/^/# /'
+done
+
+# A package left by an earlier, interrupted run would turn install into a no-op.
+if dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q installed; then
+	log "purging the $PKG left by an earlier run"
+	"${APT[@]}" purge "$PKG" >>"$run/apt-install.log" 2>&1
+fi
+ti=$(now)
+if "${APT[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
+	ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
+else
+	not_ok "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
+fi
+dpkg-query -L "$PKG" >"$run/dpkg-L.txt" 2>/dev/null
+
+# --- 3. what DKMS made --------------------------------------------------------
+# shellcheck disable=SC2317  # the helpers below run through check()
+installed_ok() { # kver
+	dkms status -m "$NAME" -v "$ver" -k "$1" | tee /dev/stderr | grep -q ': installed'
+}
+# shellcheck disable=SC2317
+vermagic_ok() { # kver
+	local f vm
+	f=$(find /lib/modules/"$1"/updates/dkms -name 'trusted.ko*' 2>/dev/null | head -n1)
+	[ -n "$f" ] || { echo "no /lib/modules/$1/updates/dkms/trusted.ko*"; return 1; }
+	vm=$(modinfo -F vermagic "$f")
+	echo "$f: vermagic $vm"
+	[ "${vm%% *}" = "$1" ]
+}
+for i in "${!kvers[@]}"; do
+	kv=${kvers[$i]}
+	check "dkms status: $NAME/$ver installed for $kv" installed_ok "$kv"
+	check "modinfo: updates/dkms/trusted.ko has vermagic $kv" vermagic_ok "$kv"
+	check "$kv (encrypted built in): no encrypted-keys.ko installed" \
+		sh -c "grep -q '^CONFIG_ENCRYPTED_KEYS=y' /lib/modules/$kv/build/.config &&
+			! ls /lib/modules/$kv/updates/dkms/encrypted-keys.ko* 2>/dev/null"
+done
+# A kernel whose headers come after the package: what the headers' postinst
+# runs (/etc/kernel/header_postinst.d/dkms) builds and installs (AUTOINSTALL).
+late=${kvers[${#kvers[@]} - 1]}
+if dkms remove -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
+	! installed_ok "$late" 2>/dev/null &&
+	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
+	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
+else
+	not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
+fi
+
+# --- 4. the stock kernels boot with exactly those modules ----------------------
+boot_suite() { # name kver vmlinuz moddir tpm suite
+	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f rc=0 c
+	mkdir -p "$dir/mods"
+	if [ ! -f "$dir/initrd.cpio.gz" ]; then
+		rm -f "$dir"/mods/*
+		for f in /lib/modules/"$kv"/updates/dkms/*.ko*; do
+			[ -e "$f" ] || continue
+			cp "$f" "$dir/mods/"
+			case $f in
+			*.xz) xz -d "$dir/mods/${f##*/}" ;;
+			*.zst) zstd -q --rm -d "$dir/mods/${f##*/}" ;;
+			*.gz) gzip -d "$dir/mods/${f##*/}" ;;
+			esac
+		done
+		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio.gz" --mods "$dir/mods" \
+			--moddir "$md" >"$dir/mkinitramfs.log" 2>&1 ||
+			{ not_ok "$name: initramfs" "$(tail -n 20 "$dir/mkinitramfs.log")"; return; }
+	fi
+	"$TK_QEMU/provision.sh" "$tpm" "$dir/tpm$tpm" >"$dir/provision$tpm.log" 2>&1 ||
+		{ not_ok "$name: provision TPM $tpm" "$(tail -n 20 "$dir/provision$tpm.log")"; return; }
+	mkdir -p "$dir/state$tpm"
+	local tb
+	tb=$(now)
+	TKH_BOOT_NAME=$name-$suite "$TK_QEMU/boot.sh" "$vz" "$dir/initrd.cpio.gz" "$dir/tpm$tpm" "$tpm" \
+		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm" \
+		>"$dir/$suite.log" 2>&1 || rc=$?
+	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
+	guest_counts "$dir/$suite"
+	if [ "$rc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
+		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $(elapsed "$tb") s"
+	else
+		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $rc, $c" \
+			"$(grep -E '^not ok|^FAIL' "$dir/$suite/results.ktap" "$dir/$suite.log" 2>/dev/null | head -n 20)"
+	fi
+}
+# TKH_PKG_BOOTS=all (default, make pkg-test): both suites on both kernels;
+# cross (make check): trusted/TPM 1.2 on the first kernel, trusted2/TPM 2.0 on
+# the second (both kernels, both TPMs; the guest stage runs the rest with the
+# same sources); 0: none.
+boots=${TKH_PKG_BOOTS:-all}
+for i in "${!kvers[@]}"; do
+	for st in 1.2:trusted 2.0:trusted2; do
+		want=1
+		case $boots:$i:$st in
+		0:*) want=0 ;;
+		cross:0:2.0:*|cross:1:1.2:*) want=0 ;;
+		esac
+		if [ $want = 0 ]; then
+			skip "${names[$i]}: suite ${st#*:}, TPM ${st%%:*}" "TKH_PKG_BOOTS=$boots (make pkg-test runs it)"
+			continue
+		fi
+		boot_suite "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+	done
+done
+
+# --- 5. signing, checked by the test kernel -----------------------------------
+rel='' made_moddir=0
+# shellcheck disable=SC2317  # invoked by the trap
+sign_cleanup() {
+	rm -f "$DROPIN"
+	if [ -n "$rel" ]; then
+		dkms remove -m "$NAME" -v "$ver" -k "$rel" >/dev/null 2>&1
+		[ "$made_moddir" = 0 ] || rm -rf "/lib/modules/$rel"
+	fi
+}
+trap sign_cleanup EXIT
+sign_test() {
+	local kdir d=$run/modsig f signer want rc=0 c tb
+	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
+		not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
+		return
+	fi
+	rel=$(cat "$kdir/include/config/kernel.release")
+	if [ ! -e "/lib/modules/$rel" ]; then
+		made_moddir=1
+		mkdir -p "/lib/modules/$rel"
+		ln -s "$kdir" "/lib/modules/$rel/build"
+	fi
+	mkdir -p "${DROPIN%/*}"
+	cat >"$DROPIN" <<-EOF
+	# tests/pkg/dkms-test.sh: sign with the test kernel's own key (removed afterwards)
+	sign_file=$kdir/scripts/sign-file
+	mok_signing_key=$kdir/certs/signing_key.pem
+	mok_certificate=$kdir/certs/signing_key.x509
+	EOF
+	if ! dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
+		not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
+		return
+	fi
+	ok "signing: dkms install -k $rel ($(grep -c '^Signing module' "$run/sign-dkms.log") modules signed)"
+	rm -rf "$d"
+	mkdir -p "$d/mods"
+	f=$(find "/lib/modules/$rel/updates/dkms" -name 'trusted.ko*' | head -n1)
+	cp "$f" "$d/mods/"
+	case $f in *.xz) xz -d "$d/mods/${f##*/}" ;; *.zst) zstd -q --rm -d "$d/mods/${f##*/}" ;; esac
+	signer=$(modinfo -F signer "$d/mods/trusted.ko")
+	want=$(openssl x509 -inform DER -in "$kdir/certs/signing_key.x509" -noout -subject -nameopt multiline |
+		sed -n 's/^ *commonName *= *//p')
+	check "signing: trusted.ko signed by the test kernel's key ($signer)" \
+		test -n "$signer" -a "$signer" = "$want"
+	cp "$d/mods/trusted.ko" "$d/mods/trusted-unsigned.ko"
+	strip -g "$d/mods/trusted-unsigned.ko"
+	check "signing: strip -g removes the signature" \
+		sh -c "! tail -c 28 '$d/mods/trusted-unsigned.ko' | grep -q 'Module signature appended'"
+	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
+		{ not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
+	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
+		{ not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
+	tb=$(now)
+	TKH_BOOT_NAME=test-modsig "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
+		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot" \
+		>"$d/boot.log" 2>&1 || rc=$?
+	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")
+	guest_counts "$d/boot"
+	if [ "$rc" = 0 ] && [ -f "$d/boot/counts" ]; then
+		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $(elapsed "$tb") s"
+	else
+		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $rc, $c" \
+			"$(grep -E '^not ok|^FAIL' "$d/boot/results.ktap" "$d/boot.log" 2>/dev/null | head -n 20)"
+	fi
+}
+if [ "${TKH_PKG_SIGN:-1}" = 0 ]; then
+	for w in "dkms install" "signer" "strip" "boot"; do skip "signing: $w" "TKH_PKG_SIGN=0"; done
+else
+	sign_test
+fi
+sign_cleanup
+rel=''
+
+# --- 6. apt purge leaves nothing of ours ----------------------------------------
+if "${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1; then
+	ok "apt-get purge $PKG"
+else
+	not_ok "apt-get purge $PKG" "$(tail -n 30 "$run/apt-purge.log")"
+fi
+leftovers() {
+	local p
+	ls -d /usr/src/"$NAME"-* /var/lib/dkms/"$NAME" "$DROPIN" \
+		/lib/modules/*/updates/dkms/trusted.ko* /lib/modules/*/updates/dkms/encrypted-keys.ko* 2>/dev/null
+	# Files (not the shared directories such as /usr/src) the package had.
+	while read -r p; do
+		[ -e "$p" ] && [ ! -d "$p" ] && echo "$p"
+	done <"$run/dpkg-L.txt"
+	dpkg-query -W -f='${Status}\n' "$PKG" 2>/dev/null | grep -v '^unknown ok not-installed$' |
+		sed "s/^/dpkg status of $PKG: /"
+	dkms status -m "$NAME" 2>/dev/null | sed 's/^/dkms status: /'
+}
+left=$(leftovers | sort -u)
+printf '%s\n' "$left" >"$run/leftovers.txt"
+if [ -z "$left" ]; then
+	ok "nothing of ours is left after purge (leftover list empty)"
+else
+	not_ok "nothing of ours is left after purge" "$left"
+fi
+# Without a package status the list above could be empty for the wrong reason.
+check "dpkg -L had the package's files before the purge" grep -q "^/usr/src/$NAME-$ver/dkms.conf\$" "$run/dpkg-L.txt"
+
+echo "# package test: $(elapsed "$t0") s, logs in $run"
+finish
