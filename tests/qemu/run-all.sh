@@ -52,7 +52,6 @@ test             test      1.2   srk    1,2  $TPM12_SUITES,regress  -
 test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES,regress  -
 test-tpm2-nosrk  test      2.0   nosrk  1    trusted2  -
 test-notpm       test      none  -      1    notpm  -
-test-modsig      test      1.2   srk    1    modsig  module.sig_enforce=1
 stock61          stock61   1.2   srk    1,2  $TPM12_SUITES  -
 stock61-tpm2     stock61   2.0   srk    1,2  $TPM2_SUITES  -
 stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -
