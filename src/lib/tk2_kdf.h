@@ -15,7 +15,7 @@
 #define TK2_KDF_H
 
 #include <linux/types.h>
-#include "tpm1_msg.h"	/* struct tk_span */
+#include "tk1_msg.h"	/* struct tk_span */
 
 #define TK2_SHA256_SIZE		32
 #define TK2_AES128_KEY_SIZE	16

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Session areas of TPM 2.0 commands and responses. A command is built as
- * before (by a tpm2_msg builder, with a password area or none); then
+ * before (by a tk2_msg builder, with a password area or none); then
  * tk2_cmd_sessions() replaces its area with real sessions, encrypts the
  * first parameter and writes the HMACs. A response goes through
  * tk2_rsp_sessions() first: it is walked to its last byte, every HMAC
@@ -17,8 +17,8 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <crypto/algapi.h>	/* crypto_memneq */
-#include "tpm_buf.h"
-#include "tpm2_msg.h"
+#include "tk_buf.h"
+#include "tk2_msg.h"
 #include "tk2_kdf.h"
 #include "tk2_session.h"
 
@@ -480,7 +480,7 @@ int tk2_ecc_public_parse(const u8 *pub, u32 len, struct tk2_ecc_key *k)
  * @k: a parsed public area
  *
  * The ECC NIST P-256 storage key of the TCG Provisioning Guidance, as
- * tpm2_cmd_create_srk() asks for it: SHA-256 name, fixedTPM, fixedParent,
+ * tk2_cmd_create_srk() asks for it: SHA-256 name, fixedTPM, fixedParent,
  * sensitiveDataOrigin, userWithAuth, noDA, restricted, decrypt, no
  * authPolicy, AES-128-CFB, no scheme, no KDF. The template fixes the kind
  * of key, not the key: it does not make a key genuine (see

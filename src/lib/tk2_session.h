@@ -2,7 +2,7 @@
 /*
  * TPM 2.0 authorisation sessions on the wire (TPM 2.0 Library, Part 1
  * §18-§21, Part 2 §10.13, Part 3 §11.1): put the session area into a
- * command that a tpm2_msg builder wrote, with its HMAC and the first
+ * command that a tk2_msg builder wrote, with its HMAC and the first
  * parameter encrypted; check a response's session area, its HMAC in
  * constant time, and decrypt its first parameter, before the caller's
  * parser sees a byte of it. StartAuthSession for a session salted to an
@@ -12,7 +12,7 @@
 #define TK2_SESSION_H
 
 #include <linux/types.h>
-#include "tpm_buf.h"
+#include "tk_buf.h"
 #include "tk2_kdf.h"
 
 #define TK2_SESSIONS_MAX	3	/* a command carries at most three */
@@ -26,7 +26,7 @@ enum tk2_session_attr {
 	TK2_SESS_ENCRYPT	= 1U << 6,	/* first response parameter */
 };
 
-/* TPM_SE (Part 2 §6.14); TK2_SE_POLICY is in tpm2_msg.h */
+/* TPM_SE (Part 2 §6.14); TK2_SE_POLICY is in tk2_msg.h */
 #define TK2_SE_HMAC		0x00
 
 /*

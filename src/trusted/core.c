@@ -43,26 +43,26 @@ enum { PREP_REQ, PREP_PAYLOAD, PREP_LOGON, PREP_KEYRING };
 #define TRUSTED_LOGON	1
 
 /* pcrlock=0 means no lock, as it always has. */
-static bool wants_pcrlock(const struct tk_options *o)
+static bool trusted_wants_pcrlock(const struct tk_options *o)
 {
 	return tk_opt_given(o, TK_OPT_PCRLOCK) && o->pcrlock;
 }
 
-static int seal(struct trusted_key_payload *p, const struct tk_options *o)
+static int trusted_seal(struct trusted_key_payload *p, const struct tk_options *o)
 {
 	if (trusted_tpm_is_tpm2())
 		return trusted_tpm2_seal(p, o);
 	return trusted_tpm1_seal(p, o);
 }
 
-static int unseal(struct trusted_key_payload *p, const struct tk_options *o)
+static int trusted_unseal(struct trusted_key_payload *p, const struct tk_options *o)
 {
 	if (trusted_tpm_is_tpm2())
 		return trusted_tpm2_unseal(p, o);
 	return trusted_tpm1_unseal(p, o);
 }
 
-static int new_key(struct trusted_key_payload *p, const struct tk_request *req)
+static int trusted_new_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
 	int ret = 0;
 
@@ -72,14 +72,14 @@ static int new_key(struct trusted_key_payload *p, const struct tk_request *req)
 		ret = get_random_bytes_wait(p->key, p->key_len);
 	else
 		ret = trusted_tpm_random(p->key, p->key_len);
-	return ret ?: seal(p, &req->opt);
+	return ret ?: trusted_seal(p, &req->opt);
 }
 
-static int load_key(struct trusted_key_payload *p, const struct tk_request *req)
+static int trusted_load_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
 	memcpy(p->blob, req->blob, req->blob_len);
 	p->blob_len = req->blob_len;
-	return unseal(p, &req->opt);
+	return trusted_unseal(p, &req->opt);
 }
 
 /*
@@ -99,7 +99,7 @@ static int preparse_logon(struct key_preparsed_payload *prep,
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	ret = req->cmd == TK_CMD_NEW ? new_key(p, req) : load_key(p, req);
+	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
 	if (ret)
 		goto err;
 	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
@@ -118,7 +118,7 @@ err:
 	return ret;
 }
 
-static int preparse(struct key_preparsed_payload *prep)
+static int trusted_preparse(struct key_preparsed_payload *prep)
 {
 	struct tk_request *req;
 	char *line;
@@ -139,7 +139,7 @@ static int preparse(struct key_preparsed_payload *prep)
 		pr_info_ratelimited("refused: %s\n", req->why);
 		goto out;
 	}
-	if (wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
+	if (trusted_wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
 		ret = -EPERM;
 		goto out;
 	}
@@ -156,7 +156,7 @@ out:
 	return ret;
 }
 
-static void free_preparse(struct key_preparsed_payload *prep)
+static void trusted_free_preparse(struct key_preparsed_payload *prep)
 {
 	kfree_sensitive(prep->payload.data[PREP_REQ]);
 	kfree_sensitive(prep->payload.data[PREP_PAYLOAD]);
@@ -166,14 +166,14 @@ static void free_preparse(struct key_preparsed_payload *prep)
 }
 
 /* pcrlock= is the last step: it only happens once the key exists. */
-static int lock_pcr(const struct tk_request *req)
+static int trusted_lock_pcr(const struct tk_request *req)
 {
-	if (!wants_pcrlock(&req->opt))
+	if (!trusted_wants_pcrlock(&req->opt))
 		return 0;
 	return trusted_tpm_pcrlock(req->opt.pcrlock);
 }
 
-static int instantiate(struct key *key, struct key_preparsed_payload *prep)
+static int trusted_instantiate(struct key *key, struct key_preparsed_payload *prep)
 {
 	const struct tk_request *req = prep->payload.data[PREP_REQ];
 	struct trusted_key_payload *p;
@@ -187,7 +187,7 @@ static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 	p = prep->payload.data[PREP_PAYLOAD];
 	if (p) {
 		/* logon=: made by preparse; take it over */
-		ret = lock_pcr(req);
+		ret = trusted_lock_pcr(req);
 		if (ret)
 			return ret;
 		rcu_assign_keypointer(key, p);
@@ -200,8 +200,8 @@ static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 	if (!p)
 		return -ENOMEM;
 
-	ret = req->cmd == TK_CMD_NEW ? new_key(p, req) : load_key(p, req);
-	ret = ret ?: lock_pcr(req);
+	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
+	ret = ret ?: trusted_lock_pcr(req);
 	if (ret) {
 		kfree_sensitive(p);
 		return ret;
@@ -210,7 +210,7 @@ static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 	return 0;
 }
 
-static void free_payload_rcu(struct rcu_head *rcu)
+static void trusted_free_payload_rcu(struct rcu_head *rcu)
 {
 	kfree_sensitive(container_of(rcu, struct trusted_key_payload, rcu));
 }
@@ -250,7 +250,7 @@ static int update_logon(struct key *key, const struct trusted_key_payload *p,
 }
 
 /* Reseal the same key under new options (new PCR values, new auth). */
-static int update(struct key *key, struct key_preparsed_payload *prep)
+static int trusted_update(struct key *key, struct key_preparsed_payload *prep)
 {
 	const struct tk_request *req = prep->payload.data[PREP_REQ];
 	struct trusted_key_payload *old, *p;
@@ -273,15 +273,15 @@ static int update(struct key *key, struct key_preparsed_payload *prep)
 			req->opt.migratable : old->migratable;
 	memcpy(p->key, old->key, old->key_len);
 
-	ret = seal(p, &req->opt);
+	ret = trusted_seal(p, &req->opt);
 	ret = ret ?: update_logon(key, p, req);
-	ret = ret ?: lock_pcr(req);
+	ret = ret ?: trusted_lock_pcr(req);
 	if (ret) {
 		kfree_sensitive(p);
 		return ret;
 	}
 	rcu_assign_keypointer(key, p);
-	call_rcu(&old->rcu, free_payload_rcu);
+	call_rcu(&old->rcu, trusted_free_payload_rcu);
 	return 0;
 }
 
@@ -297,14 +297,14 @@ static void trusted_revoke(struct key *key)
 	trusted_logon_drop(logon, NULL);
 }
 
-static void destroy(struct key *key)
+static void trusted_destroy(struct key *key)
 {
 	trusted_logon_drop(key->payload.data[TRUSTED_LOGON], NULL);
 	kfree_sensitive(key->payload.data[0]);
 }
 
 /* The sealed blob, in hex; never the key. */
-static long read(const struct key *key, char *buffer, size_t buflen)
+static long trusted_read(const struct key *key, char *buffer, size_t buflen)
 {
 	const struct trusted_key_payload *p = dereference_key_locked(key);
 
@@ -317,18 +317,18 @@ static long read(const struct key *key, char *buffer, size_t buflen)
 
 struct key_type key_type_trusted = {
 	.name		= "trusted",
-	.preparse	= preparse,
-	.free_preparse	= free_preparse,
-	.instantiate	= instantiate,
-	.update		= update,
+	.preparse	= trusted_preparse,
+	.free_preparse	= trusted_free_preparse,
+	.instantiate	= trusted_instantiate,
+	.update		= trusted_update,
 	.revoke		= trusted_revoke,
-	.destroy	= destroy,
+	.destroy	= trusted_destroy,
 	.describe	= user_describe,
-	.read		= read,
+	.read		= trusted_read,
 };
 EXPORT_SYMBOL_GPL(key_type_trusted);
 
-static int check_params(void)
+static int trusted_check_params(void)
 {
 	if (source && strcmp(source, "tpm")) {
 		pr_err("source=%s is not supported; only tpm\n", source);
@@ -347,7 +347,7 @@ static int __init trusted_init(void)
 {
 	int ret;
 
-	ret = check_params();
+	ret = trusted_check_params();
 	if (ret)
 		return ret;
 	/*

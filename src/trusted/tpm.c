@@ -13,11 +13,11 @@
 #include <linux/slab.h>
 #include <linux/tpm.h>
 #include "trusted.h"
-#include "tpm_rc.h"
+#include "tk_rc.h"
 
-#define TPM1_ORD_FLUSH_SPECIFIC	0x000000ba
-#define TPM1_ORD_GET_RANDOM	0x00000046
-#define TPM1_RT_AUTH		0x00000002
+#define TK1_ORD_FLUSH_SPECIFIC	0x000000ba
+#define TK1_ORD_GET_RANDOM	0x00000046
+#define TK1_RT_AUTH		0x00000002
 
 /* Set once (published with release semantics after is_tpm2), then fixed. */
 static struct tpm_chip *chip;
@@ -144,7 +144,7 @@ int trusted_tpm_send(u8 *buf, const char *what)
  * @what: the step, for one rate-limited log line; NULL logs nothing
  *
  * The one place TPM return codes become errnos, for both TPM versions:
- * tk_tpm_rc_errno()'s table (src/lib/tpm_rc.c, docs/trusted-tpm2.md).
+ * tk_rc_errno()'s table (src/lib/tk_rc.c, docs/trusted-tpm2.md).
  *
  * Return: 0 or a negative errno.
  */
@@ -153,7 +153,7 @@ int trusted_tpm_errno(int rc, const char *what)
 	if (rc > 0) {
 		if (what)
 			pr_info_ratelimited("%s: TPM error 0x%03x\n", what, rc);
-		return tk_tpm_rc_errno(rc, is_tpm2);
+		return tk_rc_errno(rc, is_tpm2);
 	}
 	if (rc == -EBADMSG) {
 		if (what)
@@ -182,15 +182,15 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 			     TPM2_CC_GET_RANDOM);
 		tk_cmd_u16(&b, min_t(u32, len, TPM2_MAX_DIGEST_SIZE));
 	} else {
-		tk_cmd_start(&b, buf, PAGE_SIZE, TPM1_TAG_RQU_COMMAND,
-			     TPM1_ORD_GET_RANDOM);
+		tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
+			     TK1_ORD_GET_RANDOM);
 		tk_cmd_u32(&b, len);
 	}
 	rc = tk_cmd_end(&b) ?: trusted_tpm_send(buf, "GetRandom");
 	if (rc)
 		return trusted_tpm_errno(rc, NULL);
 	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TPM2_ST_NO_SESSIONS :
-			 TPM1_TAG_RSP_COMMAND);
+			 TK1_TAG_RSP_COMMAND);
 	if (rc)
 		return -EIO;
 	n = is_tpm2 ? tk_rsp_u16(&r) : tk_rsp_u32(&r);
@@ -254,10 +254,10 @@ void trusted_tpm1_flush_auth(u8 *buf, u32 handle)
 {
 	struct tk_cmd_buf b;
 
-	tk_cmd_start(&b, buf, PAGE_SIZE, TPM1_TAG_RQU_COMMAND,
-		     TPM1_ORD_FLUSH_SPECIFIC);
+	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
+		     TK1_ORD_FLUSH_SPECIFIC);
 	tk_cmd_u32(&b, handle);
-	tk_cmd_u32(&b, TPM1_RT_AUTH);
+	tk_cmd_u32(&b, TK1_RT_AUTH);
 	if (!tk_cmd_end(&b))
 		tk_tpm_transmit(chip, buf);
 }

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 #include "tk2_kdf.h"
 #include "tk2_session.h"
-#include "tpm2_msg.h"
+#include "tk2_msg.h"
 
 static int fake_digest(void *ctx, const struct tk_span *in, unsigned int n,
 		       u8 out[TK2_SHA256_SIZE])
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		for (i = 0; i < n; i++)
 			if (ss[i].nonce_tpm_len > TK2_NONCE_MAX)
 				abort();
-		if (!nh && n == 1 && !tpm2_rsp_unseal(buf, len, &data_out) &&
+		if (!nh && n == 1 && !tk2_rsp_unseal(buf, len, &data_out) &&
 		    (data_out.p < buf || data_out.len > len ||
 		     data_out.p + data_out.len > buf + len))
 			abort();

@@ -7,14 +7,14 @@
  * aes-128-cfb128; it builds responses (encrypted first parameter, rpHash,
  * HMACs) that the library must accept, and every corruption of them
  * (each byte, each truncation, replays, changed attributes) that it must
- * refuse. Commands come from the tpm2_msg builders, as in the kernel.
+ * refuse. Commands come from the tk2_msg builders, as in the kernel.
  */
 #include <linux/kernel.h>
 #include "tk_test.h"
 #include "tk2_ref.h"
 #include "tk2_kdf.h"
 #include "tk2_session.h"
-#include "tpm2_msg.h"
+#include "tk2_msg.h"
 
 #define BUF 1024
 
@@ -258,7 +258,7 @@ static u32 build_create(u8 *buf, u32 size, const u8 *pw, u16 pw_len,
 			u8 *params, u32 *plen)
 {
 	struct tk_cmd_buf b;
-	struct tpm2_create_in in = {
+	struct tk2_create_in in = {
 		.parent = TK2_SRK_HANDLE,
 		.parent_auth = { .handle = TK2_RS_PW, .value = pw, .len = pw_len },
 		.user_auth = (const u8 *)"blobauth",
@@ -270,7 +270,7 @@ static u32 build_create(u8 *buf, u32 size, const u8 *pw, u16 pw_len,
 	};
 	u32 poff;
 
-	if (tpm2_cmd_create(&b, buf, size, &in))
+	if (tk2_cmd_create(&b, buf, size, &in))
 		return 0;
 	poff = 14 + 4 + be32(buf + 14);
 	*plen = b.len - poff;
@@ -417,7 +417,7 @@ static void test_unseal_response(void)
 	memcpy(copy, u.rsp, u.rlen);
 	CHECK_EQ(tk2_rsp_sessions(ossl_crypto(0), copy, u.rlen, TK2_CC_UNSEAL,
 				  0, s, 1, &why), 0);
-	CHECK_EQ(tpm2_rsp_unseal(copy, u.rlen, &data), 0);
+	CHECK_EQ(tk2_rsp_unseal(copy, u.rlen, &data), 0);
 	CHECK_EQ(data.len, 32);
 	CHECK_MEM(data.p, secret, 32);
 	CHECK_MEM(u.s0.nonce_tpm, u.nt[0], 32);
@@ -536,7 +536,7 @@ static void test_two_sessions(void)
 	u8 priv[40], pub[30], handle[4] = { 0x80, 0, 0, 1 }, rp[2 + 34];
 	struct tk_span names[1] = { { name, sizeof(name) } };
 	struct tk2_session s0, s1, *s[] = { &s0, &s1 };
-	struct tpm2_auth pw = { .handle = TK2_RS_PW };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
 	struct tk_cmd_buf b;
 	const char *why;
 	u32 glen, rlen, h = 0;
@@ -549,7 +549,7 @@ static void test_two_sessions(void)
 	new_session(&s0, TK2_SESS_CONTINUE, "parent", 6);
 	new_session(&s1, TK2_SESS_CONTINUE | TK2_SESS_DECRYPT |
 		    TK2_SESS_ENCRYPT, NULL, 0);
-	CHECK_EQ(tpm2_cmd_load(&b, cmd, BUF, TK2_SRK_HANDLE, &pw, priv,
+	CHECK_EQ(tk2_cmd_load(&b, cmd, BUF, TK2_SRK_HANDLE, &pw, priv,
 			       sizeof(priv), pub, sizeof(pub)), 0);
 	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 2,
 				  &why), 0);
@@ -568,7 +568,7 @@ static void test_two_sessions(void)
 	CHECK_EQ(tk2_rsp_sessions(ossl_crypto(0), rsp, rlen, TK2_CC_LOAD, 1, s,
 				  2, &why), 0);
 	CHECK_MEM(rsp + 10 + 4 + 4 + 2, name, 34);
-	CHECK_EQ(tpm2_rsp_load(rsp, rlen, &h), -EBADMSG); /* two sessions */
+	CHECK_EQ(tk2_rsp_load(rsp, rlen, &h), -EBADMSG); /* two sessions */
 	CHECK_MEM(s1.nonce_tpm, nt[1], 32);
 }
 
@@ -578,7 +578,7 @@ static void test_policy_and_encrypt_session(void)
 	u8 cmd[BUF], got[BUF], name[34], rsp[BUF], nt[2][32], rp[2 + 32];
 	struct tk_span names[1] = { { name, sizeof(name) } };
 	struct tk2_session s0, s1, *s[] = { &s0, &s1 };
-	struct tpm2_auth pw = { .handle = TK2_RS_PW };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
 	struct tk_cmd_buf b;
 	const char *why;
 	u32 glen, rlen;
@@ -588,7 +588,7 @@ static void test_policy_and_encrypt_session(void)
 	s0.handle = 0x03000000;
 	s0.attrs = TK2_SESS_CONTINUE;
 	new_session(&s1, TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT, NULL, 0);
-	CHECK_EQ(tpm2_cmd_unseal(&b, cmd, BUF, 0x80000001, &pw), 0);
+	CHECK_EQ(tk2_cmd_unseal(&b, cmd, BUF, 0x80000001, &pw), 0);
 	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 2,
 				  &why), 0);
 	CHECK_EQ(tpm_check_cmd(cmd, 1, names, s, 2, got, &glen), 0);
@@ -616,7 +616,7 @@ static void test_auth_trailing_zeros_left_out(void)
 	u8 pw[20] = { 'p', 'w' };
 	struct tk_span names[1] = { { name, sizeof(name) } };
 	struct tk2_session s0, tpm_view, *s[] = { &s0 }, *t[] = { &tpm_view };
-	struct tpm2_auth none = { .handle = TK2_RS_PW };
+	struct tk2_auth none = { .handle = TK2_RS_PW };
 	struct tk_cmd_buf b;
 	const char *why;
 	u32 glen, rlen;
@@ -625,7 +625,7 @@ static void test_auth_trailing_zeros_left_out(void)
 	new_session(&s0, TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT, pw, 20);
 	tpm_view = s0;
 	tpm_view.auth_len = 2;
-	CHECK_EQ(tpm2_cmd_unseal(&b, cmd, BUF, 0x80000001, &none), 0);
+	CHECK_EQ(tk2_cmd_unseal(&b, cmd, BUF, 0x80000001, &none), 0);
 	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 1,
 				  &why), 0);
 	CHECK_EQ(tpm_check_cmd(cmd, 1, names, t, 1, got, &glen), 0);
@@ -649,7 +649,7 @@ static void test_command_refusals(void)
 	u8 cmd[BUF], params[BUF], name[34];
 	struct tk_span names[1] = { { name, sizeof(name) } };
 	struct tk2_session s0, s1, *s[] = { &s0, &s1 };
-	struct tpm2_auth pw = { .handle = TK2_RS_PW };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
 	struct tk_cmd_buf b;
 	const char *why;
 	u32 plen, len;
@@ -684,7 +684,7 @@ static void test_command_refusals(void)
 				  &why), -EINVAL);
 	/* Unseal has no parameter to encrypt */
 	new_session(&s0, TK2_SESS_DECRYPT, NULL, 0);
-	tpm2_cmd_unseal(&b, cmd, BUF, 0x80000001, &pw);
+	tk2_cmd_unseal(&b, cmd, BUF, 0x80000001, &pw);
 	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 1,
 				  &why), -EINVAL);
 	CHECK_STR(why, "first parameter cannot be encrypted");

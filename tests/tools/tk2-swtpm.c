@@ -5,7 +5,7 @@
  * session salted to it by ECDH (OpenSSL for the point arithmetic, as the
  * kernel's kpp will do), then Create (inSensitive encrypted), Load and
  * Unseal (outData encrypted) in that session, every response checked by
- * tk2_rsp_sessions() before the tpm2_msg parsers see it. If the KDFs,
+ * tk2_rsp_sessions() before the tk2_msg parsers see it. If the KDFs,
  * HMACs or CFB were wrong the TPM would refuse the commands or we its
  * responses. Run by tests/tools/tk2-swtpm.sh; prints "ok N - ..." lines.
  */
@@ -24,7 +24,7 @@
 #include "../host/tk2_ref.h"
 #include "tk2_kdf.h"
 #include "tk2_session.h"
-#include "tpm2_msg.h"
+#include "tk2_msg.h"
 
 #define BUF 4096
 
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	u8 cmd[BUF], rsp[BUF], pname[TK2_NAME_SIZE], oname[TK2_NAME_SIZE];
 	u8 point[TK2_ECC_POINT_SIZE], ex[32], ey[32], z[32], salt[32];
-	struct tpm2_auth pw = { .handle = TK2_RS_PW };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
 	struct tk2_session s0 = { .hmac = true, .key_len = 32 };
 	struct tk2_session *s[] = { &s0 };
 	struct tk_span names[1], priv, pub, out, nc, nt, esalt;
@@ -98,9 +98,9 @@ int main(int argc, char **argv)
 		return perror("connect"), 2;
 
 	/* the SRK, and its public area checked and named by us */
-	tpm2_cmd_create_srk(&b, cmd, BUF, TK2_RH_OWNER, &pw);
+	tk2_cmd_create_srk(&b, cmd, BUF, TK2_RH_OWNER, &pw);
 	rlen = xfer(cmd, rsp);
-	CHECK_EQ(tpm2_rsp_create_primary(rsp, rlen, &parent), 0);
+	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &parent), 0);
 	plen = get_unaligned_be16(rsp + 18);
 	CHECK_EQ(tk2_ecc_public_parse(rsp + 20, plen, &srk), 0);
 	CHECK(tk2_ecc_is_srk(&srk));
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 
 	/* Create: the key and blobauth encrypted, the parent by HMAC */
 	{
-		struct tpm2_create_in in = {
+		struct tk2_create_in in = {
 			.parent = parent, .parent_auth = pw,
 			.user_auth = (const u8 *)"hello", .user_auth_len = 5,
 			.data = secret, .data_len = 32,
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 				 TK2_OA_USERWITHAUTH,
 		};
 
-		tpm2_cmd_create(&b, cmd, BUF, &in);
+		tk2_cmd_create(&b, cmd, BUF, &in);
 	}
 	names[0] = (struct tk_span){ pname, sizeof(pname) };
 	s0.attrs = TK2_SESS_CONTINUE | TK2_SESS_DECRYPT;
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(rc, 0);
 	if (rc)
 		printf("# create: rc 0x%x %s\n", rc, why);
-	CHECK_EQ(tpm2_rsp_create(rsp, rlen, &priv, &pub), 0);
+	CHECK_EQ(tk2_rsp_create(rsp, rlen, &priv, &pub), 0);
 	printf("ok 3 - Create in the session, inSensitive encrypted\n");
 
 	/* Load, the parent by HMAC */
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		memcpy(p1, priv.p, l1);
 		memcpy(p2, pub.p, l2);
 		CHECK_EQ(tk2_name(c, p2 + 2, l2 - 2, oname), 0);
-		tpm2_cmd_load(&b, cmd, BUF, parent, &pw, p1, l1, p2, l2);
+		tk2_cmd_load(&b, cmd, BUF, parent, &pw, p1, l1, p2, l2);
 	}
 	s0.attrs = TK2_SESS_CONTINUE;
 	new_nonce(&s0);
@@ -178,11 +178,11 @@ int main(int argc, char **argv)
 	rlen = xfer(cmd, rsp);
 	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_LOAD, 1, s, 1, &why),
 		 0);
-	CHECK_EQ(tpm2_rsp_load(rsp, rlen, &item), 0);
+	CHECK_EQ(tk2_rsp_load(rsp, rlen, &item), 0);
 	printf("ok 4 - Load in the session\n");
 
 	/* Unseal: the object by HMAC with blobauth, outData encrypted */
-	tpm2_cmd_unseal(&b, cmd, BUF, item, &pw);
+	tk2_cmd_unseal(&b, cmd, BUF, item, &pw);
 	names[0] = (struct tk_span){ oname, sizeof(oname) };
 	s0.attrs = TK2_SESS_ENCRYPT;		/* the last use ends it */
 	s0.auth_len = 5;
@@ -206,16 +206,16 @@ int main(int argc, char **argv)
 	CHECK_EQ(rc, 0);
 	if (rc)
 		printf("# unseal: rc 0x%x %s\n", rc, why);
-	if (rc || tpm2_rsp_unseal(rsp, rlen, &out) || out.len != 32 ||
+	if (rc || tk2_rsp_unseal(rsp, rlen, &out) || out.len != 32 ||
 	    memcmp(out.p, secret, 32)) {
 		printf("not ok 6 - Unseal\n");
 		return tk_test_done() | 1;
 	}
 	printf("ok 6 - Unseal in the session, outData encrypted, key back\n");
 
-	tpm2_cmd_flush(&b, cmd, BUF, item);
+	tk2_cmd_flush(&b, cmd, BUF, item);
 	xfer(cmd, rsp);
-	tpm2_cmd_flush(&b, cmd, BUF, parent);
+	tk2_cmd_flush(&b, cmd, BUF, parent);
 	xfer(cmd, rsp);
 	close(fd);
 	BN_free(bx);

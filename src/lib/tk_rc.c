@@ -21,15 +21,15 @@
  */
 #include <linux/types.h>
 #include <linux/errno.h>
-#include "tpm_rc.h"
+#include "tk_rc.h"
 
 /* TPM 2.0: format-one codes carry a handle/session/parameter number. */
-#define TPM2_RC_FMT1	0x080
-#define TPM2_RC_WARN	0x900
+#define TK2_RC_FMT1	0x080
+#define TK2_RC_WARN	0x900
 
-static int tpm2_errno(u32 rc)
+static int tk2_errno(u32 rc)
 {
-	if (rc & TPM2_RC_FMT1)
+	if (rc & TK2_RC_FMT1)
 		return -EPERM;		/* parameter, handle or session errors */
 	switch (rc) {
 	case 0x902 ... 0x906:	/* OBJECT_MEMORY, SESSION_MEMORY, MEMORY, *_HANDLES */
@@ -49,7 +49,7 @@ static int tpm2_errno(u32 rc)
 	}
 }
 
-static int tpm1_errno(u32 rc)
+static int tk1_errno(u32 rc)
 {
 	switch (rc) {
 	case 0x011:		/* TPM_NOSPACE: no room to load a key */
@@ -69,17 +69,17 @@ static int tpm1_errno(u32 rc)
 }
 
 /**
- * tk_tpm_rc_errno() - the errno user space gets for a TPM return code
+ * tk_rc_errno() - the errno user space gets for a TPM return code
  * @rc: the code from the response header, as the TPM sent it
  * @tpm2: a TPM 2.0 sent it (else a TPM 1.2)
  *
  * Return: 0 for success, else a negative errno (table above).
  */
-int tk_tpm_rc_errno(u32 rc, bool tpm2)
+int tk_rc_errno(u32 rc, bool tpm2)
 {
 	if (!rc)
 		return 0;
 	if (rc > TK_TPM_RC_MAX)
 		return -EIO;
-	return tpm2 ? tpm2_errno(rc) : tpm1_errno(rc);
+	return tpm2 ? tk2_errno(rc) : tk1_errno(rc);
 }
