@@ -50,12 +50,6 @@ enum tk1_rc {
 	TK1_RC_DEFEND_LOCK_RUNNING = 0x803,
 };
 
-/* A byte range inside a command or response buffer. */
-struct tk_span {
-	const u8 *p;
-	u32 len;
-};
-
 /* One authorisation trailer of a request. */
 struct tk1_auth_in {
 	u32 handle;

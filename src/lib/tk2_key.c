@@ -235,7 +235,7 @@ static u32 policy_size(const struct tk2_key_policy *p)
 int tk2_key_encode(u8 *out, u32 size, const struct tk2_key *k)
 {
 	u32 seq, pols = 0, i;
-	struct tk_der_w w;
+	struct tk_cmd_buf w;
 
 	for (i = 0; i < k->npolicy; i++)
 		pols += tk_der_size(policy_size(&k->policy[i]));
@@ -245,7 +245,7 @@ int tk2_key_encode(u8 *out, u32 size, const struct tk2_key *k)
 	      tk_der_size(tk_der_u32_size(k->parent)) +
 	      tk_der_size(k->pub_len) + tk_der_size(k->priv_len);
 
-	tk_der_w_init(&w, out, size);
+	tk_cmd_init(&w, out, size);
 	tk_der_put_hdr(&w, TK_DER_SEQUENCE, seq);
 	tk_der_put(&w, TK_DER_OID, oid_sealed, sizeof(oid_sealed));
 	if (k->empty_auth) {

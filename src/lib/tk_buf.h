@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Bounded writer and reader for TPM command and response buffers.
- * Kernel-free. Overruns are sticky: the first one marks the buffer bad and
- * every later access is a no-op, so callers check once at the end.
+ * The bounded byte writer and reader under every message of src/lib: TPM
+ * commands and responses (big-endian fields behind a 10-byte header) and,
+ * with the same writer, DER (tk_der.c). Kernel-free. Overruns are sticky:
+ * the first one marks the buffer bad and every later access is a no-op, so
+ * callers check once at the end.
  */
 #ifndef TK_BUF_H
 #define TK_BUF_H
@@ -14,6 +16,13 @@
 
 #define TK_TPM_HEADER_SIZE	10	/* tag(2) size(4) ordinal or rc(4) */
 
+/* A byte range inside a command or response buffer. */
+struct tk_span {
+	const u8 *p;
+	u32 len;
+};
+
+/* The writer: @len bytes of @data[@size] written so far. */
 struct tk_cmd_buf {
 	u8 *data;
 	u32 size;
@@ -66,13 +75,20 @@ static inline void tk_cmd_u32(struct tk_cmd_buf *b, u32 v)
 	}
 }
 
-static inline void tk_cmd_start(struct tk_cmd_buf *b, u8 *data, u32 size,
-				u16 tag, u32 code)
+/* Start writing raw bytes (no TPM header) into @data[@size]. */
+static inline void tk_cmd_init(struct tk_cmd_buf *b, u8 *data, u32 size)
 {
 	b->data = data;
 	b->size = size;
 	b->len = 0;
 	b->bad = false;
+}
+
+/* Start a TPM command: header with @tag and @code, size filled by _end. */
+static inline void tk_cmd_start(struct tk_cmd_buf *b, u8 *data, u32 size,
+				u16 tag, u32 code)
+{
+	tk_cmd_init(b, data, size);
 	tk_cmd_u16(b, tag);
 	tk_cmd_u32(b, 0);
 	tk_cmd_u32(b, code);

@@ -126,17 +126,7 @@ u32 tk_der_u32_size(u32 v)
 	return n + (v >> (8 * n - 1) & 1);
 }
 
-static void put_bytes(struct tk_der_w *w, const void *p, u32 n)
-{
-	if (w->bad || n > w->size - w->len) {
-		w->bad = true;
-		return;
-	}
-	memcpy(w->buf + w->len, p, n);
-	w->len += n;
-}
-
-void tk_der_put_hdr(struct tk_der_w *w, u8 tag, u32 len)
+void tk_der_put_hdr(struct tk_cmd_buf *w, u8 tag, u32 len)
 {
 	u8 hdr[4] = { tag };
 	u32 n;
@@ -158,16 +148,16 @@ void tk_der_put_hdr(struct tk_der_w *w, u8 tag, u32 len)
 		hdr[3] = len;
 		n = 4;
 	}
-	put_bytes(w, hdr, n);
+	tk_cmd_bytes(w, hdr, n);
 }
 
-void tk_der_put(struct tk_der_w *w, u8 tag, const void *val, u32 len)
+void tk_der_put(struct tk_cmd_buf *w, u8 tag, const void *val, u32 len)
 {
 	tk_der_put_hdr(w, tag, len);
-	put_bytes(w, val, len);
+	tk_cmd_bytes(w, val, len);
 }
 
-void tk_der_put_u32(struct tk_der_w *w, u32 v)
+void tk_der_put_u32(struct tk_cmd_buf *w, u32 v)
 {
 	u32 n = tk_der_u32_size(v), i;
 	u8 b[5];
@@ -177,7 +167,7 @@ void tk_der_put_u32(struct tk_der_w *w, u32 v)
 	tk_der_put(w, TK_DER_INTEGER, b, n);
 }
 
-void tk_der_put_bool(struct tk_der_w *w, bool v)
+void tk_der_put_bool(struct tk_cmd_buf *w, bool v)
 {
 	u8 b = v ? 0xff : 0x00;
 

@@ -8,6 +8,7 @@
 #define TK_DER_H
 
 #include <linux/types.h>
+#include "tk_buf.h"
 
 enum tk_der_tag {
 	TK_DER_BOOLEAN		= 0x01,
@@ -57,27 +58,15 @@ int tk_der_enter(struct tk_der *d, u8 tag, struct tk_der *inner);
 int tk_der_u32(const struct tk_der_tlv *t, u32 *out);
 int tk_der_bool(const struct tk_der_tlv *t, bool *out);
 
-/* A writer into a fixed buffer; overruns are sticky, checked at the end. */
-struct tk_der_w {
-	u8 *buf;
-	u32 size;
-	u32 len;
-	bool bad;
-};
-
-static inline void tk_der_w_init(struct tk_der_w *w, u8 *buf, u32 size)
-{
-	w->buf = buf;
-	w->size = size;
-	w->len = 0;
-	w->bad = false;
-}
-
+/*
+ * The writer is tk_buf.h's (tk_cmd_init(), then check ->bad and ->len at
+ * the end): these functions add DER elements to it.
+ */
 u32 tk_der_size(u32 len);
 u32 tk_der_u32_size(u32 v);
-void tk_der_put_hdr(struct tk_der_w *w, u8 tag, u32 len);
-void tk_der_put(struct tk_der_w *w, u8 tag, const void *val, u32 len);
-void tk_der_put_u32(struct tk_der_w *w, u32 v);
-void tk_der_put_bool(struct tk_der_w *w, bool v);
+void tk_der_put_hdr(struct tk_cmd_buf *w, u8 tag, u32 len);
+void tk_der_put(struct tk_cmd_buf *w, u8 tag, const void *val, u32 len);
+void tk_der_put_u32(struct tk_cmd_buf *w, u32 v);
+void tk_der_put_bool(struct tk_cmd_buf *w, bool v);
 
 #endif /* TK_DER_H */

@@ -60,11 +60,11 @@ static void test_lengths(void)
 	/* 0x81 for 128..255, 0x82 for 256..65535, read back whole */
 	for (u32 n = 126; n < 300; n++) {
 		u8 *b = calloc(1, n + 4);
-		struct tk_der_w w;
+		struct tk_cmd_buf w;
 
-		tk_der_w_init(&w, b, n + 4);
+		tk_cmd_init(&w, b, n + 4);
 		tk_der_put(&w, 0x04, b + 4, 0);
-		tk_der_w_init(&w, b, n + 4);
+		tk_cmd_init(&w, b, n + 4);
 		tk_der_put_hdr(&w, 0x04, n);
 		CHECK_EQ(w.len, tk_der_size(n) - n);
 		CHECK_EQ(next(b, tk_der_size(n), &t, &left), 0);
@@ -83,13 +83,13 @@ static void test_u32(void)
 		0x81000001, 0xffffffff,
 	};
 	struct tk_der_tlv t;
-	struct tk_der_w w;
+	struct tk_cmd_buf w;
 	unsigned int i;
 	u8 buf[16];
 	u32 v, left;
 
 	for (i = 0; i < ARRAY_SIZE(values); i++) {
-		tk_der_w_init(&w, buf, sizeof(buf));
+		tk_cmd_init(&w, buf, sizeof(buf));
 		tk_der_put_u32(&w, values[i]);
 		CHECK(!w.bad);
 		CHECK_EQ(w.len, 2 + tk_der_u32_size(values[i]));
@@ -97,10 +97,10 @@ static void test_u32(void)
 		CHECK_EQ(tk_der_u32(&t, &v), 0);
 		CHECK_EQ(v, values[i]);
 	}
-	tk_der_w_init(&w, buf, sizeof(buf));
+	tk_cmd_init(&w, buf, sizeof(buf));
 	tk_der_put_u32(&w, 0x81000001);
 	CHECK_MEM(buf, "\x02\x05\x00\x81\x00\x00\x01", 7);
-	tk_der_w_init(&w, buf, sizeof(buf));
+	tk_cmd_init(&w, buf, sizeof(buf));
 	tk_der_put_u32(&w, 0);
 	CHECK_MEM(buf, "\x02\x01\x00", 3);
 
@@ -168,19 +168,19 @@ static void test_enter_expect(void)
 
 static void test_writer_overrun(void)
 {
-	struct tk_der_w w;
+	struct tk_cmd_buf w;
 	u8 buf[8];
 
-	tk_der_w_init(&w, buf, 3);
+	tk_cmd_init(&w, buf, 3);
 	tk_der_put(&w, TK_DER_OCTET_STRING, "ab", 2);
 	CHECK(w.bad);
-	tk_der_w_init(&w, buf, 4);
+	tk_cmd_init(&w, buf, 4);
 	tk_der_put(&w, TK_DER_OCTET_STRING, "ab", 2);
 	CHECK(!w.bad);
 	CHECK_EQ(w.len, 4);
 	tk_der_put_bool(&w, true);
 	CHECK(w.bad);				/* sticky */
-	tk_der_w_init(&w, buf, sizeof(buf));
+	tk_cmd_init(&w, buf, sizeof(buf));
 	tk_der_put_hdr(&w, TK_DER_OCTET_STRING, 0x10000);
 	CHECK(w.bad);				/* longer than we write */
 }
