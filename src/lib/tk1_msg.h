@@ -27,6 +27,12 @@ enum tk1_ordinal {
 	TK1_ORD_OSAP		= 0x0000000b,
 	TK1_ORD_SEAL		= 0x00000017,
 	TK1_ORD_UNSEAL		= 0x00000018,
+	TK1_ORD_GET_RANDOM	= 0x00000046,
+	TK1_ORD_FLUSH_SPECIFIC	= 0x000000ba,
+};
+
+enum tk1_resource_type {
+	TK1_RT_AUTH		= 0x00000002,
 };
 
 enum tk1_entity {

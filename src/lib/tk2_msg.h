@@ -30,6 +30,7 @@ enum tk2_cc {
 	TK2_CC_FLUSH		= 0x00000165,
 	TK2_CC_READ_PUBLIC	= 0x00000173,
 	TK2_CC_START_SESSION	= 0x00000176,
+	TK2_CC_GET_RANDOM	= 0x0000017b,
 	TK2_CC_PCR_READ	= 0x0000017e,
 	TK2_CC_POLICY_PCR	= 0x0000017f,
 };
@@ -88,11 +89,14 @@ enum tk2_session_type {
 };
 
 /*
- * Return codes that change what we tell user space. Format-one codes
- * carry the number of the handle, session or parameter at fault in bits
- * 8..11 and a parameter flag in bit 6: tk2_rc_base() strips them.
+ * Return codes that change what we tell user space (Part 2, 6.6).
+ * Format-one codes (TK2_RC_FMT1) carry the number of the handle, session or
+ * parameter at fault in bits 8..11 and, in TK2_RC_P, whether it is a
+ * parameter: tk2_rc_base() strips both, tk2_rc_index() returns the number.
+ * TK2_RC_REFERENCE_H0 + n: handle n + 1 names no loaded object (a warning).
  */
 enum tk2_rc {
+	TK2_RC_P		= 0x040,
 	TK2_RC_FMT1		= 0x080,
 	TK2_RC_HASH		= 0x083,
 	TK2_RC_VALUE		= 0x084,
@@ -102,12 +106,13 @@ enum tk2_rc {
 	TK2_RC_AUTH_FAIL	= 0x08e,
 	TK2_RC_POLICY_FAIL	= 0x09d,
 	TK2_RC_INTEGRITY	= 0x09f,
+	TK2_RC_REFERENCE_H0	= 0x910,
 	TK2_RC_LOCKOUT		= 0x921,
 };
 
 static inline u32 tk2_rc_base(u32 rc)
 {
-	return rc & TK2_RC_FMT1 ? rc & 0xbf : rc;
+	return rc & TK2_RC_FMT1 ? rc & (TK2_RC_FMT1 | 0x3f) : rc;
 }
 
 /* Which handle or parameter a format-one code names (0: none). */

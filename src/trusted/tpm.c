@@ -14,10 +14,7 @@
 #include <linux/tpm.h>
 #include "trusted.h"
 #include "tk_rc.h"
-
-#define TK1_ORD_FLUSH_SPECIFIC	0x000000ba
-#define TK1_ORD_GET_RANDOM	0x00000046
-#define TK1_RT_AUTH		0x00000002
+#include "tk2_msg.h"
 
 /* Set once (published with release semantics after is_tpm2), then fixed. */
 static struct tpm_chip *chip;
@@ -178,9 +175,9 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 	int rc;
 
 	if (is_tpm2) {
-		tk_cmd_start(&b, buf, PAGE_SIZE, TPM2_ST_NO_SESSIONS,
-			     TPM2_CC_GET_RANDOM);
-		tk_cmd_u16(&b, min_t(u32, len, TPM2_MAX_DIGEST_SIZE));
+		tk_cmd_start(&b, buf, PAGE_SIZE, TK2_TAG_NO_SESSIONS,
+			     TK2_CC_GET_RANDOM);
+		tk_cmd_u16(&b, min_t(u32, len, TK2_DIGEST_MAX));
 	} else {
 		tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
 			     TK1_ORD_GET_RANDOM);
@@ -189,7 +186,7 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 	rc = tk_cmd_end(&b) ?: trusted_tpm_send(buf, "GetRandom");
 	if (rc)
 		return trusted_tpm_errno(rc, NULL);
-	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TPM2_ST_NO_SESSIONS :
+	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TK2_TAG_NO_SESSIONS :
 			 TK1_TAG_RSP_COMMAND);
 	if (rc)
 		return -EIO;

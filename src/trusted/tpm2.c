@@ -38,14 +38,14 @@ struct unseal_work {
 
 static bool is_handle_error(int rc, unsigned int n)
 {
-	return rc > 0 && !(rc & 0x40) && tk2_rc_index(rc) == n &&
+	return rc > 0 && !(rc & TK2_RC_P) && tk2_rc_index(rc) == n &&
 	       tk2_rc_base(rc) == TK2_RC_HANDLE;
 }
 
 /* The TPM has no object at a handle the command names. */
 static bool is_missing(int rc, unsigned int n)
 {
-	return is_handle_error(rc, n) || rc == 0x910 + (int)(n - 1);
+	return is_handle_error(rc, n) || rc == TK2_RC_REFERENCE_H0 + (int)(n - 1);
 }
 
 /* policyhandle=0 means none, as in-tree. */
@@ -90,7 +90,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 				    tk_hash_name(o->hash));
 		return -EINVAL;
 	}
-	if ((rc & 0x40) && (base == TK2_RC_SIZE || base == TK2_RC_VALUE)) {
+	if ((rc & TK2_RC_P) && (base == TK2_RC_SIZE || base == TK2_RC_VALUE)) {
 		pr_info_ratelimited("new: the TPM cannot seal a %u-byte key (0x%03x)\n",
 				    p->key_len, rc);
 		return -EINVAL;
