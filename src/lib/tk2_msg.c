@@ -15,23 +15,6 @@
 			 TK2_OA_SENSITIVE_ORIGIN | TK2_OA_USERWITHAUTH | \
 			 TK2_OA_NODA | TK2_OA_RESTRICTED | TK2_OA_DECRYPT)
 
-u32 tk2_alg_digest_size(u16 alg)
-{
-	switch (alg) {
-	case TK2_ALG_SHA1:
-		return 20;
-	case TK2_ALG_SHA256:
-	case TK2_ALG_SM3_256:
-		return 32;
-	case TK2_ALG_SHA384:
-		return 48;
-	case TK2_ALG_SHA512:
-		return 64;
-	default:
-		return 0;
-	}
-}
-
 static void put_bytes(struct tk_cmd_buf *b, const u8 *p, u32 len)
 {
 	if (len)		/* p may be NULL then */

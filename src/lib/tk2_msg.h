@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 #include "tk_buf.h"
-#include "tk1_msg.h"	/* struct tk_span */
+#include "tk_hash.h"
 
 #define TK2_DIGEST_MAX		64	/* SHA-512 */
 #define TK2_PCR_SELECT_SIZE	3	/* 24 PCRs */
@@ -135,7 +135,6 @@ struct tk2_pcrs {
 	u32 mask;
 };
 
-u32 tk2_alg_digest_size(u16 alg);
 
 /* TPM2B_PUBLIC of a sealed data object, as the parsers see it. */
 struct tk2_public {

@@ -16,24 +16,6 @@
 #include "tk_buf.h"
 #include "tk2_pcr.h"
 
-u16 tk2_hash_alg(enum tk_hash hash)
-{
-	switch (hash) {
-	case TK_HASH_SHA1:
-		return TK2_ALG_SHA1;
-	case TK_HASH_SHA256:
-		return TK2_ALG_SHA256;
-	case TK_HASH_SHA384:
-		return TK2_ALG_SHA384;
-	case TK_HASH_SHA512:
-		return TK2_ALG_SHA512;
-	case TK_HASH_SM3_256:
-		return TK2_ALG_SM3_256;
-	default:
-		return TK2_ALG_NULL;
-	}
-}
-
 /* "N" or "N-M", 0 <= N <= M < 24, into @mask. */
 static int parse_range(char *tok, u32 *mask)
 {

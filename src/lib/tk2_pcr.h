@@ -19,7 +19,6 @@
 #define TK2_POLICY_INPUT_MAX	(TK2_DIGEST_MAX + 4 + TK2_SELECTION_MAX + \
 				 TK2_DIGEST_MAX)
 
-u16 tk2_hash_alg(enum tk_hash hash);
 int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask);
 
 int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,

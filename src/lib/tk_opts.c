@@ -13,17 +13,6 @@
 
 #define SEPARATORS " \t\n"
 
-static const struct {
-	const char *name;
-	unsigned int size;
-} hashes[TK_HASH_COUNT] = {
-	[TK_HASH_SHA1]		= { "sha1", 20 },
-	[TK_HASH_SHA256]	= { "sha256", 32 },
-	[TK_HASH_SHA384]	= { "sha384", 48 },
-	[TK_HASH_SHA512]	= { "sha512", 64 },
-	[TK_HASH_SM3_256]	= { "sm3", 32 },
-};
-
 static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_KEYHANDLE]	= "keyhandle",
 	[TK_OPT_KEYAUTH]	= "keyauth",
@@ -37,16 +26,6 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_PCRS]		= "pcrs",
 	[TK_OPT_LOGON]		= "logon",
 };
-
-unsigned int tk_hash_size(enum tk_hash hash)
-{
-	return hash < TK_HASH_COUNT ? hashes[hash].size : 0;
-}
-
-const char *tk_hash_name(enum tk_hash hash)
-{
-	return hash < TK_HASH_COUNT ? hashes[hash].name : "?";
-}
 
 static int refuse(struct tk_request *req, const char *why)
 {
@@ -94,14 +73,11 @@ static int parse_blobauth(struct tk_request *req, const char *val, bool tpm2)
 
 static int parse_hash(struct tk_request *req, const char *val, bool tpm2)
 {
-	unsigned int i;
+	enum tk_hash i;
 
 	if (tk_opt_given(&req->opt, TK_OPT_POLICYDIGEST))
 		return refuse(req, "hash must come before policydigest");
-	for (i = 0; i < TK_HASH_COUNT; i++) {
-		if (!strcmp(val, hashes[i].name))
-			break;
-	}
+	i = tk_hash_by_name(val);
 	if (i == TK_HASH_COUNT)
 		return refuse(req, "unknown hash");
 	if (!tpm2 && i != TK_HASH_SHA1)

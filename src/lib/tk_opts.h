@@ -7,6 +7,7 @@
 #define TK_OPTS_H
 
 #include <linux/types.h>
+#include "tk_hash.h"
 
 #define TK_KEY_MIN	32
 #define TK_KEY_MAX	128	/* struct trusted_key_payload: MAX_KEY_SIZE */
@@ -22,15 +23,6 @@ enum tk_cmd {
 	TK_CMD_NEW = 1,
 	TK_CMD_LOAD,
 	TK_CMD_UPDATE,
-};
-
-enum tk_hash {
-	TK_HASH_SHA1,
-	TK_HASH_SHA256,
-	TK_HASH_SHA384,
-	TK_HASH_SHA512,
-	TK_HASH_SM3_256,
-	TK_HASH_COUNT
 };
 
 enum tk_opt {
@@ -82,7 +74,5 @@ static inline bool tk_opt_given(const struct tk_options *o, enum tk_opt opt)
 }
 
 int tk_parse_request(char *line, bool tpm2, struct tk_request *req);
-unsigned int tk_hash_size(enum tk_hash hash);
-const char *tk_hash_name(enum tk_hash hash);
 
 #endif /* TK_OPTS_H */

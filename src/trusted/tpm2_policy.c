@@ -28,24 +28,6 @@ struct pcr_work {
 	u8 pcr_digest[TK2_DIGEST_MAX];
 };
 
-static const char *hash_name(u16 alg)
-{
-	switch (alg) {
-	case TK2_ALG_SHA1:
-		return "sha1";
-	case TK2_ALG_SHA256:
-		return "sha256";
-	case TK2_ALG_SHA384:
-		return "sha384";
-	case TK2_ALG_SHA512:
-		return "sha512";
-	case TK2_ALG_SM3_256:
-		return "sm3";
-	default:
-		return NULL;
-	}
-}
-
 /**
  * trusted_tpm2_hash_alloc() - the hash transform of a TPM algorithm
  * @alg: a TPM 2.0 hash algorithm
@@ -56,7 +38,7 @@ static const char *hash_name(u16 alg)
  */
 struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg)
 {
-	const char *name = hash_name(alg);
+	const char *name = tk_hash_crypto_name(tk_hash_by_alg(alg));
 	struct crypto_shash *tfm;
 
 	tfm = name ? crypto_alloc_shash(name, 0, 0) : ERR_PTR(-ENOENT);
