@@ -171,7 +171,13 @@ int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
 	return tk_cmd_end(b);
 }
 
-int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
+/*
+ * A response that returns an object's handle (Load, CreatePrimary): the
+ * handle, then parameters that end with the object's name. @created:
+ * CreatePrimary's outPublic, creationData, creationHash and creationTicket
+ * come before the name.
+ */
+static int rsp_handle(const u8 *rsp, u32 size, u32 *handle, bool created)
 {
 	struct tk_rsp_buf r;
 	u32 end;
@@ -182,8 +188,21 @@ int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
 		return rc;
 	*handle = tk_rsp_u32(&r);
 	end = take_param_size(&r);
+	if (created) {
+		take_tpm2b(&r, 0xffff);			/* outPublic */
+		take_tpm2b(&r, 0xffff);			/* creationData */
+		take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
+		tk_rsp_u16(&r);				/* creationTicket */
+		tk_rsp_u32(&r);
+		take_tpm2b(&r, TK2_DIGEST_MAX);
+	}
 	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
 	return end_with_session(&r, end);
+}
+
+int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
+{
+	return rsp_handle(rsp, size, handle, false);
 }
 
 int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
@@ -255,23 +274,7 @@ int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
 
 int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
 {
-	struct tk_rsp_buf r;
-	u32 end;
-	int rc;
-
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
-	if (rc)
-		return rc;
-	*handle = tk_rsp_u32(&r);
-	end = take_param_size(&r);
-	take_tpm2b(&r, 0xffff);			/* outPublic */
-	take_tpm2b(&r, 0xffff);			/* creationData */
-	take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
-	tk_rsp_u16(&r);				/* creationTicket */
-	tk_rsp_u32(&r);
-	take_tpm2b(&r, TK2_DIGEST_MAX);
-	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
-	return end_with_session(&r, end);
+	return rsp_handle(rsp, size, handle, true);
 }
 
 int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
@@ -348,7 +351,14 @@ int tk2_rsp_empty(const u8 *rsp, u32 size)
 	return rc ?: tk_rsp_end(&r);
 }
 
-static void put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
+/**
+ * tk2_put_pcr_selection() - write a TPML_PCR_SELECTION of one bank
+ * @b: the command or body being written
+ * @sel: the bank and the PCRs (bit n of the mask: PCR n, n < 24)
+ *
+ * PCR_Read and the PolicyPCR body marshal the selection the same way.
+ */
+void tk2_put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
 {
 	tk_cmd_u32(b, 1);
 	tk_cmd_u16(b, sel->alg);
@@ -362,7 +372,7 @@ int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
 		      const struct tk2_pcrs *sel)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_PCR_READ);
-	put_pcr_selection(b, sel);
+	tk2_put_pcr_selection(b, sel);
 	return tk_cmd_end(b);
 }
 

@@ -197,6 +197,7 @@ int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 /* A response that is a header and nothing more (Flush, Policy*). */
 int tk2_rsp_empty(const u8 *rsp, u32 size);
 
+void tk2_put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel);
 int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
 		      const struct tk2_pcrs *sel);
 

@@ -70,25 +70,16 @@ int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
 	return 0;
 }
 
-static void put_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
-{
-	tk_cmd_u32(b, 1);
-	tk_cmd_u16(b, sel->alg);
-	tk_cmd_u8(b, TK2_PCR_SELECT_SIZE);
-	tk_cmd_u8(b, sel->mask);
-	tk_cmd_u8(b, sel->mask >> 8);
-	tk_cmd_u8(b, sel->mask >> 16);
-}
-
 /* Write a PolicyPCR body for one bank; returns its length. */
 int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
 			 const u8 *digest, u16 digest_len)
 {
-	struct tk_cmd_buf b = { .data = out, .size = size };
+	struct tk_cmd_buf b;
 
+	tk_cmd_init(&b, out, size);
 	tk_cmd_u16(&b, digest_len);
 	tk_cmd_bytes(&b, digest, digest_len);
-	put_selection(&b, sel);
+	tk2_put_pcr_selection(&b, sel);
 	return b.bad ? -E2BIG : (int)b.len;
 }
 
@@ -138,8 +129,9 @@ int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
 			  const struct tk2_policy_pcr *pp)
 {
-	struct tk_cmd_buf b = { .data = out, .size = size };
+	struct tk_cmd_buf b;
 
+	tk_cmd_init(&b, out, size);
 	tk_cmd_bytes(&b, old, pp->digest_len);
 	tk_cmd_u32(&b, TK2_CC_POLICY_PCR);
 	tk_cmd_bytes(&b, pp->sel, pp->sel_len);
