@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make lint: three checks of src/ against a prepared kernel tree ($KDIR, by
+# make lint: four checks of src/ against a prepared kernel tree ($KDIR, by
 # default the test kernel of tests/qemu/build-kernel.sh):
 #   checkpatch   scripts/checkpatch.pl --no-tree -f on every src/**/*.[ch]
+#   kernel-doc   scripts/kernel-doc -none on the same files (comment syntax)
 #   W=1          make M=src W=1 modules: any compiler warning in our files
 #   sparse       make M=src C=2 modules: any sparse warning in our files
 # The two builds run in a scratch copy of src/, so every file is compiled
@@ -64,6 +65,9 @@ report checkpatch "$("$KDIR/scripts/checkpatch.pl" --no-tree -f --terse \
 	--show-types --no-summary "${files[@]}" 2>&1 |
 	grep -E ': (ERROR|WARNING|CHECK):')"
 
+echo "lint: kernel-doc -none on ${#files[@]} files"
+report kernel-doc "$("$KDIR/scripts/kernel-doc" -none "${files[@]}" 2>&1)"
+
 tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
 	--exclude=Module.symvers --exclude=modules.order -cf - src |
@@ -81,7 +85,7 @@ rc=$?
 report sparse "$(ours "$scratch/sparse.log" "$rc" | grep -v '\[-W[^]]*\]$')"
 
 echo "lint: summary"
-for name in checkpatch W=1 sparse; do
+for name in checkpatch kernel-doc W=1 sparse; do
 	printf '  %-11s %s\n' "$name" "${result[$name]}"
 done
 if [ "$failed" -ne 0 ]; then
