@@ -27,9 +27,14 @@ static int refuse(struct tk2_key *k, const char *why)
 	return -EINVAL;
 }
 
-/* Parents a blob may name: persistent, permanent (a primary is made
- * from the TCG template under that hierarchy) or, as the in-tree module
- * allows, transient.
+/**
+ * tk2_key_parent_ok() - whether a blob may name @h as its parent
+ * @h: the parent handle
+ *
+ * Persistent, permanent (a primary is made from the TCG template under
+ * that hierarchy) or, as the in-tree module allows, transient.
+ *
+ * Return: true when @h is one of those kinds.
  */
 bool tk2_key_parent_ok(u32 h)
 {
@@ -212,7 +217,14 @@ static int parse_der(const u8 *blob, u32 len, struct tk2_key *k)
 	return ret ?: check_policy(k);
 }
 
-/* Parse and check the blob @blob; on failure k->why says what is wrong. */
+/**
+ * tk2_key_parse() - parse and check a TPM 2.0 trusted key blob
+ * @blob: a TPMKey (DER) or the older raw form
+ * @len: its length
+ * @k: the parts, pointing into @blob; on failure k->why says what is wrong
+ *
+ * Return: 0, or -EINVAL when the blob is malformed or not loadable.
+ */
 int tk2_key_parse(const u8 *blob, u32 len, struct tk2_key *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -228,9 +240,14 @@ static u32 policy_size(const struct tk2_key_policy *p)
 	       tk_der_size(tk_der_size(p->len));
 }
 
-/*
- * Write @k as a TPMKey: emptyAuth only when TRUE, the policy field when
- * there is a policy. Returns the length, or -E2BIG when @size is short.
+/**
+ * tk2_key_encode() - write a TPM 2.0 trusted key blob as a TPMKey
+ * @out: the buffer
+ * @size: its size
+ * @k: the parts; emptyAuth is written only when TRUE, the policy field
+ *     only when there is a policy
+ *
+ * Return: the length written, or -E2BIG when @size is short.
  */
 int tk2_key_encode(u8 *out, u32 size, const struct tk2_key *k)
 {

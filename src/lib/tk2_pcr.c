@@ -36,7 +36,14 @@ static int parse_range(char *tok, u32 *mask)
 	return 0;
 }
 
-/* "<bank>:<pcr>[,<pcr>...]", a pcr being N or N-M: "sha256:0-7,16". */
+/**
+ * tk2_pcrs_parse() - parse the value of the pcrs= option
+ * @val: "<bank>:<pcr>[,<pcr>...]", a pcr being N or N-M: "sha256:0-7,16"
+ * @bank: the bank's hash, on success
+ * @mask: bit n set for PCR n, on success
+ *
+ * Return: 0, or -EINVAL.
+ */
 int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
 {
 	char list[3 * TK2_PCR_COUNT + 1], *tok, *rest;
@@ -70,7 +77,16 @@ int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
 	return 0;
 }
 
-/* Write a PolicyPCR body for one bank; returns its length. */
+/**
+ * tk2_policy_pcr_body() - write the body of a PolicyPCR for one bank
+ * @out: the buffer
+ * @size: its size
+ * @sel: the bank and PCRs
+ * @digest: pcrDigest
+ * @digest_len: its length
+ *
+ * Return: the length written, or -E2BIG when @size is short.
+ */
 int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
 			 const u8 *digest, u16 digest_len)
 {
@@ -83,11 +99,18 @@ int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
 	return b.bad ? -E2BIG : (int)b.len;
 }
 
-/*
- * Check a PolicyPCR body from a blob: a pcrDigest of the object's name
- * algorithm (an empty one could not be checked against the object's
- * policy), then selections of known banks with at least one PCR, and
- * nothing after them.
+/**
+ * tk2_policy_pcr_parse() - check a PolicyPCR body from a blob
+ * @body: the body
+ * @len: its length
+ * @name_alg: the sealed object's name algorithm
+ * @out: the digest and the marshalled selections, pointing into @body
+ *
+ * The body must be a pcrDigest of @name_alg (an empty one could not be
+ * checked against the object's policy), then selections of known banks
+ * with at least one PCR, and nothing after them.
+ *
+ * Return: 0, or -EINVAL.
  */
 int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 			  struct tk2_policy_pcr *out)
@@ -122,9 +145,14 @@ int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 	return 0;
 }
 
-/*
- * The bytes a PolicyPCR hashes into the policy digest @old (of the same
- * size as the pcrDigest); returns their length.
+/**
+ * tk2_policy_pcr_input() - the bytes a PolicyPCR hashes into a policy
+ * @out: the buffer
+ * @size: its size
+ * @old: the policy digest so far (of the size of the pcrDigest)
+ * @pp: the checked PolicyPCR body
+ *
+ * Return: the length written, or -E2BIG when @size is short.
  */
 int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
 			  const struct tk2_policy_pcr *pp)

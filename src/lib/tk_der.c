@@ -10,6 +10,16 @@
 #include <linux/string.h>
 #include "tk_der.h"
 
+/**
+ * tk_der_next() - take the next element of a reader
+ * @d: the reader
+ * @t: the element's tag and contents, on success
+ *
+ * Only single-octet tags and definite lengths in their shortest form, up
+ * to TK_DER_LEN_MAX, that fit in what is left.
+ *
+ * Return: 0, or -EINVAL when the element is malformed or absent.
+ */
 int tk_der_next(struct tk_der *d, struct tk_der_tlv *t)
 {
 	const u8 *p = d->p;
@@ -47,6 +57,14 @@ int tk_der_next(struct tk_der *d, struct tk_der_tlv *t)
 	return 0;
 }
 
+/**
+ * tk_der_expect() - take the next element, which must carry @tag
+ * @d: the reader
+ * @tag: the tag required
+ * @t: the element, on success
+ *
+ * Return: 0, or -EINVAL when it is malformed, absent or of another tag.
+ */
 int tk_der_expect(struct tk_der *d, u8 tag, struct tk_der_tlv *t)
 {
 	if (tk_der_peek(d) != tag)
@@ -54,7 +72,14 @@ int tk_der_expect(struct tk_der *d, u8 tag, struct tk_der_tlv *t)
 	return tk_der_next(d, t);
 }
 
-/* Step into the next element, which must be the constructed @tag. */
+/**
+ * tk_der_enter() - step into the next element, the constructed @tag
+ * @d: the reader, moved past the element
+ * @tag: the tag required (TK_DER_SEQUENCE, TK_DER_CONTEXT + n)
+ * @inner: a reader over the element's contents, on success
+ *
+ * Return: 0, or -EINVAL.
+ */
 int tk_der_enter(struct tk_der *d, u8 tag, struct tk_der *inner)
 {
 	struct tk_der_tlv t;
@@ -67,7 +92,14 @@ int tk_der_enter(struct tk_der *d, u8 tag, struct tk_der *inner)
 	return 0;
 }
 
-/* A non-negative INTEGER that fits 32 bits, in its shortest form. */
+/**
+ * tk_der_u32() - read a non-negative INTEGER that fits 32 bits
+ * @t: the element
+ * @out: its value, on success
+ *
+ * Return: 0; -EINVAL when @t is not an INTEGER in its shortest form or
+ * is negative; -ERANGE when it does not fit.
+ */
 int tk_der_u32(const struct tk_der_tlv *t, u32 *out)
 {
 	const u8 *v = t->val;
@@ -89,9 +121,15 @@ int tk_der_u32(const struct tk_der_tlv *t, u32 *out)
 	return 0;
 }
 
-/*
- * A BOOLEAN. DER says TRUE is 0xff; the kernel's own encoder writes 0x01,
- * and blobs it made must load, so both are TRUE. Nothing else is.
+/**
+ * tk_der_bool() - read a BOOLEAN
+ * @t: the element
+ * @out: its value, on success
+ *
+ * DER says TRUE is 0xff; the kernel's own encoder writes 0x01, and blobs
+ * it made must load, so both are TRUE. Nothing else is.
+ *
+ * Return: 0, or -EINVAL.
  */
 int tk_der_bool(const struct tk_der_tlv *t, bool *out)
 {
@@ -110,13 +148,23 @@ int tk_der_bool(const struct tk_der_tlv *t, bool *out)
 	}
 }
 
-/* Size of an element whose contents are @len bytes long. */
+/**
+ * tk_der_size() - the size of an element
+ * @len: the length of its contents
+ *
+ * Return: tag, length and contents bytes.
+ */
 u32 tk_der_size(u32 len)
 {
 	return 1 + (len < 0x80 ? 1 : len < 0x100 ? 2 : 3) + len;
 }
 
-/* Contents size of the INTEGER @v. */
+/**
+ * tk_der_u32_size() - the contents size of the INTEGER @v
+ * @v: the value
+ *
+ * Return: 1 to 5 bytes (a leading zero when the top bit is set).
+ */
 u32 tk_der_u32_size(u32 v)
 {
 	u32 n = 1;
@@ -126,6 +174,14 @@ u32 tk_der_u32_size(u32 v)
 	return n + (v >> (8 * n - 1) & 1);
 }
 
+/**
+ * tk_der_put_hdr() - write the tag and length of an element
+ * @w: the writer
+ * @tag: the tag
+ * @len: the length of the contents that the caller writes next
+ *
+ * A length above TK_DER_LEN_MAX marks the writer bad.
+ */
 void tk_der_put_hdr(struct tk_cmd_buf *w, u8 tag, u32 len)
 {
 	u8 hdr[4] = { tag };
@@ -151,12 +207,24 @@ void tk_der_put_hdr(struct tk_cmd_buf *w, u8 tag, u32 len)
 	tk_cmd_bytes(w, hdr, n);
 }
 
+/**
+ * tk_der_put() - write a whole primitive element
+ * @w: the writer
+ * @tag: the tag
+ * @val: the contents
+ * @len: their length
+ */
 void tk_der_put(struct tk_cmd_buf *w, u8 tag, const void *val, u32 len)
 {
 	tk_der_put_hdr(w, tag, len);
 	tk_cmd_bytes(w, val, len);
 }
 
+/**
+ * tk_der_put_u32() - write an INTEGER in its shortest form
+ * @w: the writer
+ * @v: the value
+ */
 void tk_der_put_u32(struct tk_cmd_buf *w, u32 v)
 {
 	u32 n = tk_der_u32_size(v), i;
@@ -167,6 +235,11 @@ void tk_der_put_u32(struct tk_cmd_buf *w, u32 v)
 	tk_der_put(w, TK_DER_INTEGER, b, n);
 }
 
+/**
+ * tk_der_put_bool() - write a BOOLEAN (TRUE as 0xff)
+ * @w: the writer
+ * @v: the value
+ */
 void tk_der_put_bool(struct tk_cmd_buf *w, bool v)
 {
 	u8 b = v ? 0xff : 0x00;

@@ -209,9 +209,14 @@ static int parse_options(struct tk_request *req, char *line, bool tpm2)
 	return 0;
 }
 
-/*
- * Parse the NUL-terminated, writable @line. On success @req holds the
- * command and options; on failure req->why names the reason.
+/**
+ * tk_parse_request() - parse a trusted key command line
+ * @line: the NUL-terminated, writable command ("new 32 keyhandle=...")
+ * @tpm2: whether the TPM is a TPM 2.0 (options and defaults differ)
+ * @req: the command and options, on success; on failure req->why names
+ *       the reason
+ *
+ * Return: 0, or -EINVAL.
  */
 int tk_parse_request(char *line, bool tpm2, struct tk_request *req)
 {
