@@ -11,12 +11,29 @@
 /* TPM_STORED_DATA: ver/tag(4) sealInfoSize(4) sealInfo encDataSize(4) encData */
 #define STORED_DATA_MIN		12
 
+/**
+ * tk1_build_oiap() - write TPM_OIAP
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: its size
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk1_build_oiap(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
 	tk_cmd_start(b, buf, size, TK1_TAG_RQU_COMMAND, TK1_ORD_OIAP);
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk1_parse_oiap() - parse the response to TPM_OIAP
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @s: the session handle and nonceEven, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when
+ * the response is malformed or has bytes left over.
+ */
 int tk1_parse_oiap(const u8 *rsp, u32 size, struct tk1_session *s)
 {
 	struct tk_rsp_buf r;
@@ -34,6 +51,14 @@ int tk1_parse_oiap(const u8 *rsp, u32 size, struct tk1_session *s)
 	return 0;
 }
 
+/**
+ * tk1_session_handle() - the handle of an OIAP/OSAP response, even a malformed one
+ * @rsp: the response
+ * @size: its size
+ * @handle: set to the handle the TPM opened
+ *
+ * Return: 0, or -EBADMSG when the response is too short to hold one.
+ */
 int tk1_session_handle(const u8 *rsp, u32 size, u32 *handle)
 {
 	struct tk_rsp_buf r;
@@ -48,6 +73,17 @@ int tk1_session_handle(const u8 *rsp, u32 size, u32 *handle)
 	return 0;
 }
 
+/**
+ * tk1_build_osap() - write TPM_OSAP
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: its size
+ * @etype: the entity type (TK1_ET_KEYHANDLE, TK1_ET_SRK)
+ * @handle: the entity
+ * @nonce_odd_osap: our nonceOddOSAP
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
 		    u32 handle, const u8 *nonce_odd_osap)
 {
@@ -58,6 +94,15 @@ int tk1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk1_parse_osap() - parse the response to TPM_OSAP
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @s: the session handle, nonceEven and nonceEvenOSAP, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when
+ * the response is malformed or has bytes left over.
+ */
 int tk1_parse_osap(const u8 *rsp, u32 size, struct tk1_session *s)
 {
 	const u8 *even, *even_osap;
@@ -77,6 +122,21 @@ int tk1_parse_osap(const u8 *rsp, u32 size, struct tk1_session *s)
 	return 0;
 }
 
+/**
+ * tk1_seal_params() - write TPM_Seal up to its authorisation
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: its size
+ * @keyhandle: the parent key
+ * @encauth: the encrypted blob authorisation (ADIP)
+ * @pcrinfo: TPM_PCR_INFO, or NULL
+ * @pcrinfo_len: its length (0: none)
+ * @data: the data to seal
+ * @data_len: its length
+ * @params: the span the request HMAC covers, after the ordinal
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
 		     const u8 *encauth, const u8 *pcrinfo, u32 pcrinfo_len,
 		     const u8 *data, u32 data_len, struct tk_span *params)
@@ -98,6 +158,18 @@ int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
 	return 0;
 }
 
+/**
+ * tk1_unseal_params() - write TPM_Unseal up to its authorisations
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: its size
+ * @keyhandle: the parent key
+ * @blob: the TPM_STORED_DATA to unseal
+ * @blob_len: its length
+ * @params: the span the request HMACs cover, after the ordinal
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 		       u32 keyhandle, const u8 *blob, u32 blob_len,
 		       struct tk_span *params)
@@ -116,6 +188,11 @@ int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return 0;
 }
 
+/**
+ * tk1_append_auth() - add one authorisation trailer to a command
+ * @b: the writer
+ * @a: the session handle, nonceOdd, continueAuthSession and HMAC
+ */
 void tk1_append_auth(struct tk_cmd_buf *b, const struct tk1_auth_in *a)
 {
 	tk_cmd_u32(b, a->handle);
@@ -124,6 +201,12 @@ void tk1_append_auth(struct tk_cmd_buf *b, const struct tk1_auth_in *a)
 	tk_cmd_bytes(b, a->hmac, TK1_DIGEST_SIZE);
 }
 
+/**
+ * tk1_finish() - close a command: write its size into the header
+ * @b: the writer
+ *
+ * Return: 0, or -E2BIG when anything overran the buffer.
+ */
 int tk1_finish(struct tk_cmd_buf *b)
 {
 	return tk_cmd_end(b);
@@ -149,6 +232,15 @@ static u32 take_stored_data(struct tk_rsp_buf *r)
 	return r->bad ? 0 : r->pos - start;
 }
 
+/**
+ * tk1_parse_seal() - parse the response to TPM_Seal
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @out: the sealed TPM_STORED_DATA (the HMAC's span) and the trailer
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when
+ * the response is malformed or has bytes left over.
+ */
 int tk1_parse_seal(const u8 *rsp, u32 size, struct tk1_seal_out *out)
 {
 	struct tk_rsp_buf r;
@@ -163,6 +255,15 @@ int tk1_parse_seal(const u8 *rsp, u32 size, struct tk1_seal_out *out)
 	return tk_rsp_end(&r);
 }
 
+/**
+ * tk1_parse_unseal() - parse the response to TPM_Unseal
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @out: the secret, the span the HMACs cover and both trailers
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when
+ * the response is malformed or has bytes left over.
+ */
 int tk1_parse_unseal(const u8 *rsp, u32 size, struct tk1_unseal_out *out)
 {
 	struct tk_rsp_buf r;
@@ -182,6 +283,14 @@ int tk1_parse_unseal(const u8 *rsp, u32 size, struct tk1_unseal_out *out)
 	return tk_rsp_end(&r);
 }
 
+/**
+ * tk1_stored_data_check() - check a blob is one TPM_STORED_DATA
+ * @blob: the blob
+ * @len: its length
+ *
+ * Return: 0 when @blob is one well-formed TPM_STORED_DATA(12) of exactly
+ * @len bytes, else -EINVAL.
+ */
 int tk1_stored_data_check(const u8 *blob, u32 len)
 {
 	struct tk_rsp_buf r = { .data = blob, .len = len };
