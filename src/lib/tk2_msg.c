@@ -73,6 +73,16 @@ static int end_with_session(struct tk_rsp_buf *r, u32 end)
 	return tk_rsp_end(r);
 }
 
+/**
+ * tk2_public_parse() - check a TPM2B_PUBLIC of a sealed data object
+ * @p: the TPM2B
+ * @len: its length, size field included
+ * @out: the fields, pointing into @p
+ *
+ * Return: 0, or -EINVAL when it is not a keyed-hash object without a scheme,
+ * with a known name algorithm, a policy of its size or none, and nothing left
+ * over.
+ */
 int tk2_public_parse(const u8 *p, u32 len, struct tk2_public *out)
 {
 	struct tk_rsp_buf r = { .data = p, .len = len };
@@ -97,6 +107,14 @@ int tk2_public_parse(const u8 *p, u32 len, struct tk2_public *out)
 	return tk_rsp_end(&r) ? -EINVAL : 0;
 }
 
+/**
+ * tk2_private_check() - check the outer form of a TPM2B_PRIVATE
+ * @p: the TPM2B
+ * @len: its length, size field included
+ *
+ * Return: 0, or -EINVAL when its size, integrity HMAC or sensitive area is
+ * out of bounds.
+ */
 int tk2_private_check(const u8 *p, u32 len)
 {
 	u16 n;
@@ -112,6 +130,15 @@ int tk2_private_check(const u8 *p, u32 len)
 	return 0;
 }
 
+/**
+ * tk2_cmd_create() - write TPM2_Create of a sealed data object
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @in: the parent, its authorisation and the object to create
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
 		    const struct tk2_create_in *in)
 {
@@ -138,6 +165,16 @@ int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_rsp_create() - parse the response to TPM2_Create
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @priv: the TPM2B_PRIVATE, on success
+ * @pub: the TPM2B_PUBLIC, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 		    struct tk_span *pub)
 {
@@ -159,6 +196,20 @@ int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 	return end_with_session(&r, end);
 }
 
+/**
+ * tk2_cmd_load() - write TPM2_Load
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @parent: the parent handle
+ * @auth: the authorisation of the parent
+ * @priv: the TPM2B_PRIVATE
+ * @priv_len: its length
+ * @pub: the TPM2B_PUBLIC
+ * @pub_len: its length
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
 		  const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
 		  const u8 *pub, u32 pub_len)
@@ -200,11 +251,30 @@ static int rsp_handle(const u8 *rsp, u32 size, u32 *handle, bool created)
 	return end_with_session(&r, end);
 }
 
+/**
+ * tk2_rsp_load() - parse the response to TPM2_Load
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: the object's handle, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
 {
 	return rsp_handle(rsp, size, handle, false);
 }
 
+/**
+ * tk2_cmd_unseal() - write TPM2_Unseal
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @item: the loaded sealed object
+ * @auth: the authorisation of the object (password or policy session)
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
 		    const struct tk2_auth *auth)
 {
@@ -214,6 +284,15 @@ int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_rsp_unseal() - parse the response to TPM2_Unseal
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @data: the unsealed data, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 {
 	struct tk_rsp_buf r;
@@ -234,6 +313,15 @@ int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 	return 0;
 }
 
+/**
+ * tk2_cmd_flush() - write TPM2_FlushContext
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @handle: the object or session to flush
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_FLUSH);
@@ -241,6 +329,16 @@ int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_cmd_create_srk() - write TPM2_CreatePrimary of the TCG storage key
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @hierarchy: the hierarchy (TK2_RH_OWNER, ...)
+ * @auth: the authorisation of the hierarchy
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			u32 hierarchy, const struct tk2_auth *auth)
 {
@@ -272,11 +370,29 @@ int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_rsp_create_primary() - parse the response to TPM2_CreatePrimary
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: the object's handle, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
 {
 	return rsp_handle(rsp, size, handle, true);
 }
 
+/**
+ * tk2_cmd_read_public() - write TPM2_ReadPublic
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @handle: the object
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			 u32 handle)
 {
@@ -285,6 +401,16 @@ int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_rsp_read_public() - parse the response to TPM2_ReadPublic
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @type: the object type, on success
+ * @attrs: the object attributes, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
 {
 	struct tk_rsp_buf r;
@@ -304,6 +430,18 @@ int tk2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
 	return 0;
 }
 
+/**
+ * tk2_cmd_start_policy() - write TPM2_StartAuthSession for an unsalted,
+ * unbound policy session
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @nonce: nonceCaller
+ * @nonce_len: its length
+ * @hash_alg: the session hash algorithm
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			  const u8 *nonce, u16 nonce_len, u16 hash_alg)
 {
@@ -318,6 +456,15 @@ int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_rsp_start_session() - parse the response to TPM2_StartAuthSession
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: the session handle, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or the handle is not a policy session.
+ */
 int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
 {
 	struct tk_rsp_buf r;
@@ -333,6 +480,18 @@ int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
 	return 0;
 }
 
+/**
+ * tk2_cmd_policy() - write a policy command whose body is already marshalled
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @cc: the command code
+ * @session: the policy session
+ * @body: the parameters after the session handle
+ * @body_len: their length
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 		    u32 session, const u8 *body, u32 body_len)
 {
@@ -342,6 +501,15 @@ int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 	return tk_cmd_end(b);
 }
 
+/**
+ * tk2_rsp_empty() - parse a response that is a header and nothing more
+ * (FlushContext, Policy*)
+ * @rsp: the response
+ * @size: the size of its buffer
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_empty(const u8 *rsp, u32 size)
 {
 	struct tk_rsp_buf r;
@@ -368,6 +536,15 @@ void tk2_put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
 	tk_cmd_u8(b, sel->mask >> 16);
 }
 
+/**
+ * tk2_cmd_pcr_read() - write TPM2_PCR_Read of one bank
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @sel: the bank and PCRs
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
 int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
 		      const struct tk2_pcrs *sel)
 {
@@ -410,6 +587,16 @@ static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tk2_pcrs *sel)
 	return mask;
 }
 
+/**
+ * tk2_rsp_pcr_read() - parse the response to TPM2_PCR_Read
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @sel: the selection the command asked for
+ * @out: the PCRs returned and their values, pointing into @rsp
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
 int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
 		      struct tk2_pcr_values *out)
 {
