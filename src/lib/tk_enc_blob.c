@@ -26,6 +26,12 @@ static const struct {
 	{ "user:", TK_ENC_MASTER_USER },
 };
 
+/**
+ * tk_enc_format_name() - the name of a blob format
+ * @format: a format of enum tk_enc_format
+ *
+ * Return: "default", "ecryptfs" or "enc32".
+ */
 const char *tk_enc_format_name(enum tk_enc_format format)
 {
 	return format_names[format];
@@ -78,6 +84,14 @@ static int match_format(const char *tok, enum tk_enc_format *format)
 	return -EINVAL;
 }
 
+/**
+ * tk_enc_master_kind() - the kind of a master key description
+ * @desc: "trusted:<desc>" or "user:<desc>"
+ * @kind: the kind, on success
+ * @prefix_len: the length of the "<kind>:" prefix, on success
+ *
+ * Return: 0, or -EINVAL for another prefix or a bare one.
+ */
 int tk_enc_master_kind(const char *desc, enum tk_enc_master *kind,
 		       size_t *prefix_len)
 {
@@ -96,6 +110,14 @@ int tk_enc_master_kind(const char *desc, enum tk_enc_master *kind,
 	return -EINVAL;
 }
 
+/**
+ * tk_enc_same_master_kind() - whether two master descriptions are of a kind
+ * @a: a master key description
+ * @b: another
+ *
+ * Return: true when both are valid and of the same kind (update may only
+ * move a key to a master of its own kind).
+ */
 bool tk_enc_same_master_kind(const char *a, const char *b)
 {
 	enum tk_enc_master ka, kb;
@@ -170,6 +192,14 @@ static int check_blob(struct tk_enc_cmdline *cl)
 	return 0;
 }
 
+/**
+ * tk_enc_parse() - parse an encrypted key command line
+ * @buf: the NUL-terminated, writable command ("new", "load" or "update")
+ * @cl: the command and its fields, pointing into @buf, on success; on
+ *      failure cl->why names the reason
+ *
+ * Return: 0, or -EINVAL.
+ */
 int tk_enc_parse(char *buf, struct tk_enc_cmdline *cl)
 {
 	char *cursor = buf, *kw, *tok;
@@ -214,6 +244,13 @@ int tk_enc_parse(char *buf, struct tk_enc_cmdline *cl)
 	return check_blob(cl);
 }
 
+/**
+ * tk_enc_ecryptfs_desc_ok() - check the description of an ecryptfs key
+ * @desc: the key's description
+ *
+ * Return: 0 when it is 16 hex digits (the signature ecryptfs looks the key
+ * up by), else -EINVAL.
+ */
 int tk_enc_ecryptfs_desc_ok(const char *desc)
 {
 	if (strlen(desc) != TK_ENC_ECRYPTFS_DESC_LEN ||
@@ -222,6 +259,14 @@ int tk_enc_ecryptfs_desc_ok(const char *desc)
 	return 0;
 }
 
+/**
+ * tk_enc_layout() - compute the offsets and lengths of a key's image and blob
+ * @l: the layout, filled in
+ * @format_len: the length of the format name
+ * @master_len: the length of the master key description
+ * @datalen_len: the length of the datalen text
+ * @datalen: the key length in bytes
+ */
 void tk_enc_layout(struct tk_enc_layout *l, size_t format_len,
 		   size_t master_len, size_t datalen_len, unsigned int datalen)
 {
@@ -240,7 +285,14 @@ void tk_enc_layout(struct tk_enc_layout *l, size_t format_len,
 		      2 * (TK_ENC_IV_SIZE + 1 + l->enc_len + TK_ENC_MAC_SIZE);
 }
 
-/* Write the three strings and every NUL separator of the image. */
+/**
+ * tk_enc_image_text() - write the strings and NUL separators of an image
+ * @image: the image, of l->image_len bytes
+ * @l: its layout
+ * @format: the format name
+ * @master: the master key description
+ * @datalen: the datalen text
+ */
 void tk_enc_image_text(u8 *image, const struct tk_enc_layout *l,
 		       const char *format, const char *master,
 		       const char *datalen)
@@ -254,10 +306,19 @@ void tk_enc_image_text(u8 *image, const struct tk_enc_layout *l,
 	image[l->enc_off - 1] = 0;
 }
 
-/*
- * Decode the hex part of a blob into @iv, @enc and @mac (each may be NULL
- * to only validate). The byte between the IV and the ciphertext is always
- * zero in the image; anything else here is a damaged or forged blob.
+/**
+ * tk_enc_blob_decode() - decode the hex part of a blob
+ * @l: the blob's layout
+ * @hex: the hex digits after the blob's text
+ * @hex_len: their number
+ * @iv: the IV, or NULL to only validate
+ * @enc: the ciphertext, or NULL
+ * @mac: the HMAC, or NULL
+ *
+ * The byte between the IV and the ciphertext is always zero in the image;
+ * anything else here is a damaged or forged blob.
+ *
+ * Return: 0, or -EINVAL when the length or a digit is wrong.
  */
 int tk_enc_blob_decode(const struct tk_enc_layout *l, const char *hex,
 		       size_t hex_len, u8 *iv, u8 *enc, u8 *mac)
@@ -293,10 +354,18 @@ static char *hex_out(char *p, const u8 *src, size_t len)
 	return p;
 }
 
-/*
- * Format the blob as read: the image's strings with spaces for the NULs,
- * then the hex of IV, separator, ciphertext and @mac. Returns the length
- * written (no NUL), or 0 when @out_len is too small.
+/**
+ * tk_enc_blob_encode() - format a blob as read
+ * @out: the buffer
+ * @out_len: its size
+ * @l: the layout
+ * @image: the image
+ * @mac: its HMAC
+ *
+ * The image's strings with spaces for the NULs, then the hex of IV,
+ * separator, ciphertext and @mac.
+ *
+ * Return: the length written (no NUL), or 0 when @out_len is too small.
  */
 size_t tk_enc_blob_encode(char *out, size_t out_len,
 			  const struct tk_enc_layout *l, const u8 *image,
