@@ -9,7 +9,7 @@ export TEK_CACHE := $(CACHE)
 # KDIR: a prepared kernel tree. Default: our test kernel (built and cached).
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
-.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench
+.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc
 
 all: modules
 
@@ -45,3 +45,7 @@ demo: deps
 
 bench: deps
 	$(TOP)/tests/qemu/bench.sh
+	$(TOP)/tests/qemu/bench-enc.sh
+
+bench-enc: deps
+	$(TOP)/tests/qemu/bench-enc.sh
