@@ -35,6 +35,7 @@
 #define MASTER_DESC	"encbench_m"
 #define BATCH		16
 #define BLOB_MAX	16384
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const unsigned int sizes[] = { 32, 4096 };
 
@@ -186,7 +187,7 @@ static void teardown(void)
 
 static int bench(const char *label, unsigned int ms)
 {
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 		set_size(sizes[s]);
 		measure(label, "new", op_new, 1, ms);
 		read_id = make_key("r");
@@ -200,7 +201,7 @@ static int bench(const char *label, unsigned int ms)
 
 static int user(const char *label, unsigned int ms)
 {
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 		set_size(sizes[s]);
 		measure(label, "new", op_user, 1, ms);
 	}
@@ -214,7 +215,7 @@ static int check(unsigned int rounds)
 	char head[64];
 	int bad = 0;
 
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 		set_size(sizes[s]);
 		for (unsigned int r = 0; r < rounds; r++) {
 			clear_ring();
@@ -269,7 +270,8 @@ int main(int argc, char **argv)
 		setup();
 		ret = check((unsigned int)atoi(argv[2]));
 	} else {
-		fprintf(stderr, "usage: encbench bench LABEL MS | user LABEL MS | check N\n");
+		fputs("usage: encbench bench LABEL MS | user LABEL MS | check N\n",
+		      stderr);
 		return 2;
 	}
 	teardown();
