@@ -2,7 +2,7 @@
 /*
  * The "encrypted" key type: a drop-in for the in-tree encrypted-keys.ko.
  *
- * preparse parses and checks the command (src/lib/enc_blob.c); instantiate
+ * preparse parses and checks the command (src/lib/tk_enc_blob.c); instantiate
  * builds the payload (random material, user data or an opened blob) and
  * commits it; update re-homes a key under another master of the same kind;
  * read seals the key into a fresh blob under its master.
@@ -29,7 +29,7 @@ struct encrypted_prep {
 	char text[];
 };
 
-static int reject(const char *why)
+static int encrypted_reject(const char *why)
 {
 	pr_info_ratelimited("rejected: %s\n", why);
 	return -EINVAL;
@@ -49,11 +49,11 @@ static int encrypted_preparse(struct key_preparsed_payload *prep)
 
 	ret = tk_enc_parse(pp->text, &pp->cl);
 	if (ret) {
-		ret = reject(pp->cl.why);
+		ret = encrypted_reject(pp->cl.why);
 		goto out_free;
 	}
 	if (pp->cl.data_hex && !user_decrypted_data) {
-		ret = reject("user-provided decrypted data is disabled (user_decrypted_data=0)");
+		ret = encrypted_reject("user-provided decrypted data is disabled (user_decrypted_data=0)");
 		goto out_free;
 	}
 	prep->payload.data[0] = pp;
@@ -70,7 +70,7 @@ static void encrypted_free_preparse(struct key_preparsed_payload *prep)
 }
 
 /* The key material of a new payload: from a blob, the user, or the RNG. */
-static int fill_material(struct encrypted_key_payload *ep,
+static int encrypted_fill_material(struct encrypted_key_payload *ep,
 			 const struct tk_enc_cmdline *cl)
 {
 	if (cl->cmd == TK_ENC_CMD_LOAD)
@@ -96,10 +96,10 @@ static int encrypted_instantiate(struct key *key,
 	int ret;
 
 	if (cl->cmd == TK_ENC_CMD_UPDATE)
-		return reject("update needs an existing key");
+		return encrypted_reject("update needs an existing key");
 	if (cl->format == TK_ENC_FMT_ECRYPTFS &&
 	    tk_enc_ecryptfs_desc_ok(key->description))
-		return reject("an ecryptfs key's description must be 16 hex digits");
+		return encrypted_reject("an ecryptfs key's description must be 16 hex digits");
 
 	ep = encrypted_payload_alloc(cl->format, cl->master_desc,
 				     cl->datalen_str, cl->datalen);
@@ -108,7 +108,7 @@ static int encrypted_instantiate(struct key *key,
 	if (cl->format == TK_ENC_FMT_ECRYPTFS)
 		ecryptfs_fill_auth_tok((struct ecryptfs_auth_tok *)ep->payload_data,
 				       key->description);
-	ret = fill_material(ep, cl);
+	ret = encrypted_fill_material(ep, cl);
 	if (unlikely(ret))
 		goto out_free;
 	ret = key_payload_reserve(key, encrypted_payload_quota(ep));
@@ -132,12 +132,12 @@ static int encrypted_update(struct key *key, struct key_preparsed_payload *prep)
 	if (key_is_negative(key))
 		return -ENOKEY;
 	if (cl->cmd != TK_ENC_CMD_UPDATE)
-		return reject("an existing key only takes update");
+		return encrypted_reject("an existing key only takes update");
 	old = dereference_key_locked(key);
 	if (!old)
 		return -EKEYREVOKED;
 	if (!tk_enc_same_master_kind(cl->master_desc, old->master_desc))
-		return reject("update may not change the master key's type");
+		return encrypted_reject("update may not change the master key's type");
 
 	ep = encrypted_payload_alloc(old->encrypted_key_format, cl->master_desc,
 				     old->datalen, old->decrypted_datalen);

@@ -10,7 +10,7 @@
  *   crypto.c    key derivation, HMAC, CBC over the AES/SHA-256 libraries
  *   master.c    looking up the master key and deriving from it
  *   ecryptfs.c  the ecryptfs auth token of the "ecryptfs" format
- *   ../lib/enc_blob.c  every check of user text (shared with host tests)
+ *   ../lib/tk_enc_blob.c  every check of user text (shared with host tests)
  */
 #ifndef ENCRYPTED_H
 #define ENCRYPTED_H
@@ -23,7 +23,7 @@
 #include <crypto/aes.h>
 #include <crypto/sha2.h>
 
-#include "enc_blob.h"
+#include "tk_enc_blob.h"
 
 /*
  * A kernel with the encrypted key type built in (Debian's stock kernels)

@@ -29,12 +29,12 @@ MODULE_PARM_DESC(source, "Trust source: only tpm is supported");
 static bool kernel_rng;
 
 /* pcrlock=0 means no lock, as it always has. */
-static bool wants_pcrlock(const struct tk_options *o)
+static bool trusted_wants_pcrlock(const struct tk_options *o)
 {
 	return tk_opt_given(o, TK_OPT_PCRLOCK) && o->pcrlock;
 }
 
-static int preparse(struct key_preparsed_payload *prep)
+static int trusted_preparse(struct key_preparsed_payload *prep)
 {
 	struct tk_request *req;
 	char *line;
@@ -55,7 +55,7 @@ static int preparse(struct key_preparsed_payload *prep)
 		pr_info_ratelimited("refused: %s\n", req->why);
 		goto out;
 	}
-	if (wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
+	if (trusted_wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
 		ret = -EPERM;
 		goto out;
 	}
@@ -67,26 +67,26 @@ out:
 	return ret;
 }
 
-static void free_preparse(struct key_preparsed_payload *prep)
+static void trusted_free_preparse(struct key_preparsed_payload *prep)
 {
 	kfree_sensitive(prep->payload.data[0]);
 }
 
-static int seal(struct trusted_key_payload *p, const struct tk_options *o)
+static int trusted_seal(struct trusted_key_payload *p, const struct tk_options *o)
 {
 	if (trusted_tpm_is_tpm2())
 		return trusted_tpm2_seal(p, o);
 	return trusted_tpm1_seal(p, o);
 }
 
-static int unseal(struct trusted_key_payload *p, const struct tk_options *o)
+static int trusted_unseal(struct trusted_key_payload *p, const struct tk_options *o)
 {
 	if (trusted_tpm_is_tpm2())
 		return trusted_tpm2_unseal(p, o);
 	return trusted_tpm1_unseal(p, o);
 }
 
-static int new_key(struct trusted_key_payload *p, const struct tk_request *req)
+static int trusted_new_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
 	int ret = 0;
 
@@ -96,25 +96,25 @@ static int new_key(struct trusted_key_payload *p, const struct tk_request *req)
 		ret = get_random_bytes_wait(p->key, p->key_len);
 	else
 		ret = trusted_tpm_random(p->key, p->key_len);
-	return ret ?: seal(p, &req->opt);
+	return ret ?: trusted_seal(p, &req->opt);
 }
 
-static int load_key(struct trusted_key_payload *p, const struct tk_request *req)
+static int trusted_load_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
 	memcpy(p->blob, req->blob, req->blob_len);
 	p->blob_len = req->blob_len;
-	return unseal(p, &req->opt);
+	return trusted_unseal(p, &req->opt);
 }
 
 /* pcrlock= is the last step: it only happens once the key exists. */
-static int lock_pcr(const struct tk_request *req)
+static int trusted_lock_pcr(const struct tk_request *req)
 {
-	if (!wants_pcrlock(&req->opt))
+	if (!trusted_wants_pcrlock(&req->opt))
 		return 0;
 	return trusted_tpm_pcrlock(req->opt.pcrlock);
 }
 
-static int instantiate(struct key *key, struct key_preparsed_payload *prep)
+static int trusted_instantiate(struct key *key, struct key_preparsed_payload *prep)
 {
 	const struct tk_request *req = prep->payload.data[0];
 	struct trusted_key_payload *p;
@@ -129,8 +129,8 @@ static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 	if (!p)
 		return -ENOMEM;
 
-	ret = req->cmd == TK_CMD_NEW ? new_key(p, req) : load_key(p, req);
-	ret = ret ?: lock_pcr(req);
+	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
+	ret = ret ?: trusted_lock_pcr(req);
 	if (ret) {
 		kfree_sensitive(p);
 		return ret;
@@ -139,13 +139,13 @@ static int instantiate(struct key *key, struct key_preparsed_payload *prep)
 	return 0;
 }
 
-static void free_payload_rcu(struct rcu_head *rcu)
+static void trusted_free_payload_rcu(struct rcu_head *rcu)
 {
 	kfree_sensitive(container_of(rcu, struct trusted_key_payload, rcu));
 }
 
 /* Reseal the same key under new options (new PCR values, new auth). */
-static int update(struct key *key, struct key_preparsed_payload *prep)
+static int trusted_update(struct key *key, struct key_preparsed_payload *prep)
 {
 	const struct tk_request *req = prep->payload.data[0];
 	struct trusted_key_payload *old, *p;
@@ -168,24 +168,24 @@ static int update(struct key *key, struct key_preparsed_payload *prep)
 			req->opt.migratable : old->migratable;
 	memcpy(p->key, old->key, old->key_len);
 
-	ret = seal(p, &req->opt);
-	ret = ret ?: lock_pcr(req);
+	ret = trusted_seal(p, &req->opt);
+	ret = ret ?: trusted_lock_pcr(req);
 	if (ret) {
 		kfree_sensitive(p);
 		return ret;
 	}
 	rcu_assign_keypointer(key, p);
-	call_rcu(&old->rcu, free_payload_rcu);
+	call_rcu(&old->rcu, trusted_free_payload_rcu);
 	return 0;
 }
 
-static void destroy(struct key *key)
+static void trusted_destroy(struct key *key)
 {
 	kfree_sensitive(key->payload.data[0]);
 }
 
 /* The sealed blob, in hex; never the key. */
-static long read(const struct key *key, char *buffer, size_t buflen)
+static long trusted_read(const struct key *key, char *buffer, size_t buflen)
 {
 	const struct trusted_key_payload *p = dereference_key_locked(key);
 
@@ -198,17 +198,17 @@ static long read(const struct key *key, char *buffer, size_t buflen)
 
 struct key_type key_type_trusted = {
 	.name		= "trusted",
-	.preparse	= preparse,
-	.free_preparse	= free_preparse,
-	.instantiate	= instantiate,
-	.update		= update,
-	.destroy	= destroy,
+	.preparse	= trusted_preparse,
+	.free_preparse	= trusted_free_preparse,
+	.instantiate	= trusted_instantiate,
+	.update		= trusted_update,
+	.destroy	= trusted_destroy,
 	.describe	= user_describe,
-	.read		= read,
+	.read		= trusted_read,
 };
 EXPORT_SYMBOL_GPL(key_type_trusted);
 
-static int check_params(void)
+static int trusted_check_params(void)
 {
 	if (source && strcmp(source, "tpm")) {
 		pr_err("source=%s is not supported; only tpm\n", source);
@@ -227,7 +227,7 @@ static int __init trusted_init(void)
 {
 	int ret;
 
-	ret = check_params();
+	ret = trusted_check_params();
 	if (ret)
 		return ret;
 	/*

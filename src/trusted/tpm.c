@@ -9,9 +9,9 @@
 #include <linux/tpm.h>
 #include "trusted.h"
 
-#define TPM1_ORD_FLUSH_SPECIFIC	0x000000ba
-#define TPM1_ORD_GET_RANDOM	0x00000046
-#define TPM1_RT_AUTH		0x00000002
+#define TK1_ORD_FLUSH_SPECIFIC	0x000000ba
+#define TK1_ORD_GET_RANDOM	0x00000046
+#define TK1_RT_AUTH		0x00000002
 
 static struct tpm_chip *chip;
 static bool is_tpm2;
@@ -97,15 +97,15 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 			     TPM2_CC_GET_RANDOM);
 		tk_cmd_u16(&b, min_t(u32, len, TPM2_MAX_DIGEST_SIZE));
 	} else {
-		tk_cmd_start(&b, buf, PAGE_SIZE, TPM1_TAG_RQU_COMMAND,
-			     TPM1_ORD_GET_RANDOM);
+		tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
+			     TK1_ORD_GET_RANDOM);
 		tk_cmd_u32(&b, len);
 	}
 	rc = tk_cmd_end(&b) ?: trusted_tpm_send(buf, "GetRandom");
 	if (rc)
 		return rc > 0 ? -EIO : rc;
 	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TPM2_ST_NO_SESSIONS :
-			 TPM1_TAG_RSP_COMMAND);
+			 TK1_TAG_RSP_COMMAND);
 	if (rc)
 		return -EIO;
 	n = is_tpm2 ? tk_rsp_u16(&r) : tk_rsp_u32(&r);
@@ -169,10 +169,10 @@ void trusted_tpm1_flush_auth(u8 *buf, u32 handle)
 {
 	struct tk_cmd_buf b;
 
-	tk_cmd_start(&b, buf, PAGE_SIZE, TPM1_TAG_RQU_COMMAND,
-		     TPM1_ORD_FLUSH_SPECIFIC);
+	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
+		     TK1_ORD_FLUSH_SPECIFIC);
 	tk_cmd_u32(&b, handle);
-	tk_cmd_u32(&b, TPM1_RT_AUTH);
+	tk_cmd_u32(&b, TK1_RT_AUTH);
 	if (!tk_cmd_end(&b))
 		tk_tpm_transmit(chip, buf);
 }

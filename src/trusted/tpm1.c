@@ -16,29 +16,29 @@
 #include "trusted.h"
 
 /* One exchange at a time: a TPM 1.2 has only a few session slots. */
-static DEFINE_MUTEX(tpm1_lock);
+static DEFINE_MUTEX(tk1_lock);
 
 struct seal_work {
-	struct tpm1_session sess;
-	struct tpm1_auth_in auth;
-	u8 osap_odd[TPM1_NONCE_SIZE];
-	u8 secret[TPM1_DIGEST_SIZE];
-	u8 encauth[TPM1_DIGEST_SIZE];
-	u8 digest[TPM1_DIGEST_SIZE];
-	u8 check[TPM1_DIGEST_SIZE];
+	struct tk1_session sess;
+	struct tk1_auth_in auth;
+	u8 osap_odd[TK1_NONCE_SIZE];
+	u8 secret[TK1_DIGEST_SIZE];
+	u8 encauth[TK1_DIGEST_SIZE];
+	u8 digest[TK1_DIGEST_SIZE];
+	u8 check[TK1_DIGEST_SIZE];
 	u8 data[TK_KEY_MAX + 1];
 };
 
 struct unseal_work {
-	struct tpm1_session sess[2];
-	struct tpm1_auth_in auth[2];
-	u8 digest[TPM1_DIGEST_SIZE];
-	u8 check[TPM1_DIGEST_SIZE];
+	struct tk1_session sess[2];
+	struct tk1_auth_in auth[2];
+	u8 digest[TK1_DIGEST_SIZE];
+	u8 check[TK1_DIGEST_SIZE];
 };
 
 static u32 parent_handle(const struct tk_options *o)
 {
-	return tk_opt_given(o, TK_OPT_KEYHANDLE) ? o->keyhandle : TPM1_KH_SRK;
+	return tk_opt_given(o, TK_OPT_KEYHANDLE) ? o->keyhandle : TK1_KH_SRK;
 }
 
 /* A TPM refusal is EPERM to user space, as it always has been. */
@@ -49,15 +49,15 @@ static int tpm_errno(int rc)
 	return rc == -EBADMSG ? -EIO : rc;
 }
 
-static int send_parse_session(u8 *buf, struct tpm1_session *s, bool osap)
+static int send_parse_session(u8 *buf, struct tk1_session *s, bool osap)
 {
 	int rc;
 
 	rc = trusted_tpm_send(buf, osap ? "OSAP" : "OIAP");
 	if (rc)
 		return tpm_errno(rc);
-	rc = osap ? tpm1_parse_osap(buf, PAGE_SIZE, s) :
-		    tpm1_parse_oiap(buf, PAGE_SIZE, s);
+	rc = osap ? tk1_parse_osap(buf, PAGE_SIZE, s) :
+		    tk1_parse_oiap(buf, PAGE_SIZE, s);
 	return tpm_errno(rc);
 }
 
@@ -82,9 +82,9 @@ static int auth_hmac(u8 *out, const u8 *key, const u8 *digest,
 		     const u8 *even, const u8 *odd, const u8 *cont)
 {
 	struct tk_span spans[4] = {
-		{ digest, TPM1_DIGEST_SIZE },
-		{ even, TPM1_NONCE_SIZE },
-		{ odd, TPM1_NONCE_SIZE },
+		{ digest, TK1_DIGEST_SIZE },
+		{ even, TK1_NONCE_SIZE },
+		{ odd, TK1_NONCE_SIZE },
 		{ cont, 1 },
 	};
 
@@ -92,8 +92,8 @@ static int auth_hmac(u8 *out, const u8 *key, const u8 *digest,
 }
 
 static int check_response(u8 *check, const u8 *key, const u8 *digest,
-			  const struct tpm1_auth_in *in,
-			  const struct tpm1_auth_out *out)
+			  const struct tk1_auth_in *in,
+			  const struct tk1_auth_out *out)
 {
 	int ret;
 
@@ -101,7 +101,7 @@ static int check_response(u8 *check, const u8 *key, const u8 *digest,
 			&out->cont);
 	if (ret)
 		return ret;
-	if (crypto_memneq(check, out->hmac, TPM1_DIGEST_SIZE)) {
+	if (crypto_memneq(check, out->hmac, TK1_DIGEST_SIZE)) {
 		pr_info_ratelimited("TPM response failed its HMAC check\n");
 		return -EINVAL;
 	}
@@ -113,15 +113,15 @@ static int start_osap(u8 *buf, struct seal_work *w, const struct tk_options *o)
 {
 	bool by_handle = tk_opt_given(o, TK_OPT_KEYHANDLE);
 	struct tk_span spans[2] = {
-		{ w->sess.nonce_even_osap, TPM1_NONCE_SIZE },
-		{ w->osap_odd, TPM1_NONCE_SIZE },
+		{ w->sess.nonce_even_osap, TK1_NONCE_SIZE },
+		{ w->osap_odd, TK1_NONCE_SIZE },
 	};
 	struct tk_cmd_buf b;
 	int ret;
 
 	get_random_bytes(w->osap_odd, sizeof(w->osap_odd));
-	ret = tpm1_build_osap(&b, buf, PAGE_SIZE,
-			      by_handle ? TPM1_ET_KEYHANDLE : TPM1_ET_SRK,
+	ret = tk1_build_osap(&b, buf, PAGE_SIZE,
+			      by_handle ? TK1_ET_KEYHANDLE : TK1_ET_SRK,
 			      parent_handle(o), w->osap_odd);
 	if (ret)
 		return ret;
@@ -135,13 +135,13 @@ static int start_osap(u8 *buf, struct seal_work *w, const struct tk_options *o)
 static int encrypt_blobauth(struct seal_work *w, const struct tk_options *o)
 {
 	struct tk_span spans[2] = {
-		{ w->secret, TPM1_DIGEST_SIZE },
-		{ w->sess.nonce_even, TPM1_NONCE_SIZE },
+		{ w->secret, TK1_DIGEST_SIZE },
+		{ w->sess.nonce_even, TK1_NONCE_SIZE },
 	};
 	int i, ret;
 
 	ret = trusted_sha1(w->encauth, spans, 2);
-	for (i = 0; !ret && i < TPM1_DIGEST_SIZE; i++)
+	for (i = 0; !ret && i < TK1_DIGEST_SIZE; i++)
 		w->encauth[i] ^= o->blobauth[i];
 	return ret;
 }
@@ -150,7 +150,7 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 			 struct trusted_key_payload *p,
 			 const struct tk_options *o, bool *open)
 {
-	struct tpm1_seal_out out;
+	struct tk1_seal_out out;
 	struct tk_span params;
 	struct tk_cmd_buf b;
 	int ret;
@@ -165,11 +165,11 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 
 	memcpy(w->data, p->key, p->key_len);
 	w->data[p->key_len] = p->migratable;
-	ret = tpm1_seal_params(&b, buf, PAGE_SIZE, parent_handle(o),
+	ret = tk1_seal_params(&b, buf, PAGE_SIZE, parent_handle(o),
 			       w->encauth, o->pcrinfo, o->pcrinfo_len,
 			       w->data, p->key_len + 1, &params);
 	if (!ret)
-		ret = param_digest(w->digest, TPM1_ORD_SEAL, &params, false);
+		ret = param_digest(w->digest, TK1_ORD_SEAL, &params, false);
 	if (ret)
 		return ret;
 	w->auth.handle = w->sess.handle;
@@ -178,8 +178,8 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 			w->sess.nonce_even, w->auth.nonce_odd, &w->auth.cont);
 	if (ret)
 		return ret;
-	tpm1_append_auth(&b, &w->auth);
-	ret = tpm1_finish(&b);
+	tk1_append_auth(&b, &w->auth);
+	ret = tk1_finish(&b);
 	if (ret)
 		return ret;
 
@@ -188,10 +188,10 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 		*open = false;	/* the TPM saw it and closed the session */
 	if (ret)
 		return tpm_errno(ret);
-	ret = tpm1_parse_seal(buf, PAGE_SIZE, &out);
+	ret = tk1_parse_seal(buf, PAGE_SIZE, &out);
 	if (ret)
 		return tpm_errno(ret);
-	ret = param_digest(w->digest, TPM1_ORD_SEAL, &out.params, true);
+	ret = param_digest(w->digest, TK1_ORD_SEAL, &out.params, true);
 	if (!ret)
 		ret = check_response(w->check, w->secret, w->digest, &w->auth,
 				     &out.auth);
@@ -222,11 +222,11 @@ int trusted_tpm1_seal(struct trusted_key_payload *p,
 	if (!w)
 		goto out_buf;
 
-	mutex_lock(&tpm1_lock);
+	mutex_lock(&tk1_lock);
 	ret = seal_exchange(buf, w, p, o, &open);
 	if (open)
 		trusted_tpm1_flush_auth(buf, w->sess.handle);
-	mutex_unlock(&tpm1_lock);
+	mutex_unlock(&tk1_lock);
 
 	kfree_sensitive(w);
 out_buf:
@@ -234,12 +234,12 @@ out_buf:
 	return ret;
 }
 
-static int open_oiap(u8 *buf, struct tpm1_session *s)
+static int open_oiap(u8 *buf, struct tk1_session *s)
 {
 	struct tk_cmd_buf b;
 	int ret;
 
-	ret = tpm1_build_oiap(&b, buf, PAGE_SIZE);
+	ret = tk1_build_oiap(&b, buf, PAGE_SIZE);
 	return ret ?: send_parse_session(buf, s, false);
 }
 
@@ -248,7 +248,7 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 			   const struct tk_options *o, unsigned int *open)
 {
 	const u8 *keys[2] = { o->keyauth, o->blobauth };
-	struct tpm1_unseal_out out;
+	struct tk1_unseal_out out;
 	struct tk_span params;
 	struct tk_cmd_buf b;
 	int i, ret;
@@ -260,19 +260,19 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 		*open = i + 1;
 	}
 
-	ret = tpm1_unseal_params(&b, buf, PAGE_SIZE, parent_handle(o),
+	ret = tk1_unseal_params(&b, buf, PAGE_SIZE, parent_handle(o),
 				 p->blob, p->blob_len, &params);
 	if (!ret)
-		ret = param_digest(w->digest, TPM1_ORD_UNSEAL, &params, false);
+		ret = param_digest(w->digest, TK1_ORD_UNSEAL, &params, false);
 	for (i = 0; !ret && i < 2; i++) {
 		w->auth[i].handle = w->sess[i].handle;
-		get_random_bytes(w->auth[i].nonce_odd, TPM1_NONCE_SIZE);
+		get_random_bytes(w->auth[i].nonce_odd, TK1_NONCE_SIZE);
 		ret = auth_hmac(w->auth[i].hmac, keys[i], w->digest,
 				w->sess[i].nonce_even, w->auth[i].nonce_odd,
 				&w->auth[i].cont);
-		tpm1_append_auth(&b, &w->auth[i]);
+		tk1_append_auth(&b, &w->auth[i]);
 	}
-	ret = ret ?: tpm1_finish(&b);
+	ret = ret ?: tk1_finish(&b);
 	if (ret)
 		return ret;
 
@@ -281,10 +281,10 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 		*open = 0;	/* the TPM saw it and closed both sessions */
 	if (ret)
 		return tpm_errno(ret);
-	ret = tpm1_parse_unseal(buf, PAGE_SIZE, &out);
+	ret = tk1_parse_unseal(buf, PAGE_SIZE, &out);
 	if (ret)
 		return tpm_errno(ret);
-	ret = param_digest(w->digest, TPM1_ORD_UNSEAL, &out.params, true);
+	ret = param_digest(w->digest, TK1_ORD_UNSEAL, &out.params, true);
 	for (i = 0; !ret && i < 2; i++)
 		ret = check_response(w->check, keys[i], w->digest, &w->auth[i],
 				     &out.auth[i]);
@@ -311,7 +311,7 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 	u8 *buf;
 	int ret = -ENOMEM;
 
-	if (tpm1_stored_data_check(p->blob, p->blob_len)) {
+	if (tk1_stored_data_check(p->blob, p->blob_len)) {
 		pr_info_ratelimited("load: blob is not a TPM_STORED_DATA\n");
 		return -EINVAL;
 	}
@@ -322,11 +322,11 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 	if (!w)
 		goto out_buf;
 
-	mutex_lock(&tpm1_lock);
+	mutex_lock(&tk1_lock);
 	ret = unseal_exchange(buf, w, p, o, &open);
 	for (i = 0; i < open; i++)
 		trusted_tpm1_flush_auth(buf, w->sess[i].handle);
-	mutex_unlock(&tpm1_lock);
+	mutex_unlock(&tk1_lock);
 
 	kfree_sensitive(w);
 out_buf:

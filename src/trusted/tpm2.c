@@ -6,7 +6,7 @@
  * The key is the sensitive data of a keyed-hash object without a scheme,
  * its name algorithm the hash= option; migratable=0 makes the object
  * fixedTPM and fixedParent, which is how a blob says so. The blob is a
- * TPMKey (tpm2key.h) naming the parent; blobs in the older raw form, whose
+ * TPMKey (tk2_key.h) naming the parent; blobs in the older raw form, whose
  * sealed data ends with the migratable byte, still load. Parents are
  * tpm2_parent.c's, PCR policies tpm2_policy.c's.
  *
@@ -19,25 +19,25 @@
 #include "tpm2.h"
 
 /* One operation at a time: a TPM has few slots for loaded objects. */
-static DEFINE_MUTEX(tpm2_lock);
+static DEFINE_MUTEX(tk2_lock);
 
 struct seal_work {
 	struct trusted_tpm2_parent parent;
 	struct trusted_tpm2_pcr_policy pcr;
-	struct tk_tpm2key key;
+	struct tk2_key key;
 };
 
 struct unseal_work {
 	struct trusted_tpm2_parent parent;
-	struct tk_tpm2key key;
+	struct tk2_key key;
 	u32 item;
 	u32 session;
 };
 
 static bool is_handle_error(int rc, unsigned int n)
 {
-	return rc > 0 && !(rc & 0x40) && tpm2_rc_index(rc) == n &&
-	       tpm2_rc_base(rc) == TK2_RC_HANDLE;
+	return rc > 0 && !(rc & 0x40) && tk2_rc_index(rc) == n &&
+	       tk2_rc_base(rc) == TK2_RC_HANDLE;
 }
 
 /* The TPM has no object at a handle the command names. */
@@ -59,7 +59,7 @@ static int check_seal_options(const struct tk_options *o)
 	else if (tk_opt_given(o, TK_OPT_PCRS) && o->blobauth_len)
 		why = "pcrs cannot be combined with blobauth";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
-		 !tk_tpm2key_parent_ok(o->keyhandle))
+		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
 	if (!why)
 		return 0;
@@ -71,7 +71,7 @@ static int check_seal_options(const struct tk_options *o)
 static int create_errno(int rc, const struct trusted_key_payload *p,
 			const struct tk_options *o, u32 parent)
 {
-	u32 base = rc > 0 ? tpm2_rc_base(rc) : 0;
+	u32 base = rc > 0 ? tk2_rc_base(rc) : 0;
 
 	if (is_missing(rc, 1)) {
 		pr_info_ratelimited("new: parent 0x%08x is not in the TPM\n",
@@ -95,7 +95,7 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		  const struct tk_options *o, u16 alg)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
-	struct tpm2_create_in in = {
+	struct tk2_create_in in = {
 		.parent = w->parent.handle,
 		.parent_auth = w->parent.auth,
 		.user_auth = o->blobauth,
@@ -104,7 +104,7 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		.data_len = p->key_len,
 		.name_alg = alg,
 		.policy = pcrs ? w->pcr.digest : o->policydigest,
-		.policy_len = pcrs ? tpm2_alg_digest_size(alg) :
+		.policy_len = pcrs ? tk2_alg_digest_size(alg) :
 				     o->policydigest_len,
 	};
 	struct tk_span priv, pub;
@@ -114,11 +114,11 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 	in.attrs = in.policy_len ? 0 : TK2_OA_USERWITHAUTH;
 	if (!p->migratable)
 		in.attrs |= TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
-	rc = tpm2_cmd_create(&b, buf, PAGE_SIZE, &in);
+	rc = tk2_cmd_create(&b, buf, PAGE_SIZE, &in);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc)
 		return create_errno(rc, p, o, w->parent.recorded);
-	rc = tpm2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
+	rc = tk2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
 	if (rc)
 		return trusted_tpm2_errno(rc, "new: TPM2_Create");
 
@@ -134,7 +134,7 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		w->key.policy[0].body = w->pcr.body;
 		w->key.policy[0].len = w->pcr.body_len;
 	}
-	rc = tk_tpm2key_encode(p->blob, sizeof(p->blob), &w->key);
+	rc = tk2_key_encode(p->blob, sizeof(p->blob), &w->key);
 	if (rc < 0) {
 		pr_info_ratelimited("new: a %u-byte key with hash=%s%s does not fit a %zu-byte blob\n",
 				    p->key_len, tk_hash_name(o->hash),
@@ -148,7 +148,7 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 int trusted_tpm2_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o)
 {
-	u16 alg = tpm2_hash_alg(o->hash);
+	u16 alg = tk2_hash_alg(o->hash);
 	struct seal_work *w;
 	u8 *buf;
 	int ret;
@@ -162,7 +162,7 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 	if (!buf || !w)
 		goto out;
 
-	mutex_lock(&tpm2_lock);
+	mutex_lock(&tk2_lock);
 	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
 				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
 				      &w->parent);
@@ -173,7 +173,7 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 	ret = ret ?: create(buf, w, p, o, alg);
 	trusted_tpm2_parent_put(buf, &w->parent);
 out_unlock:
-	mutex_unlock(&tpm2_lock);
+	mutex_unlock(&tk2_lock);
 out:
 	kfree_sensitive(w);
 	trusted_tpm_buf_free(buf);
@@ -183,7 +183,7 @@ out:
 /* What the options may add to a blob at load, checked before the TPM. */
 static int check_load(struct unseal_work *w, const struct tk_options *o)
 {
-	const struct tk_tpm2key *k = &w->key;
+	const struct tk2_key *k = &w->key;
 	const char *why = NULL;
 
 	if (tk_opt_given(o, TK_OPT_PCRS))
@@ -193,7 +193,7 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 	else if (!k->raw && tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 o->keyhandle != k->parent)
 		why = "keyhandle differs from the blob's parent";
-	else if (k->raw && !tk_tpm2key_parent_ok(o->keyhandle))
+	else if (k->raw && !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
 	else if (k->npolicy && tk_opt_given(o, TK_OPT_POLICYHANDLE))
 		why = "the blob carries its own policy: no policyhandle";
@@ -209,7 +209,7 @@ static int load_object(u8 *buf, struct unseal_work *w)
 	struct tk_cmd_buf b;
 	int rc;
 
-	rc = tpm2_cmd_load(&b, buf, PAGE_SIZE, w->parent.handle,
+	rc = tk2_cmd_load(&b, buf, PAGE_SIZE, w->parent.handle,
 			   &w->parent.auth, w->key.priv, w->key.priv_len,
 			   w->key.pub, w->key.pub_len);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
@@ -218,11 +218,11 @@ static int load_object(u8 *buf, struct unseal_work *w)
 				    w->parent.recorded);
 		return -ENOKEY;
 	}
-	if (rc > 0 && tpm2_rc_base(rc) == TK2_RC_INTEGRITY) {
+	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_INTEGRITY) {
 		pr_info_ratelimited("load: the blob fails the TPM's integrity check (tampered, or another parent's)\n");
 		return -EPERM;
 	}
-	rc = rc ?: tpm2_rsp_load(buf, PAGE_SIZE, &w->item);
+	rc = rc ?: tk2_rsp_load(buf, PAGE_SIZE, &w->item);
 	if (!rc)
 		return 0;
 	/* A malformed response may still have loaded the object. */
@@ -258,7 +258,7 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 			 struct trusted_key_payload *p,
 			 const struct tk_options *o)
 {
-	struct tpm2_auth auth = {
+	struct tk2_auth auth = {
 		.handle = TK2_RS_PW,
 		.value = o->blobauth,
 		.len = o->blobauth_len,
@@ -280,11 +280,11 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		auth.handle = o->policyhandle;
 		auth.attrs = TK2_SA_CONTINUE;
 	}
-	rc = tpm2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
+	rc = tk2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc && session)
 		trusted_tpm2_flush(buf, w->session);	/* else it ended */
-	rc = rc ?: tpm2_rsp_unseal(buf, PAGE_SIZE, &data);
+	rc = rc ?: tk2_rsp_unseal(buf, PAGE_SIZE, &data);
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused to unseal (0x%03x)\n",
 				    rc);
@@ -304,7 +304,7 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return ret;
-	if (tk_tpm2key_parse(p->blob, p->blob_len, &w->key)) {
+	if (tk2_key_parse(p->blob, p->blob_len, &w->key)) {
 		pr_info_ratelimited("load: %s\n", w->key.why);
 		ret = -EINVAL;
 		goto out;
@@ -317,7 +317,7 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 	if (!buf)
 		goto out;
 
-	mutex_lock(&tpm2_lock);
+	mutex_lock(&tk2_lock);
 	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
 				      w->key.parent, false, o, &w->parent);
 	if (ret)
@@ -329,7 +329,7 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 	ret = unseal_object(buf, w, p, o);
 	trusted_tpm2_flush(buf, w->item);
 out_unlock:
-	mutex_unlock(&tpm2_lock);
+	mutex_unlock(&tk2_lock);
 	trusted_tpm_buf_free(buf);
 out:
 	kfree_sensitive(w);

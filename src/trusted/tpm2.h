@@ -9,16 +9,16 @@
 #define TRUSTED_TPM2_H
 
 #include "trusted.h"
-#include "tpm2_msg.h"
-#include "tpm2_pcr.h"
-#include "tpm2key.h"
+#include "tk2_msg.h"
+#include "tk2_pcr.h"
+#include "tk2_key.h"
 
 /* The parent of a sealed object, ready for commands under it. */
 struct trusted_tpm2_parent {
 	u32 handle;		/* the handle commands name */
 	u32 recorded;		/* the handle the blob records */
 	bool flush;		/* a primary we created: flush it after use */
-	struct tpm2_auth auth;	/* authorisation of commands under it */
+	struct tk2_auth auth;	/* authorisation of commands under it */
 };
 
 /* tpm2_parent.c */
@@ -38,8 +38,8 @@ struct trusted_tpm2_pcr_policy {
 
 int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 			    struct trusted_tpm2_pcr_policy *pol);
-int trusted_tpm2_policy_check(const struct tk_tpm2key *k);
-int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
+int trusted_tpm2_policy_check(const struct tk2_key *k);
+int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 				u32 *session);
 
 #endif /* TRUSTED_TPM2_H */

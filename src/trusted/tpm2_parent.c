@@ -18,9 +18,9 @@
 #include "tpm2.h"
 
 /* A TPM 2.0 password is compared without its trailing zeros. */
-static struct tpm2_auth password(const u8 *value, u16 len)
+static struct tk2_auth password(const u8 *value, u16 len)
 {
-	struct tpm2_auth a = { .handle = TK2_RS_PW, .value = value };
+	struct tk2_auth a = { .handle = TK2_RS_PW, .value = value };
 
 	while (len && !value[len - 1])
 		len--;
@@ -49,9 +49,9 @@ void trusted_tpm2_flush(u8 *buf, u32 handle)
 	struct tk_cmd_buf b;
 	int rc;
 
-	rc = tpm2_cmd_flush(&b, buf, PAGE_SIZE, handle);
+	rc = tk2_cmd_flush(&b, buf, PAGE_SIZE, handle);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tpm2_rsp_empty(buf, PAGE_SIZE);
+	rc = rc ?: tk2_rsp_empty(buf, PAGE_SIZE);
 	if (rc)
 		pr_warn_ratelimited("flushing handle 0x%08x failed (%d)\n",
 				    handle, rc);
@@ -65,11 +65,11 @@ static int srk_present(u8 *buf)
 	u16 type;
 	int rc;
 
-	rc = tpm2_cmd_read_public(&b, buf, PAGE_SIZE, TK2_SRK_HANDLE);
+	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, TK2_SRK_HANDLE);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
-	if (rc > 0 && tpm2_rc_base(rc) == TK2_RC_HANDLE)
+	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
 		return 0;
-	rc = rc ?: tpm2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
+	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
 		return trusted_tpm2_errno(rc, "reading the SRK");
 	if ((attrs & (TK2_OA_RESTRICTED | TK2_OA_DECRYPT)) !=
@@ -81,15 +81,15 @@ static int srk_present(u8 *buf)
 	return 1;
 }
 
-static int create_primary(u8 *buf, u32 hierarchy, const struct tpm2_auth *auth,
+static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
 			  u32 *handle)
 {
 	struct tk_cmd_buf b;
 	int rc;
 
-	rc = tpm2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
+	rc = tk2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tpm2_rsp_create_primary(buf, PAGE_SIZE, handle);
+	rc = rc ?: tk2_rsp_create_primary(buf, PAGE_SIZE, handle);
 	if (!rc)
 		return 0;
 	/* A malformed response may still have made a primary. */

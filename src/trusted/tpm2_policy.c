@@ -21,7 +21,7 @@
 #define PCR_READ_TRIES	3	/* a PCR changed while we read: start over */
 
 struct pcr_work {
-	struct tpm2_pcr_values got;
+	struct tk2_pcr_values got;
 	u8 values[TK2_PCR_COUNT * TK2_DIGEST_MAX];
 	u8 input[TK2_POLICY_INPUT_MAX];
 	u8 pcr_digest[TK2_DIGEST_MAX];
@@ -58,7 +58,7 @@ static int digest(u16 alg, const u8 *data, u32 len, u8 *out)
 				    name ?: "?", PTR_ERR(tfm));
 		return -EINVAL;
 	}
-	if (crypto_shash_digestsize(tfm) != tpm2_alg_digest_size(alg))
+	if (crypto_shash_digestsize(tfm) != tk2_alg_digest_size(alg))
 		ret = -EINVAL;
 	else
 		ret = crypto_shash_tfm_digest(tfm, data, len, out);
@@ -70,11 +70,11 @@ static int digest(u16 alg, const u8 *data, u32 len, u8 *out)
  * Read the PCRs of @sel into w->values, in index order; a TPM returns at
  * most eight per PCR_Read. Returns the number of bytes.
  */
-static int read_pcrs(u8 *buf, const struct tpm2_pcrs *sel, struct pcr_work *w)
+static int read_pcrs(u8 *buf, const struct tk2_pcrs *sel, struct pcr_work *w)
 {
-	u32 dsize = tpm2_alg_digest_size(sel->alg), counter = 0, left, bit;
+	u32 dsize = tk2_alg_digest_size(sel->alg), counter = 0, left, bit;
 	u8 *slot[TK2_PCR_COUNT] = { NULL };
-	struct tpm2_pcrs ask = *sel;
+	struct tk2_pcrs ask = *sel;
 	unsigned int i, n, tries;
 	struct tk_cmd_buf b;
 	int rc;
@@ -86,9 +86,9 @@ static int read_pcrs(u8 *buf, const struct tpm2_pcrs *sel, struct pcr_work *w)
 	for (tries = 0; tries < PCR_READ_TRIES; tries++) {
 		for (left = sel->mask; left; left &= ~w->got.got) {
 			ask.mask = left;
-			rc = tpm2_cmd_pcr_read(&b, buf, PAGE_SIZE, &ask);
+			rc = tk2_cmd_pcr_read(&b, buf, PAGE_SIZE, &ask);
 			rc = rc ?: trusted_tpm_send(buf, NULL);
-			rc = rc ?: tpm2_rsp_pcr_read(buf, PAGE_SIZE, &ask, &w->got);
+			rc = rc ?: tk2_rsp_pcr_read(buf, PAGE_SIZE, &ask, &w->got);
 			if (rc)
 				return trusted_tpm2_errno(rc, "pcrs: reading PCRs");
 			if (!w->got.got) {
@@ -111,10 +111,10 @@ static int read_pcrs(u8 *buf, const struct tpm2_pcrs *sel, struct pcr_work *w)
 }
 
 /* Extend the policy @policy (digest_len bytes) by one PolicyPCR. */
-static int extend(u16 alg, u8 *policy, const struct tpm2_policy_pcr *pp,
+static int extend(u16 alg, u8 *policy, const struct tk2_policy_pcr *pp,
 		  u8 *input)
 {
-	int n = tpm2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
+	int n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
 
 	return n < 0 ? n : digest(alg, input, n, policy);
 }
@@ -122,12 +122,12 @@ static int extend(u16 alg, u8 *policy, const struct tpm2_policy_pcr *pp,
 int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 			    struct trusted_tpm2_pcr_policy *pol)
 {
-	struct tpm2_pcrs sel = {
-		.alg = tpm2_hash_alg(o->pcrs_bank),
+	struct tk2_pcrs sel = {
+		.alg = tk2_hash_alg(o->pcrs_bank),
 		.mask = o->pcrs_mask,
 	};
-	u32 dsize = tpm2_alg_digest_size(name_alg);
-	struct tpm2_policy_pcr pp;
+	u32 dsize = tk2_alg_digest_size(name_alg);
+	struct tk2_policy_pcr pp;
 	struct pcr_work *w;
 	int ret, n;
 
@@ -138,12 +138,12 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 	ret = n < 0 ? n : digest(name_alg, w->values, n, w->pcr_digest);
 	if (ret)
 		goto out;
-	ret = tpm2_policy_pcr_body(pol->body, sizeof(pol->body), &sel,
+	ret = tk2_policy_pcr_body(pol->body, sizeof(pol->body), &sel,
 				   w->pcr_digest, dsize);
 	if (ret < 0)
 		goto out;
 	pol->body_len = ret;
-	ret = tpm2_policy_pcr_parse(pol->body, pol->body_len, name_alg, &pp);
+	ret = tk2_policy_pcr_parse(pol->body, pol->body_len, name_alg, &pp);
 	if (ret)
 		goto out;
 	memset(pol->digest, 0, sizeof(pol->digest));
@@ -154,11 +154,11 @@ out:
 }
 
 /* The blob's policy field must yield the object's authPolicy. */
-int trusted_tpm2_policy_check(const struct tk_tpm2key *k)
+int trusted_tpm2_policy_check(const struct tk2_key *k)
 {
 	u16 alg = k->info.name_alg;
 	u8 policy[TK2_DIGEST_MAX] = { 0 };
-	struct tpm2_policy_pcr pp;
+	struct tk2_policy_pcr pp;
 	unsigned int i;
 	u8 *input;
 	int ret = 0;
@@ -167,7 +167,7 @@ int trusted_tpm2_policy_check(const struct tk_tpm2key *k)
 	if (!input)
 		return -ENOMEM;
 	for (i = 0; !ret && i < k->npolicy; i++) {
-		ret = tpm2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
+		ret = tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
 					    alg, &pp);
 		ret = ret ?: extend(alg, policy, &pp, input);
 	}
@@ -182,7 +182,7 @@ int trusted_tpm2_policy_check(const struct tk_tpm2key *k)
 }
 
 /* Start a policy session and satisfy the blob's policy in it. */
-int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
+int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 				u32 *session)
 {
 	u16 alg = k->info.name_alg;
@@ -192,10 +192,10 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
 	int rc;
 
 	get_random_bytes(nonce, sizeof(nonce));
-	rc = tpm2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
-				   tpm2_alg_digest_size(alg), alg);
+	rc = tk2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
+				   tk2_alg_digest_size(alg), alg);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tpm2_rsp_start_session(buf, PAGE_SIZE, session);
+	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, session);
 	if (rc) {
 		/* A malformed response may still have started one. */
 		if (rc == -EBADMSG && *session >> 24 == TK2_HT_POLICY_SESSION)
@@ -204,11 +204,11 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk_tpm2key *k,
 	}
 
 	for (i = 0; i < k->npolicy; i++) {
-		rc = tpm2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
+		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
 				     *session, k->policy[i].body,
 				     k->policy[i].len);
 		rc = rc ?: trusted_tpm_send(buf, NULL);
-		rc = rc ?: tpm2_rsp_empty(buf, PAGE_SIZE);
+		rc = rc ?: tk2_rsp_empty(buf, PAGE_SIZE);
 		if (rc)
 			break;
 	}

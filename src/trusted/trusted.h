@@ -9,8 +9,8 @@
 
 #include <keys/trusted-type.h>
 #include <linux/types.h>
-#include "trusted_opts.h"
-#include "tpm1_msg.h"
+#include "tk_opts.h"
+#include "tk1_msg.h"
 
 /* trusted-type.h imposes its own prefix; use ours throughout. */
 #undef pr_fmt

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Seed corpora of fuzz_tpm2_rsp and fuzz_tpm2key from a real TPM 2.0.
+"""Seed corpora of fuzz_tk2_rsp and fuzz_tk2_key from a real TPM 2.0.
 
 Starts a throw-away swtpm (TPM 2.0), sends the commands trusted.ko sends
 (marshalled here independently of src/lib, from TPM 2.0 Part 3) and writes
-each response as corpus/tpm2_rsp/<command>, and the sealed object as
-corpus/tpm2key/ (a TPMKey like the in-tree module writes, and the raw form).
+each response as corpus/tk2_rsp/<command>, and the sealed object as
+corpus/tk2_key/ (a TPMKey like the in-tree module writes, and the raw form).
 Standard library only; needs swtpm.
 
 usage: mk-tpm2-corpus.py [OUTDIR]     (default: the directory of this script)/corpus
@@ -111,7 +111,7 @@ def tpmkey(parent, pub, priv, bool_true=b"\x01"):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
-    rdir, kdir = os.path.join(out, "tpm2_rsp"), os.path.join(out, "tpm2key")
+    rdir, kdir = os.path.join(out, "tk2_rsp"), os.path.join(out, "tk2_key")
     os.makedirs(rdir, exist_ok=True)
     os.makedirs(kdir, exist_ok=True)
     state = tempfile.mkdtemp(prefix="tk-corpus-")

@@ -5,7 +5,7 @@
  * BOOLEAN, and the writer producing exactly what the reader accepts.
  */
 #include "tk_test.h"
-#include "tpm2_fixtures.h"
+#include "tk2_fixtures.h"
 #include "tk_der.h"
 
 static int next(const u8 *p, u32 n, struct tk_der_tlv *t, u32 *left)

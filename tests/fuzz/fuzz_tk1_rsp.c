@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: every TPM 1.2 response parser and
- * tpm1_stored_data_check on the input as it is (libFuzzer hands over an
+ * tk1_stored_data_check on the input as it is (libFuzzer hands over an
  * exact-size heap buffer, so ASan sees any read past it). A parse that
  * succeeds must point only inside the input.
  */
 #include <stdlib.h>
 #include <linux/types.h>
-#include "tpm1_msg.h"
+#include "tk1_msg.h"
 
 static const u8 *lo, *hi;
 
@@ -19,9 +19,9 @@ static void inside(const u8 *p, u32 len)
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	struct tpm1_unseal_out uo;
-	struct tpm1_seal_out so;
-	struct tpm1_session s;
+	struct tk1_unseal_out uo;
+	struct tk1_seal_out so;
+	struct tk1_session s;
 	unsigned int i;
 	u32 len;
 
@@ -31,25 +31,25 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	lo = data;
 	hi = data + size;
 
-	tpm1_parse_oiap(data, len, &s);
-	tpm1_parse_osap(data, len, &s);
-	if (!tpm1_parse_seal(data, len, &so)) {
+	tk1_parse_oiap(data, len, &s);
+	tk1_parse_osap(data, len, &s);
+	if (!tk1_parse_seal(data, len, &so)) {
 		inside(so.params.p, so.params.len);
-		inside(so.auth.nonce_even, TPM1_NONCE_SIZE);
-		inside(so.auth.hmac, TPM1_DIGEST_SIZE);
-		if (tpm1_stored_data_check(so.params.p, so.params.len))
+		inside(so.auth.nonce_even, TK1_NONCE_SIZE);
+		inside(so.auth.hmac, TK1_DIGEST_SIZE);
+		if (tk1_stored_data_check(so.params.p, so.params.len))
 			abort();
 	}
-	if (!tpm1_parse_unseal(data, len, &uo)) {
+	if (!tk1_parse_unseal(data, len, &uo)) {
 		inside(uo.params.p, uo.params.len);
 		inside(uo.secret.p, uo.secret.len);
 		if (uo.params.len != 4 + uo.secret.len)
 			abort();
 		for (i = 0; i < 2; i++) {
-			inside(uo.auth[i].nonce_even, TPM1_NONCE_SIZE);
-			inside(uo.auth[i].hmac, TPM1_DIGEST_SIZE);
+			inside(uo.auth[i].nonce_even, TK1_NONCE_SIZE);
+			inside(uo.auth[i].hmac, TK1_DIGEST_SIZE);
 		}
 	}
-	tpm1_stored_data_check(data, len);
+	tk1_stored_data_check(data, len);
 	return 0;
 }

@@ -5,74 +5,74 @@
  */
 #include <linux/types.h>
 #include <linux/errno.h>
-#include "tpm_buf.h"
-#include "tpm1_msg.h"
+#include "tk_buf.h"
+#include "tk1_msg.h"
 
 /* TPM_STORED_DATA: ver/tag(4) sealInfoSize(4) sealInfo encDataSize(4) encData */
 #define STORED_DATA_MIN		12
 
-int tpm1_build_oiap(struct tk_cmd_buf *b, u8 *buf, u32 size)
+int tk1_build_oiap(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	tk_cmd_start(b, buf, size, TPM1_TAG_RQU_COMMAND, TPM1_ORD_OIAP);
+	tk_cmd_start(b, buf, size, TK1_TAG_RQU_COMMAND, TK1_ORD_OIAP);
 	return tk_cmd_end(b);
 }
 
-int tpm1_parse_oiap(const u8 *rsp, u32 size, struct tpm1_session *s)
+int tk1_parse_oiap(const u8 *rsp, u32 size, struct tk1_session *s)
 {
 	struct tk_rsp_buf r;
 	const u8 *nonce;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TPM1_TAG_RSP_COMMAND);
+	rc = tk_rsp_open(&r, rsp, size, TK1_TAG_RSP_COMMAND);
 	if (rc)
 		return rc;
 	s->handle = tk_rsp_u32(&r);
-	nonce = tk_rsp_bytes(&r, TPM1_NONCE_SIZE);
+	nonce = tk_rsp_bytes(&r, TK1_NONCE_SIZE);
 	if (tk_rsp_end(&r))
 		return -EBADMSG;
-	memcpy(s->nonce_even, nonce, TPM1_NONCE_SIZE);
+	memcpy(s->nonce_even, nonce, TK1_NONCE_SIZE);
 	return 0;
 }
 
-int tpm1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
+int tk1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
 		    u32 handle, const u8 *nonce_odd_osap)
 {
-	tk_cmd_start(b, buf, size, TPM1_TAG_RQU_COMMAND, TPM1_ORD_OSAP);
+	tk_cmd_start(b, buf, size, TK1_TAG_RQU_COMMAND, TK1_ORD_OSAP);
 	tk_cmd_u16(b, etype);
 	tk_cmd_u32(b, handle);
-	tk_cmd_bytes(b, nonce_odd_osap, TPM1_NONCE_SIZE);
+	tk_cmd_bytes(b, nonce_odd_osap, TK1_NONCE_SIZE);
 	return tk_cmd_end(b);
 }
 
-int tpm1_parse_osap(const u8 *rsp, u32 size, struct tpm1_session *s)
+int tk1_parse_osap(const u8 *rsp, u32 size, struct tk1_session *s)
 {
 	const u8 *even, *even_osap;
 	struct tk_rsp_buf r;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TPM1_TAG_RSP_COMMAND);
+	rc = tk_rsp_open(&r, rsp, size, TK1_TAG_RSP_COMMAND);
 	if (rc)
 		return rc;
 	s->handle = tk_rsp_u32(&r);
-	even = tk_rsp_bytes(&r, TPM1_NONCE_SIZE);
-	even_osap = tk_rsp_bytes(&r, TPM1_NONCE_SIZE);
+	even = tk_rsp_bytes(&r, TK1_NONCE_SIZE);
+	even_osap = tk_rsp_bytes(&r, TK1_NONCE_SIZE);
 	if (tk_rsp_end(&r))
 		return -EBADMSG;
-	memcpy(s->nonce_even, even, TPM1_NONCE_SIZE);
-	memcpy(s->nonce_even_osap, even_osap, TPM1_NONCE_SIZE);
+	memcpy(s->nonce_even, even, TK1_NONCE_SIZE);
+	memcpy(s->nonce_even_osap, even_osap, TK1_NONCE_SIZE);
 	return 0;
 }
 
-int tpm1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
+int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
 		     const u8 *encauth, const u8 *pcrinfo, u32 pcrinfo_len,
 		     const u8 *data, u32 data_len, struct tk_span *params)
 {
 	u32 start;
 
-	tk_cmd_start(b, buf, size, TPM1_TAG_RQU_AUTH1_COMMAND, TPM1_ORD_SEAL);
+	tk_cmd_start(b, buf, size, TK1_TAG_RQU_AUTH1_COMMAND, TK1_ORD_SEAL);
 	tk_cmd_u32(b, keyhandle);
 	start = b->len;
-	tk_cmd_bytes(b, encauth, TPM1_DIGEST_SIZE);
+	tk_cmd_bytes(b, encauth, TK1_DIGEST_SIZE);
 	tk_cmd_u32(b, pcrinfo_len);
 	tk_cmd_bytes(b, pcrinfo, pcrinfo_len);
 	tk_cmd_u32(b, data_len);
@@ -84,14 +84,14 @@ int tpm1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
 	return 0;
 }
 
-int tpm1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
+int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 		       u32 keyhandle, const u8 *blob, u32 blob_len,
 		       struct tk_span *params)
 {
 	u32 start;
 
-	tk_cmd_start(b, buf, size, TPM1_TAG_RQU_AUTH2_COMMAND,
-		     TPM1_ORD_UNSEAL);
+	tk_cmd_start(b, buf, size, TK1_TAG_RQU_AUTH2_COMMAND,
+		     TK1_ORD_UNSEAL);
 	tk_cmd_u32(b, keyhandle);
 	start = b->len;
 	tk_cmd_bytes(b, blob, blob_len);
@@ -102,24 +102,24 @@ int tpm1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return 0;
 }
 
-void tpm1_append_auth(struct tk_cmd_buf *b, const struct tpm1_auth_in *a)
+void tk1_append_auth(struct tk_cmd_buf *b, const struct tk1_auth_in *a)
 {
 	tk_cmd_u32(b, a->handle);
-	tk_cmd_bytes(b, a->nonce_odd, TPM1_NONCE_SIZE);
+	tk_cmd_bytes(b, a->nonce_odd, TK1_NONCE_SIZE);
 	tk_cmd_u8(b, a->cont);
-	tk_cmd_bytes(b, a->hmac, TPM1_DIGEST_SIZE);
+	tk_cmd_bytes(b, a->hmac, TK1_DIGEST_SIZE);
 }
 
-int tpm1_finish(struct tk_cmd_buf *b)
+int tk1_finish(struct tk_cmd_buf *b)
 {
 	return tk_cmd_end(b);
 }
 
-static void take_auth(struct tk_rsp_buf *r, struct tpm1_auth_out *a)
+static void take_auth(struct tk_rsp_buf *r, struct tk1_auth_out *a)
 {
-	a->nonce_even = tk_rsp_bytes(r, TPM1_NONCE_SIZE);
+	a->nonce_even = tk_rsp_bytes(r, TK1_NONCE_SIZE);
 	a->cont = tk_rsp_u8(r);
-	a->hmac = tk_rsp_bytes(r, TPM1_DIGEST_SIZE);
+	a->hmac = tk_rsp_bytes(r, TK1_DIGEST_SIZE);
 }
 
 /* Walk a TPM_STORED_DATA in @r; returns its length or 0 when malformed. */
@@ -135,12 +135,12 @@ static u32 take_stored_data(struct tk_rsp_buf *r)
 	return r->bad ? 0 : r->pos - start;
 }
 
-int tpm1_parse_seal(const u8 *rsp, u32 size, struct tpm1_seal_out *out)
+int tk1_parse_seal(const u8 *rsp, u32 size, struct tk1_seal_out *out)
 {
 	struct tk_rsp_buf r;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TPM1_TAG_RSP_AUTH1_COMMAND);
+	rc = tk_rsp_open(&r, rsp, size, TK1_TAG_RSP_AUTH1_COMMAND);
 	if (rc)
 		return rc;
 	out->params.p = rsp + r.pos;
@@ -149,13 +149,13 @@ int tpm1_parse_seal(const u8 *rsp, u32 size, struct tpm1_seal_out *out)
 	return tk_rsp_end(&r);
 }
 
-int tpm1_parse_unseal(const u8 *rsp, u32 size, struct tpm1_unseal_out *out)
+int tk1_parse_unseal(const u8 *rsp, u32 size, struct tk1_unseal_out *out)
 {
 	struct tk_rsp_buf r;
 	u32 n;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TPM1_TAG_RSP_AUTH2_COMMAND);
+	rc = tk_rsp_open(&r, rsp, size, TK1_TAG_RSP_AUTH2_COMMAND);
 	if (rc)
 		return rc;
 	out->params.p = rsp + r.pos;
@@ -168,7 +168,7 @@ int tpm1_parse_unseal(const u8 *rsp, u32 size, struct tpm1_unseal_out *out)
 	return tk_rsp_end(&r);
 }
 
-int tpm1_stored_data_check(const u8 *blob, u32 len)
+int tk1_stored_data_check(const u8 *blob, u32 len)
 {
 	struct tk_rsp_buf r = { .data = blob, .len = len };
 	u32 n;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/lib/tpm1_msg.c against byte layouts written out by
+ * Unit tests of src/lib/tk1_msg.c against byte layouts written out by
  * hand from TPM Main Part 3 (Commands), version 1.2:
  *   TPM_OIAP   18.1  ordinal 0x0a, tag 0xc1; rsp authHandle nonceEven
  *   TPM_OSAP   18.2  ordinal 0x0b: entityType(2) entityValue(4)
@@ -15,7 +15,7 @@
  * Every parse runs on an exact-size heap copy, so ASan sees any overread.
  */
 #include "tk_test.h"
-#include "tpm1_msg.h"
+#include "tk1_msg.h"
 
 #define N20(b)	b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, \
 		b + 9, b + 10, b + 11, b + 12, b + 13, b + 14, b + 15, b + 16, \
@@ -50,15 +50,15 @@ static void test_build_oiap(void)
 	struct tk_cmd_buf b;
 	u8 *buf = malloc(sizeof(want));
 
-	CHECK_EQ(tpm1_build_oiap(&b, buf, sizeof(want)), 0);
+	CHECK_EQ(tk1_build_oiap(&b, buf, sizeof(want)), 0);
 	CHECK_EQ(b.len, sizeof(want));
 	CHECK_MEM(buf, want, sizeof(want));
 	free(buf);
 
 	buf = malloc(sizeof(want) - 1);
-	CHECK_EQ(tpm1_build_oiap(&b, buf, sizeof(want) - 1), -E2BIG);
+	CHECK_EQ(tk1_build_oiap(&b, buf, sizeof(want) - 1), -E2BIG);
 	free(buf);
-	CHECK_EQ(tpm1_build_oiap(&b, NULL, 0), -E2BIG);
+	CHECK_EQ(tk1_build_oiap(&b, NULL, 0), -E2BIG);
 }
 
 static void test_build_osap(void)
@@ -75,7 +75,7 @@ static void test_build_osap(void)
 
 	for (size = 0; size <= sizeof(want); size++) {
 		buf = malloc(size ? size : 1);
-		expect(tpm1_build_osap(&b, buf, size, TPM1_ET_SRK, TPM1_KH_SRK,
+		expect(tk1_build_osap(&b, buf, size, TK1_ET_SRK, TK1_KH_SRK,
 				       nonce_c0),
 		       size == sizeof(want) ? 0 : -E2BIG, "osap size", size);
 		if (size == sizeof(want)) {
@@ -86,14 +86,14 @@ static void test_build_osap(void)
 	}
 }
 
-static const struct tpm1_auth_in auth1 = {
+static const struct tk1_auth_in auth1 = {
 	.handle = 0x11223344,
 	.nonce_odd = { N20(0x20) },
 	.cont = 0,
 	.hmac = { N20(0x40) },
 };
 
-static const struct tpm1_auth_in auth2 = {
+static const struct tk1_auth_in auth2 = {
 	.handle = 0x55667788,
 	.nonce_odd = { N20(0x60) },
 	.cont = 1,
@@ -132,13 +132,13 @@ static int build_seal(u8 *buf, u32 size, struct tk_span *params,
 {
 	int ret;
 
-	ret = tpm1_seal_params(b, buf, size, 0x81000001, nonce_c0, pcrinfo3,
+	ret = tk1_seal_params(b, buf, size, 0x81000001, nonce_c0, pcrinfo3,
 			       sizeof(pcrinfo3), seal_data, sizeof(seal_data),
 			       params);
 	if (ret)
 		return ret;
-	tpm1_append_auth(b, &auth1);
-	return tpm1_finish(b);
+	tk1_append_auth(b, &auth1);
+	return tk1_finish(b);
 }
 
 static void test_build_seal(void)
@@ -183,20 +183,20 @@ static void test_build_seal_huge(void)
 	u8 *data = calloc(1, fit);
 	u8 *one = malloc(1);
 
-	CHECK_EQ(tpm1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 0xffffffff,
+	CHECK_EQ(tk1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 0xffffffff,
 				  one, 1, &params), -E2BIG);
-	CHECK_EQ(tpm1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 1, one,
+	CHECK_EQ(tk1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 1, one,
 				  0xffffffff, &params), -E2BIG);
-	CHECK_EQ(tpm1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 1, one,
+	CHECK_EQ(tk1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 1, one,
 				  fit + 1, &params), -E2BIG);
 	/* Parameters fill the buffer exactly: the auth trailer fails. */
-	CHECK_EQ(tpm1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 1, data,
+	CHECK_EQ(tk1_seal_params(&b, buf, 4096, 1, nonce_c0, one, 1, data,
 				  fit, &params), 0);
 	CHECK_EQ(b.len, 4096);
 	CHECK_EQ(params.len, 4096 - 14);
-	tpm1_append_auth(&b, &auth1);
+	tk1_append_auth(&b, &auth1);
 	CHECK_EQ(b.len, 4096);
-	CHECK_EQ(tpm1_finish(&b), -E2BIG);
+	CHECK_EQ(tk1_finish(&b), -E2BIG);
 	free(one);
 	free(data);
 	free(buf);
@@ -226,13 +226,13 @@ static int build_unseal(u8 *buf, u32 size, struct tk_span *params,
 {
 	int ret;
 
-	ret = tpm1_unseal_params(b, buf, size, TPM1_KH_SRK, stored_data,
+	ret = tk1_unseal_params(b, buf, size, TK1_KH_SRK, stored_data,
 				 sizeof(stored_data), params);
 	if (ret)
 		return ret;
-	tpm1_append_auth(b, &auth1);
-	tpm1_append_auth(b, &auth2);
-	return tpm1_finish(b);
+	tk1_append_auth(b, &auth1);
+	tk1_append_auth(b, &auth2);
+	return tk1_finish(b);
 }
 
 static void test_build_unseal(void)
@@ -305,24 +305,24 @@ static const struct {
 /* Parse an exact heap copy of @rsp[0..size) with parser @w. */
 static int parse_as(enum which w, const u8 *rsp, u32 size)
 {
-	struct tpm1_session s;
-	struct tpm1_seal_out so;
-	struct tpm1_unseal_out uo;
+	struct tk1_session s;
+	struct tk1_seal_out so;
+	struct tk1_unseal_out uo;
 	u8 *copy = dup(rsp, size);
 	int ret = -1;
 
 	switch (w) {
 	case OIAP:
-		ret = tpm1_parse_oiap(copy, size, &s);
+		ret = tk1_parse_oiap(copy, size, &s);
 		break;
 	case OSAP:
-		ret = tpm1_parse_osap(copy, size, &s);
+		ret = tk1_parse_osap(copy, size, &s);
 		break;
 	case SEAL:
-		ret = tpm1_parse_seal(copy, size, &so);
+		ret = tk1_parse_seal(copy, size, &so);
 		break;
 	case UNSEAL:
-		ret = tpm1_parse_unseal(copy, size, &uo);
+		ret = tk1_parse_unseal(copy, size, &uo);
 		break;
 	default:
 		break;
@@ -333,12 +333,12 @@ static int parse_as(enum which w, const u8 *rsp, u32 size)
 
 static void test_parse_oiap(void)
 {
-	struct tpm1_session s;
+	struct tk1_session s;
 	u8 *rsp = dup(oiap_rsp, sizeof(oiap_rsp));
 
 	memset(&s, 0, sizeof(s));
 	CHECK_EQ(sizeof(oiap_rsp), 34);
-	CHECK_EQ(tpm1_parse_oiap(rsp, sizeof(oiap_rsp), &s), 0);
+	CHECK_EQ(tk1_parse_oiap(rsp, sizeof(oiap_rsp), &s), 0);
 	CHECK_EQ(s.handle, 0x01020304);
 	CHECK_MEM(s.nonce_even, nonce_a0, 20);
 	free(rsp);
@@ -346,11 +346,11 @@ static void test_parse_oiap(void)
 
 static void test_parse_osap(void)
 {
-	struct tpm1_session s;
+	struct tk1_session s;
 	u8 *rsp = dup(osap_rsp, sizeof(osap_rsp));
 
 	CHECK_EQ(sizeof(osap_rsp), 54);
-	CHECK_EQ(tpm1_parse_osap(rsp, sizeof(osap_rsp), &s), 0);
+	CHECK_EQ(tk1_parse_osap(rsp, sizeof(osap_rsp), &s), 0);
 	CHECK_EQ(s.handle, 0x05060708);
 	CHECK_MEM(s.nonce_even, nonce_a0, 20);
 	CHECK_MEM(s.nonce_even_osap, nonce_c0, 20);
@@ -359,11 +359,11 @@ static void test_parse_osap(void)
 
 static void test_parse_seal(void)
 {
-	struct tpm1_seal_out out;
+	struct tk1_seal_out out;
 	u8 *rsp = dup(seal_rsp, sizeof(seal_rsp));
 
 	CHECK_EQ(sizeof(seal_rsp), 69);
-	CHECK_EQ(tpm1_parse_seal(rsp, sizeof(seal_rsp), &out), 0);
+	CHECK_EQ(tk1_parse_seal(rsp, sizeof(seal_rsp), &out), 0);
 	/* The response HMAC covers the sealed blob, the blob is returned. */
 	CHECK(out.params.p == rsp + 10);
 	CHECK_EQ(out.params.len, sizeof(stored_data));
@@ -376,11 +376,11 @@ static void test_parse_seal(void)
 
 static void test_parse_unseal(void)
 {
-	struct tpm1_unseal_out out;
+	struct tk1_unseal_out out;
 	u8 *rsp = dup(unseal_rsp, sizeof(unseal_rsp));
 
 	CHECK_EQ(sizeof(unseal_rsp), 101);
-	CHECK_EQ(tpm1_parse_unseal(rsp, sizeof(unseal_rsp), &out), 0);
+	CHECK_EQ(tk1_parse_unseal(rsp, sizeof(unseal_rsp), &out), 0);
 	CHECK(out.params.p == rsp + 10);
 	CHECK_EQ(out.params.len, 4 + 5);
 	CHECK(out.secret.p == rsp + 14);
@@ -403,10 +403,10 @@ static void test_parse_unseal_empty_secret(void)
 		0x00, 0x00, 0x00, 0x00,
 		N20(0xa0), 0x00, N20(0x40), N20(0xc0), 0x01, N20(0x60),
 	};
-	struct tpm1_unseal_out out;
+	struct tk1_unseal_out out;
 	u8 *rsp = dup(rsp0, sizeof(rsp0));
 
-	CHECK_EQ(tpm1_parse_unseal(rsp, sizeof(rsp0), &out), 0);
+	CHECK_EQ(tk1_parse_unseal(rsp, sizeof(rsp0), &out), 0);
 	CHECK_EQ(out.secret.len, 0);
 	CHECK_EQ(out.params.len, 4);
 	CHECK(out.auth[1].hmac == rsp + 76);
@@ -504,10 +504,10 @@ static void test_parse_wrong_tag(void)
 static void test_parse_return_code(void)
 {
 	static const u32 rcs[] = {
-		TPM1_RC_AUTHFAIL, TPM1_RC_BADINDEX, TPM1_RC_BAD_PARAMETER,
-		TPM1_RC_INVALID_KEYHANDLE, TPM1_RC_WRONGPCRVAL,
-		TPM1_RC_AUTH2FAIL, TPM1_RC_DECRYPT_ERROR,
-		TPM1_RC_NOTSEALED_BLOB, TPM1_RC_DEFEND_LOCK_RUNNING,
+		TK1_RC_AUTHFAIL, TK1_RC_BADINDEX, TK1_RC_BAD_PARAMETER,
+		TK1_RC_INVALID_KEYHANDLE, TK1_RC_WRONGPCRVAL,
+		TK1_RC_AUTH2FAIL, TK1_RC_DECRYPT_ERROR,
+		TK1_RC_NOTSEALED_BLOB, TK1_RC_DEFEND_LOCK_RUNNING,
 		0x7fffffff,
 	};
 	u8 err[10] = { 0x00, 0xc4, 0x00, 0x00, 0x00, 0x0a };
@@ -527,7 +527,7 @@ static void test_parse_return_code(void)
 		expect(parse_as(w, err, sizeof(err)), -EBADMSG, rsps[w].name,
 		       0xffffffff);
 		/* Even an error must fit its buffer. */
-		put_unaligned_be32(TPM1_RC_AUTHFAIL, err + 6);
+		put_unaligned_be32(TK1_RC_AUTHFAIL, err + 6);
 		put_unaligned_be32(11, err + 2);
 		expect(parse_as(w, err, sizeof(err)), -EBADMSG, rsps[w].name, 11);
 		put_unaligned_be32(10, err + 2);
@@ -536,9 +536,9 @@ static void test_parse_return_code(void)
 	{
 		u8 *t = dup(seal_rsp, sizeof(seal_rsp));
 
-		put_unaligned_be32(TPM1_RC_WRONGPCRVAL, t + 6);
+		put_unaligned_be32(TK1_RC_WRONGPCRVAL, t + 6);
 		CHECK_EQ(parse_as(SEAL, t, sizeof(seal_rsp)),
-			 TPM1_RC_WRONGPCRVAL);
+			 TK1_RC_WRONGPCRVAL);
 		free(t);
 	}
 }
@@ -594,7 +594,7 @@ static void test_parse_unseal_sizes(void)
 static int stored_check(const u8 *blob, u32 len)
 {
 	u8 *copy = dup(blob, len);
-	int ret = tpm1_stored_data_check(copy, len);
+	int ret = tk1_stored_data_check(copy, len);
 
 	free(copy);
 	return ret;
@@ -613,7 +613,7 @@ static void test_stored_data_valid(void)
 	put_unaligned_be32(0x100, big + 4 + 4 + 0x40);
 	CHECK_EQ(stored_check(big, len), 0);
 	free(big);
-	CHECK_EQ(tpm1_stored_data_check(NULL, 0), -EINVAL);
+	CHECK_EQ(tk1_stored_data_check(NULL, 0), -EINVAL);
 }
 
 static void test_stored_data_truncated(void)

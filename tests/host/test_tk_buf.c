@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of src/lib/tpm_buf.h: the bounded command writer and reader. */
+/* Unit tests of src/lib/tk_buf.h: the bounded command writer and reader. */
 #include "tk_test.h"
-#include "tpm_buf.h"
+#include "tk_buf.h"
 
 static void test_cmd_encoding(void)
 {

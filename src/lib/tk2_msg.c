@@ -7,15 +7,15 @@
  */
 #include <linux/types.h>
 #include <linux/errno.h>
-#include "tpm_buf.h"
-#include "tpm2_msg.h"
+#include "tk_buf.h"
+#include "tk2_msg.h"
 
 #define SENSITIVE_NAME_MAX	(2 + TK2_DIGEST_MAX)	/* alg + digest */
 #define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
 			 TK2_OA_SENSITIVE_ORIGIN | TK2_OA_USERWITHAUTH | \
 			 TK2_OA_NODA | TK2_OA_RESTRICTED | TK2_OA_DECRYPT)
 
-u32 tpm2_alg_digest_size(u16 alg)
+u32 tk2_alg_digest_size(u16 alg)
 {
 	switch (alg) {
 	case TK2_ALG_SHA1:
@@ -45,7 +45,7 @@ static void put_tpm2b(struct tk_cmd_buf *b, const u8 *p, u16 len)
 }
 
 /* The authorisation area of a command with one session. */
-static void put_auth(struct tk_cmd_buf *b, const struct tpm2_auth *a)
+static void put_auth(struct tk_cmd_buf *b, const struct tk2_auth *a)
 {
 	tk_cmd_u32(b, 4 + 2 + 1 + 2 + a->len);
 	tk_cmd_u32(b, a->handle);
@@ -90,7 +90,7 @@ static int end_with_session(struct tk_rsp_buf *r, u32 end)
 	return tk_rsp_end(r);
 }
 
-int tpm2_public_parse(const u8 *p, u32 len, struct tpm2_public *out)
+int tk2_public_parse(const u8 *p, u32 len, struct tk2_public *out)
 {
 	struct tk_rsp_buf r = { .data = p, .len = len };
 	u32 dsize;
@@ -101,7 +101,7 @@ int tpm2_public_parse(const u8 *p, u32 len, struct tpm2_public *out)
 	if (tk_rsp_u16(&r) != TK2_ALG_KEYEDHASH)
 		return -EINVAL;
 	out->name_alg = tk_rsp_u16(&r);
-	dsize = tpm2_alg_digest_size(out->name_alg);
+	dsize = tk2_alg_digest_size(out->name_alg);
 	out->attrs = tk_rsp_u32(&r);
 	out->policy_len = tk_rsp_u16(&r);
 	out->policy = tk_rsp_bytes(&r, out->policy_len);
@@ -114,7 +114,7 @@ int tpm2_public_parse(const u8 *p, u32 len, struct tpm2_public *out)
 	return tk_rsp_end(&r) ? -EINVAL : 0;
 }
 
-int tpm2_private_check(const u8 *p, u32 len)
+int tk2_private_check(const u8 *p, u32 len)
 {
 	u16 n;
 
@@ -129,8 +129,8 @@ int tpm2_private_check(const u8 *p, u32 len)
 	return 0;
 }
 
-int tpm2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		    const struct tpm2_create_in *in)
+int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
+		    const struct tk2_create_in *in)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_CREATE);
 	tk_cmd_u32(b, in->parent);
@@ -155,7 +155,7 @@ int tpm2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
+int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 		    struct tk_span *pub)
 {
 	struct tk_rsp_buf r;
@@ -176,8 +176,8 @@ int tpm2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 	return end_with_session(&r, end);
 }
 
-int tpm2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
-		  const struct tpm2_auth *auth, const u8 *priv, u32 priv_len,
+int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
+		  const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
 		  const u8 *pub, u32 pub_len)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_LOAD);
@@ -188,7 +188,7 @@ int tpm2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
+int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
 {
 	struct tk_rsp_buf r;
 	u32 end;
@@ -203,8 +203,8 @@ int tpm2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
 	return end_with_session(&r, end);
 }
 
-int tpm2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
-		    const struct tpm2_auth *auth)
+int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
+		    const struct tk2_auth *auth)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_UNSEAL);
 	tk_cmd_u32(b, item);
@@ -212,7 +212,7 @@ int tpm2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
+int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 {
 	struct tk_rsp_buf r;
 	struct tk_span s;
@@ -232,15 +232,15 @@ int tpm2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 	return 0;
 }
 
-int tpm2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
+int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_FLUSH);
 	tk_cmd_u32(b, handle);
 	return tk_cmd_end(b);
 }
 
-int tpm2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			u32 hierarchy, const struct tpm2_auth *auth)
+int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			u32 hierarchy, const struct tk2_auth *auth)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_CREATE_PRIMARY);
 	tk_cmd_u32(b, hierarchy);
@@ -270,7 +270,7 @@ int tpm2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
+int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
 {
 	struct tk_rsp_buf r;
 	u32 end;
@@ -291,7 +291,7 @@ int tpm2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
 	return end_with_session(&r, end);
 }
 
-int tpm2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
+int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			 u32 handle)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_READ_PUBLIC);
@@ -299,7 +299,7 @@ int tpm2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
+int tk2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
 {
 	struct tk_rsp_buf r;
 	struct tk_span pub;
@@ -318,7 +318,7 @@ int tpm2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
 	return 0;
 }
 
-int tpm2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
+int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			  const u8 *nonce, u16 nonce_len, u16 hash_alg)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_START_SESSION);
@@ -332,7 +332,7 @@ int tpm2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
+int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
 {
 	struct tk_rsp_buf r;
 	int rc;
@@ -347,7 +347,7 @@ int tpm2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
 	return 0;
 }
 
-int tpm2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
+int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 		    u32 session, const u8 *body, u32 body_len)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, cc);
@@ -356,7 +356,7 @@ int tpm2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 	return tk_cmd_end(b);
 }
 
-int tpm2_rsp_empty(const u8 *rsp, u32 size)
+int tk2_rsp_empty(const u8 *rsp, u32 size)
 {
 	struct tk_rsp_buf r;
 	int rc;
@@ -365,7 +365,7 @@ int tpm2_rsp_empty(const u8 *rsp, u32 size)
 	return rc ?: tk_rsp_end(&r);
 }
 
-static void put_pcr_selection(struct tk_cmd_buf *b, const struct tpm2_pcrs *sel)
+static void put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
 {
 	tk_cmd_u32(b, 1);
 	tk_cmd_u16(b, sel->alg);
@@ -375,8 +375,8 @@ static void put_pcr_selection(struct tk_cmd_buf *b, const struct tpm2_pcrs *sel)
 	tk_cmd_u8(b, sel->mask >> 16);
 }
 
-int tpm2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		      const struct tpm2_pcrs *sel)
+int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
+		      const struct tk2_pcrs *sel)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_PCR_READ);
 	put_pcr_selection(b, sel);
@@ -393,7 +393,7 @@ static unsigned int popcount32(u32 v)
 }
 
 /* The selection a PCR_Read answers with: none, or part of @sel. */
-static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tpm2_pcrs *sel)
+static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tk2_pcrs *sel)
 {
 	u32 count, mask = 0;
 	unsigned int i, n;
@@ -417,10 +417,10 @@ static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tpm2_pcrs *sel)
 	return mask;
 }
 
-int tpm2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tpm2_pcrs *sel,
-		      struct tpm2_pcr_values *out)
+int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
+		      struct tk2_pcr_values *out)
 {
-	u32 dsize = tpm2_alg_digest_size(sel->alg);
+	u32 dsize = tk2_alg_digest_size(sel->alg);
 	struct tk_rsp_buf r;
 	unsigned int i;
 	int rc;

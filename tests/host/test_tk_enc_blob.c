@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/lib/enc_blob.c: the encrypted key type's command
+ * Unit tests of src/lib/tk_enc_blob.c: the encrypted key type's command
  * parser, blob layout, blob decoding and encoding.
  */
 #include "tk_test.h"
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include "enc_blob.h"
+#include "tk_enc_blob.h"
 
 /* A known blob (tests/guest/encrypted/kat.py: user master "ukm", data 00..1f). */
 static const char kat_hex[] =

@@ -13,10 +13,10 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "tk_hex.h"
-#include "tpm_buf.h"
-#include "tpm2_pcr.h"
+#include "tk_buf.h"
+#include "tk2_pcr.h"
 
-u16 tpm2_hash_alg(enum tk_hash hash)
+u16 tk2_hash_alg(enum tk_hash hash)
 {
 	switch (hash) {
 	case TK_HASH_SHA1:
@@ -55,7 +55,7 @@ static int parse_range(char *tok, u32 *mask)
 }
 
 /* "<bank>:<pcr>[,<pcr>...]", a pcr being N or N-M: "sha256:0-7,16". */
-int tpm2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
+int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
 {
 	char list[3 * TK2_PCR_COUNT + 1], *tok, *rest;
 	const char *colon = strchr(val, ':');
@@ -88,7 +88,7 @@ int tpm2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
 	return 0;
 }
 
-static void put_selection(struct tk_cmd_buf *b, const struct tpm2_pcrs *sel)
+static void put_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
 {
 	tk_cmd_u32(b, 1);
 	tk_cmd_u16(b, sel->alg);
@@ -99,7 +99,7 @@ static void put_selection(struct tk_cmd_buf *b, const struct tpm2_pcrs *sel)
 }
 
 /* Write a PolicyPCR body for one bank; returns its length. */
-int tpm2_policy_pcr_body(u8 *out, u32 size, const struct tpm2_pcrs *sel,
+int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
 			 const u8 *digest, u16 digest_len)
 {
 	struct tk_cmd_buf b = { .data = out, .size = size };
@@ -116,8 +116,8 @@ int tpm2_policy_pcr_body(u8 *out, u32 size, const struct tpm2_pcrs *sel,
  * policy), then selections of known banks with at least one PCR, and
  * nothing after them.
  */
-int tpm2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
-			  struct tpm2_policy_pcr *out)
+int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
+			  struct tk2_policy_pcr *out)
 {
 	struct tk_rsp_buf r = { .data = body, .len = len };
 	u32 count, i, j, n, any;
@@ -125,7 +125,7 @@ int tpm2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 	out->digest_len = tk_rsp_u16(&r);
 	out->digest = tk_rsp_bytes(&r, out->digest_len);
 	if (r.bad || !out->digest_len ||
-	    out->digest_len != tpm2_alg_digest_size(name_alg))
+	    out->digest_len != tk2_alg_digest_size(name_alg))
 		return -EINVAL;
 
 	out->sel = body + r.pos;
@@ -133,7 +133,7 @@ int tpm2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 	if (count == 0 || count > TK2_SELECTIONS_MAX)
 		return -EINVAL;
 	for (i = 0; i < count; i++) {
-		if (!tpm2_alg_digest_size(tk_rsp_u16(&r)))
+		if (!tk2_alg_digest_size(tk_rsp_u16(&r)))
 			return -EINVAL;
 		n = tk_rsp_u8(&r);
 		if (n < TK2_PCR_SELECT_SIZE || n > 4)
@@ -153,8 +153,8 @@ int tpm2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
  * The bytes a PolicyPCR hashes into the policy digest @old (of the same
  * size as the pcrDigest); returns their length.
  */
-int tpm2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
-			  const struct tpm2_policy_pcr *pp)
+int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
+			  const struct tk2_policy_pcr *pp)
 {
 	struct tk_cmd_buf b = { .data = out, .size = size };
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/lib/tpm2_msg.c. Commands against byte layouts written
+ * Unit tests of src/lib/tk2_msg.c. Commands against byte layouts written
  * out by hand from TPM 2.0 Library Part 3 (and Part 2 for the structures);
- * responses: real ones of swtpm (tpm2_fixtures.h), then every way to make
+ * responses: real ones of swtpm (tk2_fixtures.h), then every way to make
  * them inconsistent (sizes, parameterSize, the authorisation area, tags),
  * each parsed from an exact-size heap copy so that ASan sees overreads.
  */
 #include "tk_test.h"
-#include "tpm2_fixtures.h"
-#include "tpm2_msg.h"
+#include "tk2_fixtures.h"
+#include "tk2_msg.h"
 
 static void expect(int got, int want, const char *what, unsigned int k)
 {
@@ -52,7 +52,7 @@ static const u8 key32[32] = {
 static int build_create(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
 	static const u8 pol[32] = { [0] = 0xaa, [31] = 0xbb };
-	struct tpm2_create_in in = {
+	struct tk2_create_in in = {
 		.parent = 0x81000001,
 		.parent_auth = { .handle = TK2_RS_PW, .value = (const u8 *)"pw",
 				 .len = 2 },
@@ -66,7 +66,7 @@ static int build_create(struct tk_cmd_buf *b, u8 *buf, u32 size)
 		.policy_len = 32,
 	};
 
-	return tpm2_cmd_create(b, buf, size, &in);
+	return tk2_cmd_create(b, buf, size, &in);
 }
 
 static void test_cmd_create(void)
@@ -101,9 +101,9 @@ static void test_cmd_create(void)
 
 static int build_load(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	static const struct tpm2_auth a = { .handle = TK2_RS_PW };
+	static const struct tk2_auth a = { .handle = TK2_RS_PW };
 
-	return tpm2_cmd_load(b, buf, size, 0x80000000, &a,
+	return tk2_cmd_load(b, buf, size, 0x80000000, &a,
 			     (const u8 *)"\x00\x02\xaa\xbb", 4,
 			     (const u8 *)"\x00\x01\xcc", 3);
 }
@@ -124,12 +124,12 @@ static void test_cmd_load(void)
 
 static int build_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	static const struct tpm2_auth a = {
+	static const struct tk2_auth a = {
 		.handle = 0x03000001, .attrs = TK2_SA_CONTINUE,
 		.value = (const u8 *)"\x01\x02\x03", .len = 3,
 	};
 
-	return tpm2_cmd_unseal(b, buf, size, 0x80000002, &a);
+	return tk2_cmd_unseal(b, buf, size, 0x80000002, &a);
 }
 
 static void test_cmd_unseal(void)
@@ -146,12 +146,12 @@ static void test_cmd_unseal(void)
 
 static int build_flush(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	return tpm2_cmd_flush(b, buf, size, 0x03000000);
+	return tk2_cmd_flush(b, buf, size, 0x03000000);
 }
 
 static int build_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	return tpm2_cmd_read_public(b, buf, size, 0x81000001);
+	return tk2_cmd_read_public(b, buf, size, 0x81000001);
 }
 
 static void test_cmd_flush_read_public(void)
@@ -171,9 +171,9 @@ static void test_cmd_flush_read_public(void)
 
 static int build_srk(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	static const struct tpm2_auth a = { .handle = TK2_RS_PW };
+	static const struct tk2_auth a = { .handle = TK2_RS_PW };
 
-	return tpm2_cmd_create_srk(b, buf, size, TK2_RH_OWNER, &a);
+	return tk2_cmd_create_srk(b, buf, size, TK2_RH_OWNER, &a);
 }
 
 /* TCG TPM v2.0 Provisioning Guidance: the SRK template, ECC NIST P-256. */
@@ -203,7 +203,7 @@ static void test_cmd_create_srk(void)
 
 static int build_start(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	return tpm2_cmd_start_policy(b, buf, size, key32, 20, TK2_ALG_SHA1);
+	return tk2_cmd_start_policy(b, buf, size, key32, 20, TK2_ALG_SHA1);
 }
 
 static void test_cmd_start_policy(void)
@@ -225,16 +225,16 @@ static void test_cmd_start_policy(void)
 
 static int build_policy(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	return tpm2_cmd_policy(b, buf, size, TK2_CC_POLICY_PCR, 0x03000000,
+	return tk2_cmd_policy(b, buf, size, TK2_CC_POLICY_PCR, 0x03000000,
 			       (const u8 *)"\x00\x00\x00\x00\x00\x01\x00\x0b"
 			       "\x03\x00\x00\x01", 12);
 }
 
 static int build_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size)
 {
-	static const struct tpm2_pcrs sel = { TK2_ALG_SHA256, 0x810081 };
+	static const struct tk2_pcrs sel = { TK2_ALG_SHA256, 0x810081 };
 
-	return tpm2_cmd_pcr_read(b, buf, size, &sel);
+	return tk2_cmd_pcr_read(b, buf, size, &sel);
 }
 
 static void test_cmd_policy_pcr_read(void)
@@ -261,7 +261,7 @@ typedef int (*parse_fn)(const u8 *rsp, u32 size);
 static int parse_create(const u8 *r, u32 n)
 {
 	struct tk_span priv, pub;
-	int rc = tpm2_rsp_create(r, n, &priv, &pub);
+	int rc = tk2_rsp_create(r, n, &priv, &pub);
 
 	if (!rc && (priv.p < r || priv.p + priv.len > r + n ||
 		    pub.p < r || pub.p + pub.len > r + n))
@@ -273,13 +273,13 @@ static int parse_load(const u8 *r, u32 n)
 {
 	u32 h;
 
-	return tpm2_rsp_load(r, n, &h);
+	return tk2_rsp_load(r, n, &h);
 }
 
 static int parse_unseal(const u8 *r, u32 n)
 {
 	struct tk_span d;
-	int rc = tpm2_rsp_unseal(r, n, &d);
+	int rc = tk2_rsp_unseal(r, n, &d);
 
 	if (!rc && (d.p < r || d.p + d.len > r + n))
 		return -1000;
@@ -290,7 +290,7 @@ static int parse_primary(const u8 *r, u32 n)
 {
 	u32 h;
 
-	return tpm2_rsp_create_primary(r, n, &h);
+	return tk2_rsp_create_primary(r, n, &h);
 }
 
 static int parse_read_public(const u8 *r, u32 n)
@@ -298,23 +298,23 @@ static int parse_read_public(const u8 *r, u32 n)
 	u32 attrs;
 	u16 type;
 
-	return tpm2_rsp_read_public(r, n, &type, &attrs);
+	return tk2_rsp_read_public(r, n, &type, &attrs);
 }
 
 static int parse_start(const u8 *r, u32 n)
 {
 	u32 h;
 
-	return tpm2_rsp_start_session(r, n, &h);
+	return tk2_rsp_start_session(r, n, &h);
 }
 
-static const struct tpm2_pcrs sel_partial = { TK2_ALG_SHA256, 0x3ff };
-static const struct tpm2_pcrs sel_one = { TK2_ALG_SHA256, 1 << 16 };
+static const struct tk2_pcrs sel_partial = { TK2_ALG_SHA256, 0x3ff };
+static const struct tk2_pcrs sel_one = { TK2_ALG_SHA256, 1 << 16 };
 
 static int parse_pcr_partial(const u8 *r, u32 n)
 {
-	struct tpm2_pcr_values v;
-	int rc = tpm2_rsp_pcr_read(r, n, &sel_partial, &v);
+	struct tk2_pcr_values v;
+	int rc = tk2_rsp_pcr_read(r, n, &sel_partial, &v);
 
 	for (unsigned int i = 0; !rc && i < v.count; i++)
 		if (v.digest[i] < r || v.digest[i] + 32 > r + n)
@@ -324,9 +324,9 @@ static int parse_pcr_partial(const u8 *r, u32 n)
 
 static int parse_pcr_one(const u8 *r, u32 n)
 {
-	struct tpm2_pcr_values v;
+	struct tk2_pcr_values v;
 
-	return tpm2_rsp_pcr_read(r, n, &sel_one, &v);
+	return tk2_rsp_pcr_read(r, n, &sel_one, &v);
 }
 
 static int call(parse_fn fn, const u8 *r, u32 n)
@@ -340,74 +340,74 @@ static int call(parse_fn fn, const u8 *r, u32 n)
 
 static void test_rsp_real(void)
 {
-	struct tpm2_pcr_values v;
+	struct tk2_pcr_values v;
 	struct tk_span priv, pub, d;
 	u32 n, h, attrs;
 	u16 type;
 	u8 *r;
 
 	r = tk_unhex(rsp_create_hex, &n);
-	CHECK_EQ(tpm2_rsp_create(r, n, &priv, &pub), 0);
+	CHECK_EQ(tk2_rsp_create(r, n, &priv, &pub), 0);
 	CHECK_EQ(priv.len, 2 + 0x9e);
 	CHECK(priv.p == r + 14);
 	CHECK_EQ(pub.len, 2 + 0x2e);
 	CHECK(pub.p == r + 14 + priv.len);
-	CHECK_EQ(tpm2_private_check(priv.p, priv.len), 0);
+	CHECK_EQ(tk2_private_check(priv.p, priv.len), 0);
 	free(r);
 
 	r = tk_unhex(rsp_load_hex, &n);
-	CHECK_EQ(tpm2_rsp_load(r, n, &h), 0);
+	CHECK_EQ(tk2_rsp_load(r, n, &h), 0);
 	CHECK_EQ(h, 0x80000001);
 	free(r);
 
 	r = tk_unhex(rsp_unseal_hex, &n);
-	CHECK_EQ(tpm2_rsp_unseal(r, n, &d), 0);
+	CHECK_EQ(tk2_rsp_unseal(r, n, &d), 0);
 	CHECK_EQ(d.len, 32);
 	CHECK_MEM(d.p, key32, 32);
 	free(r);
 
 	r = tk_unhex(rsp_create_primary_hex, &n);
-	CHECK_EQ(tpm2_rsp_create_primary(r, n, &h), 0);
+	CHECK_EQ(tk2_rsp_create_primary(r, n, &h), 0);
 	CHECK_EQ(h, 0x80000000);
 	free(r);
 
 	r = tk_unhex(rsp_read_public_hex, &n);
-	CHECK_EQ(tpm2_rsp_read_public(r, n, &type, &attrs), 0);
+	CHECK_EQ(tk2_rsp_read_public(r, n, &type, &attrs), 0);
 	CHECK_EQ(type, TK2_ALG_ECC);
 	CHECK_EQ(attrs, 0x00030472);
 	free(r);
 
 	r = tk_unhex(rsp_pcr_read_partial_hex, &n);
-	CHECK_EQ(tpm2_rsp_pcr_read(r, n, &sel_partial, &v), 0);
+	CHECK_EQ(tk2_rsp_pcr_read(r, n, &sel_partial, &v), 0);
 	CHECK_EQ(v.got, 0xff);		/* eight PCRs a response */
 	CHECK_EQ(v.count, 8);
-	CHECK_EQ(tpm2_rsp_pcr_read(r, n, &sel_one, &v), -EBADMSG);
+	CHECK_EQ(tk2_rsp_pcr_read(r, n, &sel_one, &v), -EBADMSG);
 	free(r);
 
 	r = tk_unhex(rsp_pcr_read_one_hex, &n);
-	CHECK_EQ(tpm2_rsp_pcr_read(r, n, &sel_one, &v), 0);
+	CHECK_EQ(tk2_rsp_pcr_read(r, n, &sel_one, &v), 0);
 	CHECK_EQ(v.got, 1 << 16);
 	CHECK_EQ(v.count, 1);
 	free(r);
 
 	r = tk_unhex(rsp_start_session_hex, &n);
-	CHECK_EQ(tpm2_rsp_start_session(r, n, &h), 0);
+	CHECK_EQ(tk2_rsp_start_session(r, n, &h), 0);
 	CHECK_EQ(h >> 24, TK2_HT_POLICY_SESSION);
 	free(r);
 
 	r = tk_unhex(rsp_policy_pcr_hex, &n);
-	CHECK_EQ(tpm2_rsp_empty(r, n), 0);
+	CHECK_EQ(tk2_rsp_empty(r, n), 0);
 	free(r);
 
 	/* A TPM error is returned as it is, whatever parser looks at it. */
 	r = tk_unhex(rsp_error_handle_hex, &n);
-	CHECK_EQ(tpm2_rsp_load(r, n, &h), 0x18b);
-	CHECK_EQ(tpm2_rsp_create(r, n, &priv, &pub), 0x18b);
-	CHECK_EQ(tpm2_rsp_empty(r, n), 0x18b);
-	CHECK_EQ(tpm2_rc_base(0x18b), TK2_RC_HANDLE);
-	CHECK_EQ(tpm2_rc_index(0x18b), 1);
-	CHECK_EQ(tpm2_rc_base(0x2c3), TK2_RC_HASH);
-	CHECK_EQ(tpm2_rc_base(0x922), 0x922);
+	CHECK_EQ(tk2_rsp_load(r, n, &h), 0x18b);
+	CHECK_EQ(tk2_rsp_create(r, n, &priv, &pub), 0x18b);
+	CHECK_EQ(tk2_rsp_empty(r, n), 0x18b);
+	CHECK_EQ(tk2_rc_base(0x18b), TK2_RC_HANDLE);
+	CHECK_EQ(tk2_rc_index(0x18b), 1);
+	CHECK_EQ(tk2_rc_base(0x2c3), TK2_RC_HASH);
+	CHECK_EQ(tk2_rc_base(0x922), 0x922);
 	free(r);
 }
 
@@ -426,7 +426,7 @@ static const struct {
 	{ "pcr read 8", rsp_pcr_read_partial_hex, parse_pcr_partial, 0, 0 },
 	{ "pcr read 1", rsp_pcr_read_one_hex, parse_pcr_one, 0, 0 },
 	{ "start session", rsp_start_session_hex, parse_start, 0, 0 },
-	{ "policy", rsp_policy_pcr_hex, tpm2_rsp_empty, 0, 0 },
+	{ "policy", rsp_policy_pcr_hex, tk2_rsp_empty, 0, 0 },
 };
 
 static void set_size(u8 *r, u32 n)
@@ -518,72 +518,72 @@ static void test_rsp_every_byte(void)
 
 static void test_rsp_pcr_read_checks(void)
 {
-	struct tpm2_pcr_values v;
+	struct tk2_pcr_values v;
 	u32 n;
 	u8 *r = tk_unhex(rsp_pcr_read_one_hex, &n), *m = tk_dup(r, n);
 
 	/* A PCR we did not ask for. */
 	m[19] = 0x02;
-	CHECK_EQ(tpm2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
+	CHECK_EQ(tk2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
 	memcpy(m, r, n);
 	/* Another bank than asked for. */
 	m[17] = 0x04;
-	CHECK_EQ(tpm2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
+	CHECK_EQ(tk2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
 	memcpy(m, r, n);
 	/* A count of digests that is not the count of PCRs. */
 	m[25] = 2;
-	CHECK_EQ(tpm2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
+	CHECK_EQ(tk2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
 	memcpy(m, r, n);
 	/* A digest of the wrong size. */
 	m[27] = 0x14;
-	CHECK_EQ(tpm2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
+	CHECK_EQ(tk2_rsp_pcr_read(m, n, &sel_one, &v), -EBADMSG);
 	free(m);
 	free(r);
 }
 
 static void test_public_parse(void)
 {
-	struct tpm2_public p;
+	struct tk2_public p;
 	u8 pub[200];
 	u32 n;
 	u8 *r = tk_unhex(rsp_create_hex, &n);
 	u32 pl = 2 + get_unaligned_be16(r + 14 + 2 + 0x9e);
 
 	memcpy(pub, r + 14 + 2 + 0x9e, pl);
-	CHECK_EQ(tpm2_public_parse(pub, pl, &p), 0);
+	CHECK_EQ(tk2_public_parse(pub, pl, &p), 0);
 	CHECK_EQ(p.name_alg, TK2_ALG_SHA256);
 	CHECK_EQ(p.attrs, TK2_OA_USERWITHAUTH);
-	CHECK_EQ(tpm2_public_parse(pub, pl - 1, &p), -EINVAL);
-	CHECK_EQ(tpm2_public_parse(pub, 0, &p), -EINVAL);
-	CHECK_EQ(tpm2_public_parse(pub, 1, &p), -EINVAL);
+	CHECK_EQ(tk2_public_parse(pub, pl - 1, &p), -EINVAL);
+	CHECK_EQ(tk2_public_parse(pub, 0, &p), -EINVAL);
+	CHECK_EQ(tk2_public_parse(pub, 1, &p), -EINVAL);
 	pub[3] = 0x23;				/* an ECC key */
-	CHECK_EQ(tpm2_public_parse(pub, pl, &p), -EINVAL);
+	CHECK_EQ(tk2_public_parse(pub, pl, &p), -EINVAL);
 	pub[3] = 0x08;
 	pub[5] = 0x99;				/* unknown name algorithm */
-	CHECK_EQ(tpm2_public_parse(pub, pl, &p), -EINVAL);
+	CHECK_EQ(tk2_public_parse(pub, pl, &p), -EINVAL);
 	pub[5] = 0x0b;
 	pub[13] = 0x05;				/* an HMAC scheme */
-	CHECK_EQ(tpm2_public_parse(pub, pl, &p), -EINVAL);
+	CHECK_EQ(tk2_public_parse(pub, pl, &p), -EINVAL);
 	pub[13] = 0x10;
-	CHECK_EQ(tpm2_public_parse(pub, pl, &p), 0);
+	CHECK_EQ(tk2_public_parse(pub, pl, &p), 0);
 
-	CHECK_EQ(tpm2_private_check(r + 14, 2 + 0x9e), 0);
-	CHECK_EQ(tpm2_private_check(r + 14, 2 + 0x9e - 1), -EINVAL);
-	CHECK_EQ(tpm2_private_check((const u8 *)"\x00\x02\x00\x00", 4), -EINVAL);
-	CHECK_EQ(tpm2_private_check((const u8 *)"\x00\x03\x00\x01\x00", 5), -EINVAL);
-	CHECK_EQ(tpm2_private_check((const u8 *)"\x00\x04\x00\x01\x00\xaa", 6), 0);
+	CHECK_EQ(tk2_private_check(r + 14, 2 + 0x9e), 0);
+	CHECK_EQ(tk2_private_check(r + 14, 2 + 0x9e - 1), -EINVAL);
+	CHECK_EQ(tk2_private_check((const u8 *)"\x00\x02\x00\x00", 4), -EINVAL);
+	CHECK_EQ(tk2_private_check((const u8 *)"\x00\x03\x00\x01\x00", 5), -EINVAL);
+	CHECK_EQ(tk2_private_check((const u8 *)"\x00\x04\x00\x01\x00\xaa", 6), 0);
 	free(r);
 }
 
 static void test_digest_sizes(void)
 {
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_SHA1), 20);
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_SHA256), 32);
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_SHA384), 48);
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_SHA512), 64);
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_SM3_256), 32);
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_NULL), 0);
-	CHECK_EQ(tpm2_alg_digest_size(TK2_ALG_KEYEDHASH), 0);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_SHA1), 20);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_SHA256), 32);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_SHA384), 48);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_SHA512), 64);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_SM3_256), 32);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_NULL), 0);
+	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_KEYEDHASH), 0);
 }
 
 int main(void)

@@ -5,24 +5,24 @@
  * check a whole response (header size, parameterSize, the authorisation
  * area, nothing left over) before they hand out a field. Kernel-free.
  */
-#ifndef TK_TPM2_MSG_H
-#define TK_TPM2_MSG_H
+#ifndef TK2_MSG_H
+#define TK2_MSG_H
 
 #include <linux/types.h>
-#include "tpm_buf.h"
-#include "tpm1_msg.h"	/* struct tk_span */
+#include "tk_buf.h"
+#include "tk1_msg.h"	/* struct tk_span */
 
 #define TK2_DIGEST_MAX		64	/* SHA-512 */
 #define TK2_PCR_SELECT_SIZE	3	/* 24 PCRs */
 #define TK2_PCR_COUNT		24
 #define TK2_PCR_READ_MAX	8	/* digests in one TPML_DIGEST */
 
-enum tpm2_tag {
+enum tk2_tag {
 	TK2_TAG_NO_SESSIONS	= 0x8001,
 	TK2_TAG_SESSIONS	= 0x8002,
 };
 
-enum tpm2_cc {
+enum tk2_cc {
 	TK2_CC_CREATE_PRIMARY	= 0x00000131,
 	TK2_CC_CREATE		= 0x00000153,
 	TK2_CC_LOAD		= 0x00000157,
@@ -34,7 +34,7 @@ enum tpm2_cc {
 	TK2_CC_POLICY_PCR	= 0x0000017f,
 };
 
-enum tpm2_handle {
+enum tk2_handle {
 	TK2_RH_OWNER		= 0x40000001,
 	TK2_RH_NULL		= 0x40000007,
 	TK2_RS_PW		= 0x40000009,
@@ -44,7 +44,7 @@ enum tpm2_handle {
 };
 
 /* The most significant octet of a handle: its kind. */
-enum tpm2_handle_kind {
+enum tk2_handle_kind {
 	TK2_HT_TRANSIENT	= 0x80,
 	TK2_HT_PERSISTENT	= 0x81,
 	TK2_HT_PERMANENT	= 0x40,
@@ -52,7 +52,7 @@ enum tpm2_handle_kind {
 	TK2_HT_HMAC_SESSION	= 0x02,
 };
 
-enum tpm2_alg {
+enum tk2_alg {
 	TK2_ALG_SHA1		= 0x0004,
 	TK2_ALG_AES		= 0x0006,
 	TK2_ALG_KEYEDHASH	= 0x0008,
@@ -65,11 +65,11 @@ enum tpm2_alg {
 	TK2_ALG_CFB		= 0x0043,
 };
 
-enum tpm2_ecc_curve {
+enum tk2_ecc_curve {
 	TK2_ECC_NIST_P256	= 0x0003,
 };
 
-enum tpm2_object_attr {
+enum tk2_object_attr {
 	TK2_OA_FIXEDTPM	= 1U << 1,
 	TK2_OA_FIXEDPARENT	= 1U << 4,
 	TK2_OA_SENSITIVE_ORIGIN = 1U << 5,
@@ -79,20 +79,20 @@ enum tpm2_object_attr {
 	TK2_OA_DECRYPT	= 1U << 17,
 };
 
-enum tpm2_session_attr {
+enum tk2_sa {
 	TK2_SA_CONTINUE	= 1U << 0,
 };
 
-enum tpm2_session_type {
+enum tk2_session_type {
 	TK2_SE_POLICY		= 0x01,
 };
 
 /*
  * Return codes that change what we tell user space. Format-one codes
  * carry the number of the handle, session or parameter at fault in bits
- * 8..11 and a parameter flag in bit 6: tpm2_rc_base() strips them.
+ * 8..11 and a parameter flag in bit 6: tk2_rc_base() strips them.
  */
-enum tpm2_rc {
+enum tk2_rc {
 	TK2_RC_FMT1		= 0x080,
 	TK2_RC_HASH		= 0x083,
 	TK2_RC_VALUE		= 0x084,
@@ -105,19 +105,19 @@ enum tpm2_rc {
 	TK2_RC_LOCKOUT		= 0x921,
 };
 
-static inline u32 tpm2_rc_base(u32 rc)
+static inline u32 tk2_rc_base(u32 rc)
 {
 	return rc & TK2_RC_FMT1 ? rc & 0xbf : rc;
 }
 
 /* Which handle or parameter a format-one code names (0: none). */
-static inline u32 tpm2_rc_index(u32 rc)
+static inline u32 tk2_rc_index(u32 rc)
 {
 	return rc & TK2_RC_FMT1 ? (rc >> 8) & 0xf : 0;
 }
 
 /* One authorisation of a command: a password, or a policy session. */
-struct tpm2_auth {
+struct tk2_auth {
 	u32 handle;			/* TK2_RS_PW or a session */
 	const u8 *value;		/* password, or the session's hmac */
 	u16 len;
@@ -125,28 +125,28 @@ struct tpm2_auth {
 };
 
 /* A PCR selection in one bank: bit n of @mask is PCR n. */
-struct tpm2_pcrs {
+struct tk2_pcrs {
 	u16 alg;
 	u32 mask;
 };
 
-u32 tpm2_alg_digest_size(u16 alg);
+u32 tk2_alg_digest_size(u16 alg);
 
 /* TPM2B_PUBLIC of a sealed data object, as the parsers see it. */
-struct tpm2_public {
+struct tk2_public {
 	u16 name_alg;
 	u32 attrs;
 	const u8 *policy;
 	u16 policy_len;
 };
 
-int tpm2_public_parse(const u8 *p, u32 len, struct tpm2_public *out);
-int tpm2_private_check(const u8 *p, u32 len);
+int tk2_public_parse(const u8 *p, u32 len, struct tk2_public *out);
+int tk2_private_check(const u8 *p, u32 len);
 
 /* Create: a sealed data object under @parent. */
-struct tpm2_create_in {
+struct tk2_create_in {
 	u32 parent;
-	struct tpm2_auth parent_auth;
+	struct tk2_auth parent_auth;
 	const u8 *user_auth;
 	u16 user_auth_len;
 	const u8 *data;
@@ -157,54 +157,54 @@ struct tpm2_create_in {
 	u16 policy_len;
 };
 
-int tpm2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		    const struct tpm2_create_in *in);
-int tpm2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
+int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
+		    const struct tk2_create_in *in);
+int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 		    struct tk_span *pub);
 
-int tpm2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
-		  const struct tpm2_auth *auth, const u8 *priv, u32 priv_len,
+int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
+		  const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
 		  const u8 *pub, u32 pub_len);
-int tpm2_rsp_load(const u8 *rsp, u32 size, u32 *handle);
+int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle);
 
-int tpm2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
-		    const struct tpm2_auth *auth);
-int tpm2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data);
+int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
+		    const struct tk2_auth *auth);
+int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data);
 
-int tpm2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle);
+int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle);
 
 /* CreatePrimary with the TCG's ECC NIST P-256 storage key template. */
-int tpm2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			u32 hierarchy, const struct tpm2_auth *auth);
-int tpm2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle);
+int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			u32 hierarchy, const struct tk2_auth *auth);
+int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle);
 
-int tpm2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
+int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			 u32 handle);
-int tpm2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs);
+int tk2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs);
 
-int tpm2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
+int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			  const u8 *nonce, u16 nonce_len, u16 hash_alg);
-int tpm2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle);
+int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle);
 
 /* A policy command on @session whose body is already marshalled. */
-int tpm2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
+int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 		    u32 session, const u8 *body, u32 body_len);
 
 /* A response that is a header and nothing more (Flush, Policy*). */
-int tpm2_rsp_empty(const u8 *rsp, u32 size);
+int tk2_rsp_empty(const u8 *rsp, u32 size);
 
-int tpm2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		      const struct tpm2_pcrs *sel);
+int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
+		      const struct tk2_pcrs *sel);
 
 /* What one PCR_Read returned: the PCRs in @got, their values in order. */
-struct tpm2_pcr_values {
+struct tk2_pcr_values {
 	u32 update_counter;
 	u32 got;
 	u32 count;
 	const u8 *digest[TK2_PCR_READ_MAX];
 };
 
-int tpm2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tpm2_pcrs *sel,
-		      struct tpm2_pcr_values *out);
+int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
+		      struct tk2_pcr_values *out);
 
-#endif /* TK_TPM2_MSG_H */
+#endif /* TK2_MSG_H */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <linux/types.h>
 #include <linux/errno.h>
-#include "trusted_opts.h"
+#include "tk_opts.h"
 
 static void check(const struct tk_request *req, int ret, bool tpm2)
 {

@@ -10,7 +10,7 @@
 #include <linux/string.h>
 
 #include "tk_hex.h"
-#include "enc_blob.h"
+#include "tk_enc_blob.h"
 
 static const char * const format_names[] = {
 	[TK_ENC_FMT_DEFAULT] = "default",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of src/lib/enc_blob.c: the encrypted key type's command
+ * libFuzzer target of src/lib/tk_enc_blob.c: the encrypted key type's command
  * parser and blob decoder, fed what add_key/keyctl_update would pass.
  *
  * Besides memory safety (ASan, UBSan, exact-size heap buffers) it checks:
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "enc_blob.h"
+#include "tk_enc_blob.h"
 
 static void roundtrip(const struct tk_enc_cmdline *cl)
 {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Real TPM 2.0 key blobs for the host tests (also in tests/fuzz/corpus/
- * tpm2key/): three written by the in-tree trusted.ko of linux 6.1 on
+ * tk2_key/): three written by the in-tree trusted.ko of linux 6.1 on
  * swtpm 0.7.1 (keyhandle=0x81000001), one by ours with pcrs=sha256:16.
  */
-#ifndef TK_TPM2_FIXTURES_H
-#define TK_TPM2_FIXTURES_H
+#ifndef TK2_FIXTURES_H
+#define TK2_FIXTURES_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +65,7 @@ TK_FIXTURE ours_pcrs_hex[] =
 
 /*
  * Real responses of swtpm 0.7.1 (TPM 2.0) to the commands trusted.ko
- * sends, from tests/fuzz/mk-tpm2-corpus.py (corpus/tpm2_rsp/).
+ * sends, from tests/fuzz/mk-tpm2-corpus.py (corpus/tk2_rsp/).
  */
 TK_FIXTURE rsp_create_hex[] =
 	"8002000001c200000000000001af009e00200cef240b264565c66398092d175c"
@@ -163,4 +163,4 @@ static inline u8 *tk_dup(const void *p, size_t n)
 	return d;
 }
 
-#endif /* TK_TPM2_FIXTURES_H */
+#endif /* TK2_FIXTURES_H */

@@ -8,8 +8,8 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include "tk_hex.h"
-#include "tpm2_pcr.h"
-#include "trusted_opts.h"
+#include "tk2_pcr.h"
+#include "tk_opts.h"
 
 #define SEPARATORS " \t\n"
 
@@ -169,7 +169,7 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 	case TK_OPT_PCRS:
 		if (!tpm2)
 			return refuse(req, "pcrs needs a TPM 2.0");
-		if (tpm2_pcrs_parse(val, &o->pcrs_bank, &o->pcrs_mask))
+		if (tk2_pcrs_parse(val, &o->pcrs_bank, &o->pcrs_mask))
 			return refuse(req, "pcrs must be <hash>:<pcr>[,<pcr>...] with PCRs 0..23");
 		return 0;
 	default:

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <linux/types.h>
 #include <linux/errno.h>
-#include "tpm2_pcr.h"
-#include "tpm2key.h"
+#include "tk2_pcr.h"
+#include "tk2_key.h"
 
 static const u8 *lo, *hi;
 
@@ -21,7 +21,7 @@ static void inside(const u8 *p, u32 len)
 		abort();
 }
 
-static void same(const struct tk_tpm2key *a, const struct tk_tpm2key *b)
+static void same(const struct tk2_key *a, const struct tk2_key *b)
 {
 	unsigned int i;
 
@@ -40,8 +40,8 @@ static void same(const struct tk_tpm2key *a, const struct tk_tpm2key *b)
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static u8 out[2048];
-	struct tk_tpm2key k, k2;
-	struct tpm2_policy_pcr pp;
+	struct tk2_key k, k2;
+	struct tk2_policy_pcr pp;
 	unsigned int i;
 	int n;
 
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	lo = data;
 	hi = data + size;
-	if (tk_tpm2key_parse(data, size, &k)) {
+	if (tk2_key_parse(data, size, &k)) {
 		if (!k.why)
 			abort();
 		return 0;
@@ -60,17 +60,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		inside(k.info.policy, k.info.policy_len);
 	for (i = 0; i < k.npolicy; i++) {
 		inside(k.policy[i].body, k.policy[i].len);
-		if (tpm2_policy_pcr_parse(k.policy[i].body, k.policy[i].len,
+		if (tk2_policy_pcr_parse(k.policy[i].body, k.policy[i].len,
 					  k.info.name_alg, &pp))
 			abort();
 	}
 	if (k.raw) {
-		if (!tk_tpm2key_parent_ok(0x81000001))
+		if (!tk2_key_parent_ok(0x81000001))
 			abort();
 		k.parent = 0x81000001;
 	}
-	n = tk_tpm2key_encode(out, sizeof(out), &k);
-	if (n < 0 || tk_tpm2key_parse(out, n, &k2) || k2.raw)
+	n = tk2_key_encode(out, sizeof(out), &k);
+	if (n < 0 || tk2_key_parse(out, n, &k2) || k2.raw)
 		abort();
 	same(&k, &k2);
 	/* Never longer: ours drops emptyAuth FALSE, description, rsaParent FALSE. */

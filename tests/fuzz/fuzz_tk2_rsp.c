@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: every TPM 2.0 response parser of src/lib/tpm2_msg.c
+ * libFuzzer target: every TPM 2.0 response parser of src/lib/tk2_msg.c
  * (and the TPM2B_PUBLIC / TPM2B_PRIVATE checks) on the input as it is, an
  * exact-size heap buffer so that ASan sees any read past it. The first
  * byte picks the PCR selection PCR_Read is checked against. A parse that
@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <linux/types.h>
-#include "tpm2_msg.h"
+#include "tk2_msg.h"
 
 static const u8 *lo, *hi;
 
@@ -22,10 +22,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static const u16 algs[] = { TK2_ALG_SHA1, TK2_ALG_SHA256,
 				    TK2_ALG_SHA384, TK2_ALG_SHA512 };
-	struct tpm2_pcr_values v;
-	struct tpm2_pcrs sel;
+	struct tk2_pcr_values v;
+	struct tk2_pcrs sel;
 	struct tk_span a, b;
-	struct tpm2_public pub;
+	struct tk2_public pub;
 	unsigned int i;
 	u32 len, h, attrs;
 	u16 type;
@@ -36,31 +36,31 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	lo = data;
 	hi = data + size;
 
-	if (!tpm2_rsp_create(data, len, &a, &b)) {
+	if (!tk2_rsp_create(data, len, &a, &b)) {
 		inside(a.p, a.len);
 		inside(b.p, b.len);
 		if (a.len < 2 || b.len < 2)
 			abort();
 	}
-	tpm2_rsp_load(data, len, &h);
-	if (!tpm2_rsp_unseal(data, len, &a) && a.len)
+	tk2_rsp_load(data, len, &h);
+	if (!tk2_rsp_unseal(data, len, &a) && a.len)
 		inside(a.p, a.len);
-	tpm2_rsp_create_primary(data, len, &h);
-	tpm2_rsp_read_public(data, len, &type, &attrs);
-	if (!tpm2_rsp_start_session(data, len, &h) && h >> 24 != 0x03)
+	tk2_rsp_create_primary(data, len, &h);
+	tk2_rsp_read_public(data, len, &type, &attrs);
+	if (!tk2_rsp_start_session(data, len, &h) && h >> 24 != 0x03)
 		abort();
-	tpm2_rsp_empty(data, len);
+	tk2_rsp_empty(data, len);
 
 	sel.alg = algs[size ? data[0] % 4 : 0];
 	sel.mask = size > 1 ? 0xffffffu >> (data[1] % 24) : 0xffffff;
-	if (!tpm2_rsp_pcr_read(data, len, &sel, &v)) {
+	if (!tk2_rsp_pcr_read(data, len, &sel, &v)) {
 		if (v.got & ~sel.mask || v.count > TK2_PCR_READ_MAX)
 			abort();
 		for (i = 0; i < v.count; i++)
-			inside(v.digest[i], tpm2_alg_digest_size(sel.alg));
+			inside(v.digest[i], tk2_alg_digest_size(sel.alg));
 	}
-	if (!tpm2_public_parse(data, len, &pub) && pub.policy_len)
+	if (!tk2_public_parse(data, len, &pub) && pub.policy_len)
 		inside(pub.policy, pub.policy_len);
-	tpm2_private_check(data, len);
+	tk2_private_check(data, len);
 	return 0;
 }

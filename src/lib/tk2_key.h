@@ -19,21 +19,21 @@
  *     CommandCode   [0] EXPLICIT INTEGER,
  *     CommandPolicy [1] EXPLICIT OCTET STRING }
  */
-#ifndef TK_TPM2KEY_H
-#define TK_TPM2KEY_H
+#ifndef TK2_KEY_H
+#define TK2_KEY_H
 
 #include <linux/types.h>
-#include "tpm2_msg.h"
+#include "tk2_msg.h"
 
-#define TK_TPM2KEY_POLICY_MAX	8
+#define TK2_KEY_POLICY_MAX	8
 
-struct tk_tpm2key_policy {
+struct tk2_key_policy {
 	u32 code;
 	const u8 *body;
 	u32 len;
 };
 
-struct tk_tpm2key {
+struct tk2_key {
 	bool raw;			/* the old form: no DER, no parent */
 	bool empty_auth;
 	u32 parent;
@@ -42,13 +42,13 @@ struct tk_tpm2key {
 	const u8 *priv;			/* TPM2B_PRIVATE, size field included */
 	u32 priv_len;
 	unsigned int npolicy;
-	struct tk_tpm2key_policy policy[TK_TPM2KEY_POLICY_MAX];
-	struct tpm2_public info;	/* what pub says */
+	struct tk2_key_policy policy[TK2_KEY_POLICY_MAX];
+	struct tk2_public info;	/* what pub says */
 	const char *why;		/* static text: why the blob was refused */
 };
 
-int tk_tpm2key_parse(const u8 *blob, u32 len, struct tk_tpm2key *k);
-int tk_tpm2key_encode(u8 *out, u32 size, const struct tk_tpm2key *k);
-bool tk_tpm2key_parent_ok(u32 handle);
+int tk2_key_parse(const u8 *blob, u32 len, struct tk2_key *k);
+int tk2_key_encode(u8 *out, u32 size, const struct tk2_key *k);
+bool tk2_key_parent_ok(u32 handle);
 
-#endif /* TK_TPM2KEY_H */
+#endif /* TK2_KEY_H */

@@ -13,15 +13,15 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include "tk_der.h"
-#include "tpm2_pcr.h"
-#include "tpm2key.h"
+#include "tk2_pcr.h"
+#include "tk2_key.h"
 
 /* 2.23.133.10.1.5: TCG, TPM 2.0 key, sealed data */
 static const u8 oid_sealed[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x05 };
 
 #define CTX(n)	(TK_DER_CONTEXT + (n))
 
-static int refuse(struct tk_tpm2key *k, const char *why)
+static int refuse(struct tk2_key *k, const char *why)
 {
 	k->why = why;
 	return -EINVAL;
@@ -31,7 +31,7 @@ static int refuse(struct tk_tpm2key *k, const char *why)
  * from the TCG template under that hierarchy) or, as the in-tree module
  * allows, transient.
  */
-bool tk_tpm2key_parent_ok(u32 h)
+bool tk2_key_parent_ok(u32 h)
 {
 	switch (h >> 24) {
 	case TK2_HT_PERSISTENT:
@@ -45,17 +45,17 @@ bool tk_tpm2key_parent_ok(u32 h)
 	}
 }
 
-static int check_parts(struct tk_tpm2key *k)
+static int check_parts(struct tk2_key *k)
 {
-	if (tpm2_private_check(k->priv, k->priv_len))
+	if (tk2_private_check(k->priv, k->priv_len))
 		return refuse(k, "private part is not a TPM2B_PRIVATE");
-	if (tpm2_public_parse(k->pub, k->pub_len, &k->info))
+	if (tk2_public_parse(k->pub, k->pub_len, &k->info))
 		return refuse(k, "public part is not a sealed data TPM2B_PUBLIC");
 	return 0;
 }
 
 /* TPM2B_PRIVATE || TPM2B_PUBLIC, filling the blob exactly. */
-static int parse_raw(const u8 *blob, u32 len, struct tk_tpm2key *k)
+static int parse_raw(const u8 *blob, u32 len, struct tk2_key *k)
 {
 	u32 n;
 
@@ -74,13 +74,13 @@ static int parse_raw(const u8 *blob, u32 len, struct tk_tpm2key *k)
 	return check_parts(k);
 }
 
-static int parse_one_policy(struct tk_der *seq, struct tk_tpm2key *k)
+static int parse_one_policy(struct tk_der *seq, struct tk2_key *k)
 {
-	struct tk_tpm2key_policy *pol = &k->policy[k->npolicy];
+	struct tk2_key_policy *pol = &k->policy[k->npolicy];
 	struct tk_der item, field;
 	struct tk_der_tlv t;
 
-	if (k->npolicy == TK_TPM2KEY_POLICY_MAX)
+	if (k->npolicy == TK2_KEY_POLICY_MAX)
 		return refuse(k, "too many policy commands");
 	if (tk_der_enter(seq, TK_DER_SEQUENCE, &item) ||
 	    tk_der_enter(&item, CTX(0), &field) ||
@@ -97,9 +97,9 @@ static int parse_one_policy(struct tk_der *seq, struct tk_tpm2key *k)
 }
 
 /* Only the PCR policies we can replay, each for the object's hash. */
-static int check_policy(struct tk_tpm2key *k)
+static int check_policy(struct tk2_key *k)
 {
-	struct tpm2_policy_pcr pp;
+	struct tk2_policy_pcr pp;
 	unsigned int i;
 
 	if (!k->npolicy)
@@ -109,14 +109,14 @@ static int check_policy(struct tk_tpm2key *k)
 	for (i = 0; i < k->npolicy; i++) {
 		if (k->policy[i].code != TK2_CC_POLICY_PCR)
 			return refuse(k, "unsupported policy command");
-		if (tpm2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
+		if (tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
 					  k->info.name_alg, &pp))
 			return refuse(k, "malformed PolicyPCR");
 	}
 	return 0;
 }
 
-static int parse_policies(struct tk_der *d, struct tk_tpm2key *k)
+static int parse_policies(struct tk_der *d, struct tk2_key *k)
 {
 	struct tk_der outer, seq;
 
@@ -134,7 +134,7 @@ static int parse_policies(struct tk_der *d, struct tk_tpm2key *k)
 }
 
 /* The optional [n] EXPLICIT fields, in tag order. */
-static int parse_optional(struct tk_der *d, struct tk_tpm2key *k)
+static int parse_optional(struct tk_der *d, struct tk2_key *k)
 {
 	struct tk_der inner;
 	struct tk_der_tlv t;
@@ -174,7 +174,7 @@ static int parse_optional(struct tk_der *d, struct tk_tpm2key *k)
 	return 0;
 }
 
-static int parse_der(const u8 *blob, u32 len, struct tk_tpm2key *k)
+static int parse_der(const u8 *blob, u32 len, struct tk2_key *k)
 {
 	struct tk_der top, d;
 	struct tk_der_tlv t;
@@ -194,7 +194,7 @@ static int parse_der(const u8 *blob, u32 len, struct tk_tpm2key *k)
 	ret = tk_der_expect(&d, TK_DER_INTEGER, &t);
 	if (ret || tk_der_u32(&t, &k->parent))
 		return refuse(k, "parent is not a 32-bit handle");
-	if (!tk_tpm2key_parent_ok(k->parent))
+	if (!tk2_key_parent_ok(k->parent))
 		return refuse(k, "parent is not a usable handle");
 
 	if (tk_der_expect(&d, TK_DER_OCTET_STRING, &t))
@@ -213,7 +213,7 @@ static int parse_der(const u8 *blob, u32 len, struct tk_tpm2key *k)
 }
 
 /* Parse and check the blob @blob; on failure k->why says what is wrong. */
-int tk_tpm2key_parse(const u8 *blob, u32 len, struct tk_tpm2key *k)
+int tk2_key_parse(const u8 *blob, u32 len, struct tk2_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	if (len && blob[0] == TK_DER_SEQUENCE)
@@ -222,7 +222,7 @@ int tk_tpm2key_parse(const u8 *blob, u32 len, struct tk_tpm2key *k)
 }
 
 /* Contents size of one TPMPolicy SEQUENCE. */
-static u32 policy_size(const struct tk_tpm2key_policy *p)
+static u32 policy_size(const struct tk2_key_policy *p)
 {
 	return tk_der_size(tk_der_size(tk_der_u32_size(p->code))) +
 	       tk_der_size(tk_der_size(p->len));
@@ -232,7 +232,7 @@ static u32 policy_size(const struct tk_tpm2key_policy *p)
  * Write @k as a TPMKey: emptyAuth only when TRUE, the policy field when
  * there is a policy. Returns the length, or -E2BIG when @size is short.
  */
-int tk_tpm2key_encode(u8 *out, u32 size, const struct tk_tpm2key *k)
+int tk2_key_encode(u8 *out, u32 size, const struct tk2_key *k)
 {
 	u32 seq, pols = 0, i;
 	struct tk_der_w w;
@@ -257,7 +257,7 @@ int tk_tpm2key_encode(u8 *out, u32 size, const struct tk_tpm2key *k)
 		tk_der_put_hdr(&w, TK_DER_SEQUENCE, pols);
 	}
 	for (i = 0; i < k->npolicy; i++) {
-		const struct tk_tpm2key_policy *p = &k->policy[i];
+		const struct tk2_key_policy *p = &k->policy[i];
 
 		tk_der_put_hdr(&w, TK_DER_SEQUENCE, policy_size(p));
 		tk_der_put_hdr(&w, CTX(0), tk_der_size(tk_der_u32_size(p->code)));

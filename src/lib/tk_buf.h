@@ -4,8 +4,8 @@
  * Kernel-free. Overruns are sticky: the first one marks the buffer bad and
  * every later access is a no-op, so callers check once at the end.
  */
-#ifndef TK_TPM_BUF_H
-#define TK_TPM_BUF_H
+#ifndef TK_BUF_H
+#define TK_BUF_H
 
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -159,4 +159,4 @@ static inline int tk_rsp_end(const struct tk_rsp_buf *r)
 	return !r->bad && r->pos == r->len ? 0 : -EBADMSG;
 }
 
-#endif /* TK_TPM_BUF_H */
+#endif /* TK_BUF_H */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of src/lib/trusted_opts.c: the trusted key command line. */
+/* Unit tests of src/lib/tk_opts.c: the trusted key command line. */
 #include "tk_test.h"
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include "trusted_opts.h"
+#include "tk_opts.h"
 
 #define TPM12 false
 #define TPM20 true

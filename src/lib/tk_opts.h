@@ -3,8 +3,8 @@
  * The user ABI of the trusted key type: the command line handed to
  * add_key(2)/keyctl_update(2), parsed into a request. Kernel-free.
  */
-#ifndef TK_TRUSTED_OPTS_H
-#define TK_TRUSTED_OPTS_H
+#ifndef TK_OPTS_H
+#define TK_OPTS_H
 
 #include <linux/types.h>
 
@@ -82,4 +82,4 @@ int tk_parse_request(char *line, bool tpm2, struct tk_request *req);
 unsigned int tk_hash_size(enum tk_hash hash);
 const char *tk_hash_name(enum tk_hash hash);
 
-#endif /* TK_TRUSTED_OPTS_H */
+#endif /* TK_OPTS_H */

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/lib/tpm2_pcr.c and of the pcrs= option as the trusted
+ * Unit tests of src/lib/tk2_pcr.c and of the pcrs= option as the trusted
  * option parser hands it over: "<bank>:<pcr>[,<pcr>...]" with N or N-M,
  * TPM 2.0 only; the PolicyPCR body (TPM 2.0 Part 3, 23.7: pcrDigest then
  * pcrs) and the bytes a PolicyPCR extends the policy digest with
  * (oldDigest || TPM_CC_PolicyPCR || pcrs || pcrDigest).
  */
 #include "tk_test.h"
-#include "tpm2_fixtures.h"
-#include "tpm2_pcr.h"
+#include "tk2_fixtures.h"
+#include "tk2_pcr.h"
 
 static int pcrs(const char *val, enum tk_hash *bank, u32 *mask)
 {
 	char *c = (char *)tk_dup(val, strlen(val) + 1);
-	int ret = tpm2_pcrs_parse(c, bank, mask);
+	int ret = tk2_pcrs_parse(c, bank, mask);
 
 	free(c);
 	return ret;
@@ -94,17 +94,17 @@ static void test_pcrs_option(void)
 
 static void test_hash_alg(void)
 {
-	CHECK_EQ(tpm2_hash_alg(TK_HASH_SHA1), TK2_ALG_SHA1);
-	CHECK_EQ(tpm2_hash_alg(TK_HASH_SHA256), TK2_ALG_SHA256);
-	CHECK_EQ(tpm2_hash_alg(TK_HASH_SHA384), TK2_ALG_SHA384);
-	CHECK_EQ(tpm2_hash_alg(TK_HASH_SHA512), TK2_ALG_SHA512);
-	CHECK_EQ(tpm2_hash_alg(TK_HASH_SM3_256), TK2_ALG_SM3_256);
-	CHECK_EQ(tpm2_hash_alg(TK_HASH_COUNT), TK2_ALG_NULL);
+	CHECK_EQ(tk2_hash_alg(TK_HASH_SHA1), TK2_ALG_SHA1);
+	CHECK_EQ(tk2_hash_alg(TK_HASH_SHA256), TK2_ALG_SHA256);
+	CHECK_EQ(tk2_hash_alg(TK_HASH_SHA384), TK2_ALG_SHA384);
+	CHECK_EQ(tk2_hash_alg(TK_HASH_SHA512), TK2_ALG_SHA512);
+	CHECK_EQ(tk2_hash_alg(TK_HASH_SM3_256), TK2_ALG_SM3_256);
+	CHECK_EQ(tk2_hash_alg(TK_HASH_COUNT), TK2_ALG_NULL);
 }
 
 static void test_policy_body(void)
 {
-	static const struct tpm2_pcrs sel = { TK2_ALG_SHA256, 1U << 7 | 1U << 16 };
+	static const struct tk2_pcrs sel = { TK2_ALG_SHA256, 1U << 7 | 1U << 16 };
 	static const u8 want[] = {
 		0x00, 0x20,
 		0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda,
@@ -114,7 +114,7 @@ static void test_policy_body(void)
 	};
 	u8 digest[32], body[TK2_POLICY_PCR_BODY_MAX], in[TK2_POLICY_INPUT_MAX];
 	u8 old[32];
-	struct tpm2_policy_pcr pp;
+	struct tk2_policy_pcr pp;
 	unsigned int i;
 	int n;
 
@@ -122,30 +122,30 @@ static void test_policy_body(void)
 		digest[i] = 0xd0 + i;
 		old[i] = 0x10 + i;
 	}
-	n = tpm2_policy_pcr_body(body, sizeof(body), &sel, digest, 32);
+	n = tk2_policy_pcr_body(body, sizeof(body), &sel, digest, 32);
 	CHECK_EQ(n, sizeof(want));
 	CHECK_MEM(body, want, sizeof(want));
-	CHECK_EQ(tpm2_policy_pcr_body(body, sizeof(want) - 1, &sel, digest, 32),
+	CHECK_EQ(tk2_policy_pcr_body(body, sizeof(want) - 1, &sel, digest, 32),
 		 -E2BIG);
 
-	CHECK_EQ(tpm2_policy_pcr_parse(body, n, TK2_ALG_SHA256, &pp), 0);
+	CHECK_EQ(tk2_policy_pcr_parse(body, n, TK2_ALG_SHA256, &pp), 0);
 	CHECK_EQ(pp.digest_len, 32);
 	CHECK(pp.digest == body + 2);
 	CHECK(pp.sel == body + 34);
 	CHECK_EQ(pp.sel_len, 10);
-	CHECK_EQ(tpm2_policy_pcr_parse(body, n, TK2_ALG_SHA1, &pp), -EINVAL);
-	CHECK_EQ(tpm2_policy_pcr_parse(body, n - 1, TK2_ALG_SHA256, &pp), -EINVAL);
+	CHECK_EQ(tk2_policy_pcr_parse(body, n, TK2_ALG_SHA1, &pp), -EINVAL);
+	CHECK_EQ(tk2_policy_pcr_parse(body, n - 1, TK2_ALG_SHA256, &pp), -EINVAL);
 
-	n = tpm2_policy_pcr_input(in, sizeof(in), old, &pp);
+	n = tk2_policy_pcr_input(in, sizeof(in), old, &pp);
 	CHECK_EQ(n, 32 + 4 + 10 + 32);
 	CHECK_MEM(in, old, 32);
 	CHECK_MEM(in + 32, "\x00\x00\x01\x7f", 4);
 	CHECK_MEM(in + 36, want + 34, 10);	/* pcrs before pcrDigest */
 	CHECK_MEM(in + 46, digest, 32);
-	CHECK_EQ(tpm2_policy_pcr_input(in, 77, old, &pp), -E2BIG);
+	CHECK_EQ(tk2_policy_pcr_input(in, 77, old, &pp), -E2BIG);
 }
 
-/* The body our module wrote for pcrs=sha256:16 (tpm2_fixtures.h). */
+/* The body our module wrote for pcrs=sha256:16 (tk2_fixtures.h). */
 static void test_policy_body_real(void)
 {
 	static const u8 sha256_of_32_zeros[32] = {
@@ -153,14 +153,14 @@ static void test_policy_body_real(void)
 		0x8b, 0x8e, 0x9f, 0x8e, 0x20, 0x08, 0x97, 0x14, 0x85, 0x6e, 0xe2,
 		0x33, 0xb3, 0x90, 0x2a, 0x59, 0x1d, 0x0d, 0x5f, 0x29, 0x25,
 	};
-	static const struct tpm2_pcrs sel = { TK2_ALG_SHA256, 1U << 16 };
+	static const struct tk2_pcrs sel = { TK2_ALG_SHA256, 1U << 16 };
 	u8 body[TK2_POLICY_PCR_BODY_MAX], *blob;
 	const u8 *at;
 	u32 len;
 	int n;
 
 	blob = tk_unhex(ours_pcrs_hex, &len);
-	n = tpm2_policy_pcr_body(body, sizeof(body), &sel, sha256_of_32_zeros, 32);
+	n = tk2_policy_pcr_body(body, sizeof(body), &sel, sha256_of_32_zeros, 32);
 	CHECK_EQ(n, 44);
 	for (at = blob; at + n <= blob + len; at++)
 		if (!memcmp(at, body, n))
@@ -172,7 +172,7 @@ static void test_policy_body_real(void)
 static void test_policy_parse_selections(void)
 {
 	u8 b[2 + 20 + 4 + 8 * 7 + 8];
-	struct tpm2_policy_pcr pp;
+	struct tk2_policy_pcr pp;
 	unsigned int i, n;
 
 	memset(b, 0, sizeof(b));
@@ -185,7 +185,7 @@ static void test_policy_parse_selections(void)
 		b[n + 3 + i] = 0x01;
 		n += 6;
 	}
-	CHECK_EQ(tpm2_policy_pcr_parse(b, n, TK2_ALG_SHA1, &pp), 0);
+	CHECK_EQ(tk2_policy_pcr_parse(b, n, TK2_ALG_SHA1, &pp), 0);
 	CHECK_EQ(pp.sel_len, 4 + 12);
 
 	/* one bank with a select of 4, 2 and 5 bytes */
@@ -195,15 +195,15 @@ static void test_policy_parse_selections(void)
 	b[n + 2] = 4;
 	b[n + 3] = 0x01;
 	b[n + 4] = b[n + 5] = b[n + 6] = 0;
-	CHECK_EQ(tpm2_policy_pcr_parse(b, n + 7, TK2_ALG_SHA1, &pp), 0);
+	CHECK_EQ(tk2_policy_pcr_parse(b, n + 7, TK2_ALG_SHA1, &pp), 0);
 	b[n + 2] = 2;
-	CHECK_EQ(tpm2_policy_pcr_parse(b, n + 5, TK2_ALG_SHA1, &pp), -EINVAL);
+	CHECK_EQ(tk2_policy_pcr_parse(b, n + 5, TK2_ALG_SHA1, &pp), -EINVAL);
 	b[n + 2] = 5;
-	CHECK_EQ(tpm2_policy_pcr_parse(b, n + 8, TK2_ALG_SHA1, &pp), -EINVAL);
+	CHECK_EQ(tk2_policy_pcr_parse(b, n + 8, TK2_ALG_SHA1, &pp), -EINVAL);
 	b[2 + 20 + 3] = 9;			/* more banks than exist */
-	CHECK_EQ(tpm2_policy_pcr_parse(b, sizeof(b), TK2_ALG_SHA1, &pp), -EINVAL);
+	CHECK_EQ(tk2_policy_pcr_parse(b, sizeof(b), TK2_ALG_SHA1, &pp), -EINVAL);
 	b[1] = 0;				/* empty pcrDigest */
-	CHECK_EQ(tpm2_policy_pcr_parse(b, 2 + 10, TK2_ALG_SHA1, &pp), -EINVAL);
+	CHECK_EQ(tk2_policy_pcr_parse(b, 2 + 10, TK2_ALG_SHA1, &pp), -EINVAL);
 }
 
 int main(void)

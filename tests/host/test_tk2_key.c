@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/lib/tpm2key.c: the TPMKey DER form of TPM 2.0 trusted
+ * Unit tests of src/lib/tk2_key.c: the TPMKey DER form of TPM 2.0 trusted
  * key blobs ("TSS2 PRIVATE KEY", OID 2.23.133.10.1.5) and the raw form.
  * Real blobs of the in-tree module must parse; every malformed variant
  * must be refused with a reason, from an exact-size heap copy (ASan).
  */
 #include "tk_test.h"
-#include "tpm2_fixtures.h"
-#include "tpm2key.h"
+#include "tk2_fixtures.h"
+#include "tk2_key.h"
 
-static int parse_copy(const u8 *blob, u32 len, struct tk_tpm2key *k)
+static int parse_copy(const u8 *blob, u32 len, struct tk2_key *k)
 {
 	u8 *c = tk_dup(blob, len);
-	int ret = tk_tpm2key_parse(c, len, k);
+	int ret = tk2_key_parse(c, len, k);
 
 	/* Spans must lie inside the blob; make them point into the original. */
 	if (!ret) {
@@ -31,7 +31,7 @@ static int parse_copy(const u8 *blob, u32 len, struct tk_tpm2key *k)
 
 static void test_intree_default(void)
 {
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	u32 len;
 	u8 *b = tk_unhex(intree_default_hex, &len);
 
@@ -50,7 +50,7 @@ static void test_intree_default(void)
 
 static void test_intree_blobauth_sha1_fixed(void)
 {
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	u32 len;
 	u8 *b = tk_unhex(intree_blobauth_hex, &len);
 
@@ -69,7 +69,7 @@ static void test_intree_policydigest(void)
 		0x1a, 0xb7, 0x72, 0x84, 0x2b, 0x82, 0x41, 0xbb, 0xc2, 0x02, 0x88,
 		0x98, 0x1f, 0xc7, 0xac, 0x1e, 0xdd, 0xc1, 0xfd, 0xdb, 0x0e,
 	};
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	u32 len;
 	u8 *b = tk_unhex(intree_policy_hex, &len);
 
@@ -83,7 +83,7 @@ static void test_intree_policydigest(void)
 
 static void test_ours_pcrs(void)
 {
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	u32 len;
 	u8 *b = tk_unhex(ours_pcrs_hex, &len);
 
@@ -100,7 +100,7 @@ static void test_roundtrip(void)
 {
 	const char *hex[] = { intree_blobauth_hex, intree_policy_hex,
 			      ours_pcrs_hex, intree_default_hex };
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	unsigned int i;
 	u8 out[600];
 	u32 len;
@@ -110,7 +110,7 @@ static void test_roundtrip(void)
 		u8 *b = tk_unhex(hex[i], &len);
 
 		CHECK_EQ(parse_copy(b, len, &k), 0);
-		n = tk_tpm2key_encode(out, sizeof(out), &k);
+		n = tk2_key_encode(out, sizeof(out), &k);
 		CHECK_EQ(n, len);
 		/* ours writes DER's TRUE, 0xff, where the kernel wrote 0x01 */
 		for (u32 j = 0; n == (int)len && j + 5 <= len; j++) {
@@ -128,7 +128,7 @@ static void test_roundtrip(void)
 
 static void test_encode_e2big(void)
 {
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	u32 len, size;
 	u8 *b = tk_unhex(ours_pcrs_hex, &len), *out;
 	int bad = 0;
@@ -136,7 +136,7 @@ static void test_encode_e2big(void)
 	CHECK_EQ(parse_copy(b, len, &k), 0);
 	for (size = 0; size < len; size++) {
 		out = malloc(size ? size : 1);
-		if (tk_tpm2key_encode(out, size, &k) != -E2BIG)
+		if (tk2_key_encode(out, size, &k) != -E2BIG)
 			bad++;
 		free(out);
 	}
@@ -147,7 +147,7 @@ static void test_encode_e2big(void)
 /* TPM2B_PRIVATE || TPM2B_PUBLIC, as kernels before 5.13 wrote it. */
 static void test_raw_form(void)
 {
-	struct tk_tpm2key der, k;
+	struct tk2_key der, k;
 	u8 raw[400], *b;
 	u32 len, n;
 
@@ -181,7 +181,7 @@ static void test_truncated(void)
 {
 	const char *hex[] = { intree_default_hex, intree_blobauth_hex,
 			      intree_policy_hex, ours_pcrs_hex };
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	unsigned int i, bad = 0;
 	u32 len, n;
 
@@ -201,7 +201,7 @@ static void test_every_byte_changed(void)
 {
 	const char *hex[] = { intree_default_hex, ours_pcrs_hex };
 	static const u8 xors[] = { 0x01, 0x80, 0xff, 0x7f };
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	unsigned int i, j, bad = 0, refused = 0;
 	u32 len, n;
 	int ret;
@@ -281,14 +281,14 @@ static struct parts parts;
 
 static void load_parts(void)
 {
-	static struct tk_tpm2key a, b;
+	static struct tk2_key a, b;
 	static u8 *ba, *bb;
 	u32 len;
 
 	ba = tk_unhex(intree_default_hex, &len);
-	tk_tpm2key_parse(ba, len, &a);
+	tk2_key_parse(ba, len, &a);
 	bb = tk_unhex(ours_pcrs_hex, &len);
-	tk_tpm2key_parse(bb, len, &b);
+	tk2_key_parse(bb, len, &b);
 	parts.pub = a.pub;
 	parts.pub_len = a.pub_len;
 	parts.priv = a.priv;
@@ -317,14 +317,14 @@ static void base_fields(struct der *f, const u8 *parent, u32 parent_len)
 	tlv(f, 0x04, parts.priv, parts.priv_len);
 }
 
-static int parse_der(const struct der *d, struct tk_tpm2key *k)
+static int parse_der(const struct der *d, struct tk2_key *k)
 {
 	return parse_copy(d->b, d->n, k);
 }
 
 static void expect_refused(const struct der *d, const char *what)
 {
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	char msg[160];
 	int ret = parse_der(d, &k);
 
@@ -335,7 +335,7 @@ static void expect_refused(const struct der *d, const char *what)
 
 static void expect_parsed(const struct der *d, const char *what)
 {
-	struct tk_tpm2key k;
+	struct tk2_key k;
 	char msg[160];
 	int ret = parse_der(d, &k);
 
@@ -347,7 +347,7 @@ static void expect_parsed(const struct der *d, const char *what)
 static void test_minimal_blob(void)
 {
 	struct der f, d;
-	struct tk_tpm2key k;
+	struct tk2_key k;
 
 	base_fields(&f, parent_srk, sizeof(parent_srk));
 	tpmkey(&d, &f);
@@ -574,7 +574,7 @@ static void with_optional(struct der *d, const struct der *opt)
 static void test_optional_fields(void)
 {
 	struct der o, d, inner;
-	struct tk_tpm2key k;
+	struct tk2_key k;
 
 	o.n = 0;
 	bool_field(&o, 0xa0, (const u8 *)"\xff", 1);
@@ -698,7 +698,7 @@ static void test_policy(void)
 	static const u8 cc_authvalue[] = { 0x01, 0x6b };
 	u8 body[100];
 	struct der o, d;
-	struct tk_tpm2key k;
+	struct tk2_key k;
 
 	memcpy(body, parts.pcr_body, parts.pcr_body_len);
 
@@ -715,7 +715,7 @@ static void test_policy(void)
 	CHECK_EQ(k.npolicy, 2);
 
 	o.n = 0;
-	policy_field(&o, TK_TPM2KEY_POLICY_MAX + 1, cc_pcr, 2, body,
+	policy_field(&o, TK2_KEY_POLICY_MAX + 1, cc_pcr, 2, body,
 		     parts.pcr_body_len);
 	policy_blob(&d, &o, true);
 	expect_refused(&d, "more policy commands than we run");

@@ -4,12 +4,12 @@
  * TPM2_PolicyPCR command as the TPMKey policy field carries it, and the
  * bytes that extend a policy digest. Hashing is the caller's. Kernel-free.
  */
-#ifndef TK_TPM2_PCR_H
-#define TK_TPM2_PCR_H
+#ifndef TK2_PCR_H
+#define TK2_PCR_H
 
 #include <linux/types.h>
-#include "tpm2_msg.h"
-#include "trusted_opts.h"
+#include "tk2_msg.h"
+#include "tk_opts.h"
 
 #define TK2_SELECTIONS_MAX	8	/* banks in a TPML_PCR_SELECTION we read */
 #define TK2_SELECTION_MAX	(4 + TK2_SELECTIONS_MAX * (2 + 1 + 4))
@@ -19,23 +19,23 @@
 #define TK2_POLICY_INPUT_MAX	(TK2_DIGEST_MAX + 4 + TK2_SELECTION_MAX + \
 				 TK2_DIGEST_MAX)
 
-u16 tpm2_hash_alg(enum tk_hash hash);
-int tpm2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask);
+u16 tk2_hash_alg(enum tk_hash hash);
+int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask);
 
-int tpm2_policy_pcr_body(u8 *out, u32 size, const struct tpm2_pcrs *sel,
+int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
 			 const u8 *digest, u16 digest_len);
 
 /* A PolicyPCR body, checked: its digest and its marshalled selections. */
-struct tpm2_policy_pcr {
+struct tk2_policy_pcr {
 	const u8 *digest;
 	u16 digest_len;
 	const u8 *sel;
 	u32 sel_len;
 };
 
-int tpm2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
-			  struct tpm2_policy_pcr *out);
-int tpm2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
-			  const struct tpm2_policy_pcr *pp);
+int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
+			  struct tk2_policy_pcr *out);
+int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
+			  const struct tk2_policy_pcr *pp);
 
-#endif /* TK_TPM2_PCR_H */
+#endif /* TK2_PCR_H */
