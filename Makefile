@@ -9,7 +9,7 @@ export TEK_CACHE := $(CACHE)
 # KDIR: a prepared kernel tree. Default: our test kernel (built and cached).
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
-.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench deb pkg-test
+.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc deb pkg-test
 
 all: modules
 
@@ -45,6 +45,10 @@ demo: deps
 
 bench: deps
 	$(TOP)/tests/qemu/bench.sh
+	$(TOP)/tests/qemu/bench-enc.sh
+
+bench-enc: deps
+	$(TOP)/tests/qemu/bench-enc.sh
 
 # The DKMS package: build/deb/trusted-encrypted-keys-dkms_<version>_all.deb
 deb: deps

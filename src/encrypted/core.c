@@ -204,19 +204,9 @@ static int __init encrypted_mod_init(void)
 		pr_err("this kernel has the encrypted key type built in (CONFIG_ENCRYPTED_KEYS=y); not loading\n");
 		return -EEXIST;
 	}
-	ret = encrypted_crypto_init();
-	if (ret)
-		return ret;
 	ret = register_key_type(&key_type_encrypted);
-	if (ret) {
-		if (ret == -EEXIST)
-			pr_err("another encrypted key type is registered; not loading\n");
-		goto out_crypto;
-	}
-	return 0;
-
-out_crypto:
-	encrypted_crypto_exit();
+	if (ret == -EEXIST)
+		pr_err("another encrypted key type is registered; not loading\n");
 	return ret;
 }
 
@@ -224,7 +214,6 @@ static void __exit encrypted_mod_exit(void)
 {
 	unregister_key_type(&key_type_encrypted);
 	rcu_barrier();		/* payloads freed by update run our code */
-	encrypted_crypto_exit();
 }
 
 module_init(encrypted_mod_init);

@@ -1,152 +1,158 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The three primitives of the blob format, each on heap buffers only:
- *   derive  SHA-256 over  label NUL master-key  (zero-padded to 32 bytes),
+ * The three primitives of the blob format, over the kernel's AES and SHA-256
+ * libraries (<crypto/aes.h>, <crypto/sha2.h>: in every kernel we support):
+ *   derive  SHA-256 over  label NUL master-key  zero-padded to the length
+ *           of "AUTH_KEY" NUL master-key, and to at least 32 bytes;
  *           label "ENC_KEY" for the AES key, "AUTH_KEY" for the HMAC key
- *   hmac    HMAC-SHA256
- *   cbc     AES-256-CBC over whole blocks, in place
- * Transforms that hold a key are per call; the keyless SHA-256 is shared.
+ *   hmac    HMAC-SHA256 (RFC 2104) under the derived 32-byte HMAC key
+ *   cbc     AES-256-CBC under the derived AES key, whole blocks, the
+ *           plaintext zero-padded to the last block
+ * No crypto transform is allocated, keyed or shared: every byte of working
+ * state (derived keys, key schedule, hash state, one block) is in the
+ * caller's struct encrypted_work, so concurrent operations share nothing
+ * and the owner wipes it all with one kfree_sensitive().
  */
-#include <linux/err.h>
-#include <linux/scatterlist.h>
-#include <linux/slab.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
-#include <crypto/aes.h>
-#include <crypto/hash.h>
-#include <crypto/sha2.h>
-#include <crypto/skcipher.h>
+#include <crypto/algapi.h>
 
 #include "encrypted.h"
 
 static const char enc_label[] = "ENC_KEY";
 static const char auth_label[] = "AUTH_KEY";
+static const u8 zeros[SHA256_DIGEST_SIZE];
 
-static struct crypto_shash *sha256_tfm;
-
-/* One digest with the descriptor (the hash state) on the heap. */
-static int shash_digest_heap(struct crypto_shash *tfm, const u8 *data,
-			     size_t len, u8 *out)
+static void derive_one(struct sha256_state *sha, const char *label,
+		       const u8 *master, size_t master_len, size_t total,
+		       u8 *out)
 {
-	struct shash_desc *desc;
-	int ret;
+	size_t done = strlen(label) + 1 + master_len, n;
 
-	desc = kzalloc(sizeof(*desc) + crypto_shash_descsize(tfm), GFP_KERNEL);
-	if (unlikely(!desc))
-		return -ENOMEM;
-	desc->tfm = tfm;
-	ret = crypto_shash_digest(desc, data, len, out);
-	kfree_sensitive(desc);
-	return ret;
-}
-
-static int derive_one(u8 *buf, size_t buf_len, const char *label,
-		      const u8 *master, size_t master_len, u8 *out)
-{
-	size_t label_len = strlen(label) + 1;
-
-	memset(buf, 0, buf_len);
-	memcpy(buf, label, label_len);
-	memcpy(buf + label_len, master, master_len);
-	return shash_digest_heap(sha256_tfm, buf, buf_len, out);
-}
-
-int encrypted_derive(struct encrypted_dkeys *dk, const u8 *master,
-		     size_t master_len)
-{
-	size_t buf_len = max_t(size_t, sizeof(auth_label) + master_len,
-			       SHA256_DIGEST_SIZE);
-	u8 *buf;
-	int ret;
-
-	buf = kmalloc(buf_len, GFP_KERNEL);
-	if (unlikely(!buf))
-		return -ENOMEM;
-	ret = derive_one(buf, buf_len, enc_label, master, master_len, dk->enc);
-	if (likely(!ret))
-		ret = derive_one(buf, buf_len, auth_label, master, master_len,
-				 dk->auth);
-	kfree_sensitive(buf);
-	return ret;
-}
-
-int encrypted_hmac(const u8 *key, const u8 *data, size_t len, u8 *mac)
-{
-	struct crypto_shash *tfm;
-	int ret;
-
-	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	ret = crypto_shash_setkey(tfm, key, TK_ENC_KEY_SIZE);
-	if (likely(!ret))
-		ret = shash_digest_heap(tfm, data, len, mac);
-	crypto_free_shash(tfm);
-	return ret;
-}
-
-int encrypted_cbc(const u8 *key, const u8 *iv, u8 *buf, size_t len,
-		  bool encrypt)
-{
-	struct crypto_skcipher *tfm;
-	struct skcipher_request *req;
-	struct scatterlist sg;
-	u8 *ivbuf;
-	int ret;
-
-	tfm = crypto_alloc_skcipher("cbc(aes)", 0, CRYPTO_ALG_ASYNC);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	ret = crypto_skcipher_setkey(tfm, key, TK_ENC_KEY_SIZE);
-	if (unlikely(ret))
-		goto out_tfm;
-	ret = -ENOMEM;
-	req = skcipher_request_alloc(tfm, GFP_KERNEL);
-	if (unlikely(!req))
-		goto out_tfm;
-	ivbuf = kmemdup(iv, TK_ENC_IV_SIZE, GFP_KERNEL);
-	if (unlikely(!ivbuf))
-		goto out_req;
-
-	sg_init_one(&sg, buf, len);
-	skcipher_request_set_callback(req, 0, NULL, NULL);
-	skcipher_request_set_crypt(req, &sg, &sg, len, ivbuf);
-	ret = encrypt ? crypto_skcipher_encrypt(req) :
-			crypto_skcipher_decrypt(req);
-
-	kfree_sensitive(ivbuf);
-out_req:
-	skcipher_request_free(req);
-out_tfm:
-	crypto_free_skcipher(tfm);
-	return ret;
-}
-
-int encrypted_crypto_init(void)
-{
-	struct crypto_skcipher *cbc;
-	int ret = 0;
-
-	cbc = crypto_alloc_skcipher("cbc(aes)", 0, CRYPTO_ALG_ASYNC);
-	if (IS_ERR(cbc)) {
-		pr_err("no synchronous cbc(aes) (%ld)\n", PTR_ERR(cbc));
-		return PTR_ERR(cbc);
+	sha256_init(sha);
+	sha256_update(sha, label, strlen(label) + 1);
+	sha256_update(sha, master, master_len);
+	for (; done < total; done += n) {
+		n = min(total - done, sizeof(zeros));
+		sha256_update(sha, zeros, n);
 	}
-	if (crypto_skcipher_ivsize(cbc) != TK_ENC_IV_SIZE ||
-	    crypto_skcipher_blocksize(cbc) != TK_ENC_BLOCK_SIZE)
-		ret = -EINVAL;
-	crypto_free_skcipher(cbc);
+	sha256_final(sha, out);
+}
+
+/**
+ * encrypted_derive() - derive the AES and HMAC keys from a master key
+ * @w: working state; the keys land in @w->dk
+ * @master: the master key's bytes
+ * @master_len: their number (at most what a user or trusted key holds)
+ *
+ * The in-tree type hashes a buffer as long as "AUTH_KEY" NUL master (at
+ * least one digest long) for both labels: so does this.
+ */
+void encrypted_derive(struct encrypted_work *w, const u8 *master,
+		      size_t master_len)
+{
+	size_t total = max_t(size_t, sizeof(auth_label) + master_len,
+			     SHA256_DIGEST_SIZE);
+
+	derive_one(&w->sha, enc_label, master, master_len, total, w->dk.enc);
+	derive_one(&w->sha, auth_label, master, master_len, total, w->dk.auth);
+}
+
+/* The hash state after the key XOR @x, padded to a block. */
+static void hmac_start(struct encrypted_work *w, u8 x)
+{
+	size_t i;
+
+	memset(w->pad, x, sizeof(w->pad));
+	for (i = 0; i < TK_ENC_KEY_SIZE; i++)
+		w->pad[i] ^= w->dk.auth[i];
+	sha256_init(&w->sha);
+	sha256_update(&w->sha, w->pad, sizeof(w->pad));
+}
+
+/**
+ * encrypted_hmac() - HMAC-SHA256 of @len bytes at @data under @w->dk.auth
+ * @w: working state with the derived keys
+ * @data: what to authenticate
+ * @len: its length (an image: below 64 KiB)
+ * @mac: TK_ENC_MAC_SIZE bytes out
+ */
+void encrypted_hmac(struct encrypted_work *w, const u8 *data, size_t len,
+		    u8 *mac)
+{
+	hmac_start(w, 0x36);
+	sha256_update(&w->sha, data, len);
+	sha256_final(&w->sha, mac);
+	hmac_start(w, 0x5c);
+	sha256_update(&w->sha, mac, SHA256_DIGEST_SIZE);
+	sha256_final(&w->sha, mac);
+	memzero_explicit(w->pad, sizeof(w->pad));
+}
+
+/**
+ * encrypted_cbc_encrypt() - AES-256-CBC under @w->dk.enc
+ * @w: working state with the derived keys
+ * @iv: TK_ENC_IV_SIZE bytes
+ * @in: plaintext
+ * @in_len: its length, at most @out_len
+ * @out: ciphertext, not overlapping @in
+ * @out_len: its length, a whole number of blocks (@in is zero-padded)
+ *
+ * Return: 0, or -EINVAL when the lengths do not fit.
+ */
+int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
+			  const u8 *in, size_t in_len, u8 *out, size_t out_len)
+{
+	const u8 *chain = iv;
+	size_t off, n;
+	int ret;
+
+	if (unlikely(out_len % TK_ENC_BLOCK_SIZE || in_len > out_len))
+		return -EINVAL;
+	ret = aes_expandkey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
 	if (unlikely(ret))
 		return ret;
-
-	sha256_tfm = crypto_alloc_shash("sha256", 0, 0);
-	if (IS_ERR(sha256_tfm)) {
-		pr_err("no sha256 (%ld)\n", PTR_ERR(sha256_tfm));
-		return PTR_ERR(sha256_tfm);
+	for (off = 0; off < out_len; off += TK_ENC_BLOCK_SIZE) {
+		n = in_len > off ? min_t(size_t, in_len - off, TK_ENC_BLOCK_SIZE) : 0;
+		memset(w->blk, 0, sizeof(w->blk));
+		memcpy(w->blk, in + off, n);
+		crypto_xor(w->blk, chain, TK_ENC_BLOCK_SIZE);
+		aes_encrypt(&w->aes, out + off, w->blk);
+		chain = out + off;
 	}
 	return 0;
 }
 
-void encrypted_crypto_exit(void)
+/**
+ * encrypted_cbc_decrypt() - AES-256-CBC decryption under @w->dk.enc
+ * @w: working state with the derived keys
+ * @iv: TK_ENC_IV_SIZE bytes
+ * @in: ciphertext
+ * @in_len: its length, a whole number of blocks
+ * @out: the first @out_len bytes of plaintext (the padding is dropped),
+ *       not overlapping @in
+ * @out_len: at most @in_len
+ *
+ * Return: 0, or -EINVAL when the lengths do not fit.
+ */
+int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
+			  const u8 *in, size_t in_len, u8 *out, size_t out_len)
 {
-	crypto_free_shash(sha256_tfm);
+	const u8 *chain = iv;
+	size_t off, n;
+	int ret;
+
+	if (unlikely(in_len % TK_ENC_BLOCK_SIZE || out_len > in_len))
+		return -EINVAL;
+	ret = aes_expandkey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
+	if (unlikely(ret))
+		return ret;
+	for (off = 0; off < in_len; off += TK_ENC_BLOCK_SIZE) {
+		aes_decrypt(&w->aes, w->blk, in + off);
+		crypto_xor(w->blk, chain, TK_ENC_BLOCK_SIZE);
+		n = out_len > off ? min_t(size_t, out_len - off, TK_ENC_BLOCK_SIZE) : 0;
+		memcpy(out + off, w->blk, n);
+		chain = in + off;
+	}
+	return 0;
 }

@@ -7,7 +7,7 @@
  *   core.c      key type operations, module init and exit
  *   payload.c   struct encrypted_key_payload: allocation and layout
  *   seal.c      sealing a payload into a blob and opening one
- *   crypto.c    key derivation, HMAC, CBC, all on heap buffers
+ *   crypto.c    key derivation, HMAC, CBC over the AES/SHA-256 libraries
  *   master.c    looking up the master key and deriving from it
  *   ecryptfs.c  the ecryptfs auth token of the "ecryptfs" format
  *   ../lib/tk_enc_blob.c  every check of user text (shared with host tests)
@@ -20,6 +20,8 @@
 #include <linux/kconfig.h>
 #include <keys/encrypted-type.h>
 #include <linux/ecryptfs.h>
+#include <crypto/aes.h>
+#include <crypto/sha2.h>
 
 #include "tk_enc_blob.h"
 
@@ -40,24 +42,37 @@
 #define ENCRYPTED_EXPORT(sym) EXPORT_SYMBOL(sym)
 #endif
 
-/* Keys derived from one master key. Only ever on the heap. */
+/* Keys derived from one master key. */
 struct encrypted_dkeys {
 	u8 enc[TK_ENC_KEY_SIZE];
 	u8 auth[TK_ENC_KEY_SIZE];
 };
 
+/*
+ * Everything secret one seal or open works with, in one heap object per
+ * operation (nothing shared between operations), wiped by kfree_sensitive.
+ */
+struct encrypted_work {
+	struct encrypted_dkeys dk;
+	struct crypto_aes_ctx aes;	/* key schedule of dk.enc */
+	struct sha256_state sha;
+	u8 pad[SHA256_BLOCK_SIZE];	/* HMAC key block */
+	u8 blk[TK_ENC_BLOCK_SIZE];	/* one CBC block */
+	u8 mac[TK_ENC_MAC_SIZE];
+};
+
 /* crypto.c */
-int encrypted_crypto_init(void);
-void encrypted_crypto_exit(void);
-int encrypted_derive(struct encrypted_dkeys *dk, const u8 *master,
-		     size_t master_len);
-int encrypted_hmac(const u8 *key, const u8 *data, size_t len, u8 *mac);
-int encrypted_cbc(const u8 *key, const u8 *iv, u8 *buf, size_t len,
-		  bool encrypt);
+void encrypted_derive(struct encrypted_work *w, const u8 *master,
+		      size_t master_len);
+void encrypted_hmac(struct encrypted_work *w, const u8 *data, size_t len,
+		    u8 *mac);
+int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
+			  const u8 *in, size_t in_len, u8 *out, size_t out_len);
+int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
+			  const u8 *in, size_t in_len, u8 *out, size_t out_len);
 
 /* master.c */
-struct encrypted_dkeys *encrypted_master_derive(const char *master_desc);
-void encrypted_dkeys_free(struct encrypted_dkeys *dk);
+int encrypted_master_derive(const char *master_desc, struct encrypted_work *w);
 
 /* payload.c */
 struct encrypted_key_payload *

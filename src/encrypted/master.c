@@ -8,7 +8,6 @@
  */
 #include <linux/err.h>
 #include <linux/key.h>
-#include <linux/slab.h>
 #include <keys/trusted-type.h>
 #include <keys/user-type.h>
 
@@ -51,9 +50,20 @@ static int master_bytes(struct key *mkey, enum tk_enc_master kind,
 	return 0;
 }
 
-struct encrypted_dkeys *encrypted_master_derive(const char *master_desc)
+/**
+ * encrypted_master_derive() - derive the working keys from a master key
+ * @master_desc: "user:<desc>" or "trusted:<desc>"
+ * @w: working state; the derived keys land in @w->dk
+ *
+ * Looks the master up in the caller's keyrings, reads its bytes under its
+ * semaphore and lets go of it before returning.
+ *
+ * Return: 0, or a negative errno (-EINVAL for a bad description,
+ * -EOPNOTSUPP for a trusted master in a build without trusted keys,
+ * request_key()'s error, -EKEYREVOKED).
+ */
+int encrypted_master_derive(const char *master_desc, struct encrypted_work *w)
 {
-	struct encrypted_dkeys *dk;
 	enum tk_enc_master kind;
 	struct key_type *type;
 	struct key *mkey;
@@ -62,35 +72,18 @@ struct encrypted_dkeys *encrypted_master_derive(const char *master_desc)
 	int ret;
 
 	if (tk_enc_master_kind(master_desc, &kind, &prefix))
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	type = master_type(kind);
 	if (!type)
-		return ERR_PTR(-EOPNOTSUPP);
-	dk = kzalloc(sizeof(*dk), GFP_KERNEL);
-	if (unlikely(!dk))
-		return ERR_PTR(-ENOMEM);
-
+		return -EOPNOTSUPP;
 	mkey = request_key(type, master_desc + prefix, NULL);
-	if (IS_ERR(mkey)) {
-		ret = PTR_ERR(mkey);
-		goto out_free;
-	}
+	if (IS_ERR(mkey))
+		return PTR_ERR(mkey);
 	down_read(&mkey->sem);
 	ret = master_bytes(mkey, kind, &data, &len);
 	if (likely(!ret))
-		ret = encrypted_derive(dk, data, len);
+		encrypted_derive(w, data, len);
 	up_read(&mkey->sem);
 	key_put(mkey);
-	if (unlikely(ret))
-		goto out_free;
-	return dk;
-
-out_free:
-	kfree_sensitive(dk);
-	return ERR_PTR(ret);
-}
-
-void encrypted_dkeys_free(struct encrypted_dkeys *dk)
-{
-	kfree_sensitive(dk);
+	return ret;
 }

@@ -8,6 +8,7 @@
 #   /init            tests/guest/init          /tests   tests/guest/
 #   /bin, /sbin ...  static busybox, one symlink per applet
 #   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists
+#   /usr/bin/encbench  tests/tools/encbench.c, built static here (make bench-enc)
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
 #   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
 #                    in-tree reference trusted.ko, encrypted-keys.ko and what they
@@ -21,7 +22,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-need python3 depmod modinfo ldd
+need python3 depmod modinfo ldd gcc
 
 out='' mods='' kdir='' moddir='' state=''
 while [ $# -gt 0 ]; do
@@ -101,6 +102,10 @@ while read -r name; do
 	rm -f "$stage/usr/bin/$name" "$stage/bin/$name" "$stage/sbin/$name" "$stage/usr/sbin/$name"
 	copy_prog "$p"
 done <"$TK_QEMU/initramfs.bins"
+
+# Guest programs of our own, static (gcc -static: libc6-dev has libc.a).
+gcc -static -O2 -Wall -o "$stage/usr/bin/encbench" "$TK_TOP/tests/tools/encbench.c" ||
+	die "cannot build tests/tools/encbench.c (gcc, libc6-dev)"
 
 # --- our modules ---------------------------------------------------------
 mkdir -p "$stage/mods"

@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark program (tests/tools/encbench.c) works against both
+# implementations: three rounds of new, read, load and read-back at 32 and
+# 4096 bytes, the loaded key reading back byte for byte (make bench-enc
+# relies on it; about a second).
+here=${0%/*}
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=enc.inc
+. "$here/enc.inc"
+
+ek_begin 2 || exit 0
+for impl in ours ref; do
+	if ! command -v encbench >/dev/null; then
+		t_fail "encbench check, $impl" "no encbench in the initramfs"
+		continue
+	fi
+	if ! out=$(ek_mods "$impl" 2>&1); then
+		t_fail "encbench check, $impl" "$out"
+		continue
+	fi
+	t_check "encbench check, $impl" encbench check 3
+done
+ek_mods ours >/dev/null 2>&1
