@@ -7,7 +7,7 @@
 # The test kernel has KASAN and kmemleak: absolute figures are far below a
 # production kernel's, the ratios are what to read.
 #
-# Environment: TK_BENCH_MS=milliseconds per measurement and run (default 500;
+# Environment: TKH_BENCH_MS=milliseconds per measurement and run (default 500;
 # every figure sums two runs per implementation)
 set -euo pipefail
 # shellcheck source=common.sh
@@ -15,17 +15,16 @@ set -euo pipefail
 need make python3 rsync gcc
 
 run=$(tk_rundir)
-export TK_NESTED=1
-ms=${TK_BENCH_MS:-500}
+export TKH_NESTED=1
+ms=${TKH_BENCH_MS:-${TK_BENCH_MS:-500}}
 d=$run/bench-enc
-mkdir -p "$d/state" "$d/mods"
+mkdir -p "$d/state"
 
-kdir=$("$TK_QEMU/build-kernel.sh")
-tk_build_ours test "$kdir" "$d/mods" "$d/build.log" || die "our modules do not build ($d/build.log)"
-"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" --kdir "$kdir" 2>/dev/null
+tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
+kdir=$tk_kdir
 # trusted.ko (which both encrypted-keys.ko need) wants a TPM to load.
 "$TK_QEMU/provision.sh" 1.2 "$d/tpm" 2>/dev/null
-TK_BOOT_NAME=bench-enc "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
+TKH_BOOT_NAME=bench-enc "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" \
 	"$d/tpm" 1.2 "tk.phase=1 tk.kernel=test tk.suites=bench-enc tk.bench_ms=$ms tk.timeout=1200" \
 	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
 
