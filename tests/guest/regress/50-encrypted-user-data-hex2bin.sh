@@ -36,7 +36,12 @@ cipher_of() {
 	}
 	dmsetup mknodes rg_dm >/dev/null 2>&1
 	dd if=/dev/zero of=/dev/mapper/rg_dm bs=4096 count=1 conv=fsync 2>/dev/null
-	dmsetup remove --noudevsync rg_dm >/dev/null 2>&1
+	# The mapping may still be busy a moment after the write: retry.
+	_i=0
+	while ! dmsetup remove --noudevsync rg_dm >/dev/null 2>&1 && [ $_i -lt 20 ]; do
+		sleep 0.2
+		_i=$((_i + 1))
+	done
 	dd if="$_loop" bs=4096 count=1 2>/dev/null | sha256sum | cut -d' ' -f1
 	losetup -d "$_loop"
 }
