@@ -49,7 +49,7 @@ TPM2_SUITES=selftest,trusted2,disk		# TPM 2.0 machines with an SRK
 boot_table() {
 	cat <<EOF
 test             test      1.2   srk    1,2  $TPM12_SUITES,regress  -
-test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES,regress  -
+test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES  -
 test-tpm2-nosrk  test      2.0   nosrk  1    trusted2  -
 test-notpm       test      none  -      1    notpm  -
 stock61          stock61   1.2   srk    1,2  $TPM12_SUITES  -

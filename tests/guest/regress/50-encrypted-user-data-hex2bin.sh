@@ -58,6 +58,11 @@ both() { [ -n "$a" ] && [ -n "$b" ]; }
 other() { [ -n "$c" ] && [ "$c" != "$a" ]; }
 t_check "dm-crypt with the key and with the hex bytes: both mapped" both
 t_check "the key's bytes are the hex decoded (same ciphertext)" [ "$a" = "$b" ]
-t_check "control: the hex text's ASCII as a key gives another ciphertext" other
+if [ -n "$c" ]; then
+	t_check "control: the hex text's ASCII as a key gives another ciphertext" other
+else
+	t_skip "control: the hex text's ASCII as a key gives another ciphertext" \
+		"the control mapping could not be made"
+fi
 rm -f $IMG
 rg_drop encrypted rg_ud
