@@ -61,8 +61,13 @@ failed=0
 stage deps "$TK_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
 stage kernel "$TK_QEMU/build-kernel.sh" || failed=1
 
-# The guest stage, in the background: its log, then its status and time.
 guest_pid=
+# The guest stage: its log, then its status and time. It starts after the host
+# stages: a loaded host makes SeaBIOS time out on the TPM at boot, and its
+# failure path then disables the TPM 2.0 owner and endorsement hierarchies
+# (seen as TPM_RC_HIERARCHY, 0x185, from the first command). TKH_OVERLAP=1
+# starts it first, in parallel with the host stages.
+start_guest() {
 case ",$stages," in *,guest,*)
 	echo "=== guest: tests/qemu/run-all.sh (in the background; its output follows the other stages)"
 	(
@@ -73,6 +78,8 @@ case ",$stages," in *,guest,*)
 	) &
 	guest_pid=$!
 esac
+}
+[ "${TKH_OVERLAP:-0}" = 1 ] && start_guest
 
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
 	stage host make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
@@ -92,6 +99,8 @@ else
 	skipped lint "no tests/lint.sh"
 fi
 stage docs "$TK_QEMU/run-all.sh" --check-doc || failed=1
+[ -n "$guest_pid" ] || start_guest
+
 if [ -n "$guest_pid" ]; then
 	echo "=== guest: tests/qemu/run-all.sh"
 	tail -n +1 -f --pid="$guest_pid" "$run/check-guest.log"

@@ -66,7 +66,11 @@ cleanup() {
 trap cleanup EXIT
 tpmdev=()
 if [ "$tpmver" != none ]; then
-swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
+# swtpm at a higher priority than the guests: SeaBIOS gives up on a TPM that
+# answers late and then disables the TPM 2.0 owner and endorsement hierarchies
+# for the whole boot (TPM_RC_HIERARCHY from every owner command). Where the
+# priority cannot be raised (not root), nice says so and runs it as it is.
+nice -n -10 swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
 	--log file="$out/swtpm.log"${TKH_SWTPM_LOG_LEVEL:+,level=$TKH_SWTPM_LOG_LEVEL} --pid file="$out/swtpm.pid" -d ||
 	{ echo "FAIL $name: swtpm did not start (see $out/swtpm.log)"; exit 2; }
 swtpm_pid=$(cat "$out/swtpm.pid")
