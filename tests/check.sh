@@ -70,6 +70,7 @@ guest_pid=
 start_guest() {
 case ",$stages," in *,guest,*)
 	echo "=== guest: tests/qemu/run-all.sh (in the background; its output follows the other stages)"
+	: >"$run/check-guest.log"
 	(
 		t0=$(now)
 		rc=0
@@ -103,7 +104,7 @@ stage docs "$TK_QEMU/run-all.sh" --check-doc || failed=1
 
 if [ -n "$guest_pid" ]; then
 	echo "=== guest: tests/qemu/run-all.sh"
-	tail -n +1 -f --pid="$guest_pid" "$run/check-guest.log"
+	tail -n +1 -f --pid="$guest_pid" "$run/check-guest.log" || true
 	wait "$guest_pid" || true
 	read -r grc gtook <"$run/check-guest.status" 2>/dev/null || { grc=1 gtook=-; }
 	done_stage guest "$grc" "$gtook" || failed=1
