@@ -39,6 +39,15 @@ APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 run=$(tk_rundir)/pkg
 mkdir -p "$run"
 export TKH_NESTED=1
+
+# A run killed inside dpkg (a session's end, a CI timeout) leaves dpkg
+# "interrupted": every later apt-get refuses until it is configured again.
+if [ -n "$(dpkg --audit 2>&1)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; then
+	log "dpkg was interrupted by an earlier run: dpkg --configure -a"
+	dpkg --audit 2>&1 | sed 's/^/# /' >&2
+	dpkg --configure -a >"$run/dpkg-configure.log" 2>&1 ||
+		tail -n 20 "$run/dpkg-configure.log" | sed 's/^/# /' >&2
+fi
 PLAN=22
 n=0 pass=0 failn=0 skipn=0
 
@@ -113,7 +122,8 @@ done
 # A package left by an earlier, interrupted run would turn install into a no-op.
 if dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q installed; then
 	log "purging the $PKG left by an earlier run"
-	"${APT[@]}" purge "$PKG" >>"$run/apt-install.log" 2>&1
+	"${APT[@]}" purge "$PKG" >"$run/apt-purge-earlier.log" 2>&1 ||
+		tail -n 20 "$run/apt-purge-earlier.log" | sed 's/^/# /'
 fi
 ti=$(now)
 if "${APT[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
