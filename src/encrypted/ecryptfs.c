@@ -14,12 +14,24 @@
 /* OpenPGP's number for SHA-512 (RFC 4880, 9.4): ecryptfs-utils' default. */
 enum { ECRYPTFS_TOK_HASH_SHA512 = 10 };
 
+/**
+ * ecryptfs_get_auth_tok_key() - where an auth token keeps its key material
+ * @auth_tok: a password auth token
+ *
+ * Return: its session key encryption key (ECRYPTFS_MAX_KEY_BYTES).
+ */
 u8 *ecryptfs_get_auth_tok_key(struct ecryptfs_auth_tok *auth_tok)
 {
 	return auth_tok->token.password.session_key_encryption_key;
 }
 ENCRYPTED_EXPORT(ecryptfs_get_auth_tok_key);
 
+/**
+ * ecryptfs_get_versions() - the ecryptfs versions the tokens are made for
+ * @major: set to the major version
+ * @minor: set to the minor version
+ * @file_version: set to the file version, when not NULL
+ */
 void ecryptfs_get_versions(int *major, int *minor, int *file_version)
 {
 	*major = ECRYPTFS_VERSION_MAJOR;
@@ -29,9 +41,13 @@ void ecryptfs_get_versions(int *major, int *minor, int *file_version)
 }
 ENCRYPTED_EXPORT(ecryptfs_get_versions);
 
-/*
- * Fill everything but the key material. @key_desc is used for its first
- * ECRYPTFS_PASSWORD_SIG_SIZE characters; the signature stays NUL-terminated.
+/**
+ * ecryptfs_fill_auth_tok() - fill a password auth token but its key material
+ * @auth_tok: the token
+ * @key_desc: its first ECRYPTFS_PASSWORD_SIG_SIZE characters become the
+ *            signature, which stays NUL-terminated
+ *
+ * Return: 0.
  */
 int ecryptfs_fill_auth_tok(struct ecryptfs_auth_tok *auth_tok,
 			   const char *key_desc)

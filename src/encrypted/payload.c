@@ -23,6 +23,19 @@ static size_t payload_bytes(enum tk_enc_format format, unsigned int datalen)
 	return datalen;
 }
 
+/**
+ * encrypted_payload_alloc() - allocate a payload laid out as the in-tree type's
+ * @format: the key's format (default, ecryptfs, enc32)
+ * @master_desc: the master key's "trusted:" or "user:" description
+ * @datalen_str: the key length as the user wrote it (it is part of the image)
+ * @datalen: that length as a number, already checked against the format
+ *
+ * Writes the image text (format, master, datalen) and points every field of
+ * the consumers' view at its place; the iv, ciphertext and MAC are left zero.
+ *
+ * Return: the payload (free with encrypted_payload_free()), or NULL when out
+ * of memory or when the whole would not fit the key's 16-bit size.
+ */
 struct encrypted_key_payload *
 encrypted_payload_alloc(enum tk_enc_format format, const char *master_desc,
 			const char *datalen_str, unsigned int datalen)
@@ -62,6 +75,11 @@ encrypted_payload_alloc(enum tk_enc_format format, const char *master_desc,
 	return ep;
 }
 
+/**
+ * encrypted_payload_layout() - the offsets and lengths of a payload's image
+ * @ep: the payload
+ * @l: filled with the layout of @ep's image and blob
+ */
 void encrypted_payload_layout(const struct encrypted_key_payload *ep,
 			      struct tk_enc_layout *l)
 {
@@ -69,12 +87,21 @@ void encrypted_payload_layout(const struct encrypted_key_payload *ep,
 		      strlen(ep->datalen), ep->decrypted_datalen);
 }
 
-/* What the key is charged: the same figure the in-tree type reserves. */
+/**
+ * encrypted_payload_quota() - what a key with this payload is charged
+ * @ep: the payload
+ *
+ * Return: the same figure the in-tree type reserves against the key quota.
+ */
 size_t encrypted_payload_quota(const struct encrypted_key_payload *ep)
 {
 	return ep->payload_datalen + ep->datablob_len + TK_ENC_MAC_SIZE + 1;
 }
 
+/**
+ * encrypted_payload_free() - wipe and free a payload no reader can see
+ * @ep: the payload, or NULL
+ */
 void encrypted_payload_free(struct encrypted_key_payload *ep)
 {
 	kfree_sensitive(ep);
@@ -85,6 +112,10 @@ static void payload_free_rcu(struct rcu_head *rcu)
 	kfree_sensitive(container_of(rcu, struct encrypted_key_payload, rcu));
 }
 
+/**
+ * encrypted_payload_free_rcu() - wipe and free a payload after RCU readers
+ * @ep: the payload a key no longer points to
+ */
 void encrypted_payload_free_rcu(struct encrypted_key_payload *ep)
 {
 	call_rcu(&ep->rcu, payload_free_rcu);

@@ -15,6 +15,15 @@
 
 #include "encrypted.h"
 
+/**
+ * encrypted_blob_open() - check a blob's MAC and decrypt it into a payload
+ * @ep: a payload from encrypted_payload_alloc() for the blob's format,
+ *      master and length
+ * @cl: the parsed "load" command line whose blob is opened
+ *
+ * Return: 0, or -EINVAL for a malformed blob or a MAC mismatch (wrong master
+ * key or tampered blob), -ENOMEM, or the master key lookup's errno.
+ */
 int encrypted_blob_open(struct encrypted_key_payload *ep,
 			const struct tk_enc_cmdline *cl)
 {
@@ -54,6 +63,15 @@ out_work:
 	return ret;
 }
 
+/**
+ * encrypted_blob_seal() - write a payload's blob as "keyctl read" shows it
+ * @ep: the payload; not written to
+ * @out: the user's buffer in kernel memory
+ * @out_len: its size; must hold the whole blob
+ *
+ * Return: the blob's length, -EINVAL when @out is too small, -ENOMEM, or the
+ * master key lookup's errno.
+ */
 long encrypted_blob_seal(const struct encrypted_key_payload *ep, char *out,
 			 size_t out_len)
 {
