@@ -7,7 +7,8 @@
 #   host    make -C tests/host test      (if tests/host/Makefile exists)
 #   fuzz    make -C tests/host fuzz      (if tests/host/Makefile exists)
 #   lint    tests/lint.sh                (if present)
-#   docs    tests/qemu/run-all.sh --check-doc (docs/testing.md's boot table)
+#   docs    tests/qemu/run-all.sh --check-doc (docs/testing.md's boot table),
+#           tests/tools/kat.py --check (generated known answers up to date)
 #   guest   tests/qemu/run-all.sh        (every kernel, every boot)
 #   pkg     tests/pkg/dkms-test.sh       (make deb, apt install, DKMS, boots, purge; root)
 #
@@ -99,7 +100,7 @@ if [ -x "$TK_TOP/tests/lint.sh" ]; then
 else
 	skipped lint "no tests/lint.sh"
 fi
-stage docs "$TK_QEMU/run-all.sh" --check-doc || failed=1
+stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/kat.py\" --check" || failed=1
 [ -n "$guest_pid" ] || start_guest
 
 if [ -n "$guest_pid" ]; then

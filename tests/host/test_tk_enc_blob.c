@@ -8,11 +8,7 @@
 #include <linux/kernel.h>
 #include "tk_enc_blob.h"
 
-/* A known blob (tests/guest/encrypted/kat.py: user master "ukm", data 00..1f). */
-static const char kat_hex[] =
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeaf00"
-	"86822fa73c4993a9f386f3ce521459620cd4859854c6c8d71289ee1eb71bb813"
-	"b3096fc4a4419868f702800aab8dae4961adc08fc992c663591f6704288c6d35";
+#include "enc_kat.h"	/* kat_hex: written by tests/tools/kat.py */
 
 /* Parse a copy of @s in a heap buffer of exactly its size (ASan). */
 static int parse(const char *s, struct tk_enc_cmdline *cl, char **keep)

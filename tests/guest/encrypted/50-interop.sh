@@ -4,19 +4,13 @@
 # format and both master types (trusted: sealed on the TPM 1.2): a blob made
 # by one implementation loads in the other and reads back byte for byte
 # (same IV, material and master give the same ciphertext and HMAC), with
-# the same /proc/keys size. Both read known-answer blobs (kat.py) the same,
+# the same /proc/keys size. Both read the known-answer blobs of kat.inc the same,
 # an old-style blob without a format included.
 here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-# From kat.py (user master "ukm" = $EK_UBYTES, "short" = abc; IV a0..af;
-# data 00..1f, 100..149 and 20 zero bytes).
-KAT_LEGACY='user:ukm 32 a0a1a2a3a4a5a6a7a8a9aaabacadaeaf0086822fa73c4993a9f386f3ce521459620cd4859854c6c8d71289ee1eb71bb813c76e6a22b10537bd6eff05ff57362dee105459752dfae34ff95434b69bfe2be2'
-KAT_NEW='default user:ukm 32 a0a1a2a3a4a5a6a7a8a9aaabacadaeaf0086822fa73c4993a9f386f3ce521459620cd4859854c6c8d71289ee1eb71bb813b3096fc4a4419868f702800aab8dae4961adc08fc992c663591f6704288c6d35'
-KAT_50='default user:ukm 50 a0a1a2a3a4a5a6a7a8a9aaabacadaeaf00ddab665636e0ee79acc3dc5c776af68fcfa607b236b3ae141af6f8ded5ad590389b86e9cbf34112ff928dfca6dcf9ff167b7b130330ddb1a9a3f2b1f1f54a353879cde6650a44b5178bb61cfc34e65a8a213bb5bf198a16aa925b2aa461f13aa'
-KAT_E32='enc32 user:ukm 32 a0a1a2a3a4a5a6a7a8a9aaabacadaeaf0086822fa73c4993a9f386f3ce521459620cd4859854c6c8d71289ee1eb71bb8130d5ed4c121946798c6d18278e6ac3d723c3ae084cd55043f273ac7164a609a7d'
-KAT_SHORT='default user:short 20 a0a1a2a3a4a5a6a7a8a9aaabacadaeaf0081e36af701e3d57f4756566f65cceeb182d70b21a995951972a5ab034184190faebd24500391f8f0a40b20bc38dbfbd520dcb58eb5d103edd453a6f109b47de9'
+. "$here/kat.inc"	# KAT_*: written by tests/tools/kat.py
 
 N=34
 ek_begin $N || exit 0

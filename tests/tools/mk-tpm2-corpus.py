@@ -8,7 +8,9 @@ each response as corpus/tk2_rsp/<command>, and the sealed object as
 corpus/tk2_key/ (a TPMKey like the in-tree module writes, and the raw form).
 Standard library only; needs swtpm.
 
-usage: mk-tpm2-corpus.py [OUTDIR]     (default: the directory of this script)/corpus
+usage: mk-tpm2-corpus.py [OUTDIR]     (default: tests/fuzz/corpus)
+The host tests read corpus/tk2_rsp/ through a header the tests/host Makefile
+makes of it (build/tk2_rsp.h).
 """
 import os
 import shutil
@@ -110,7 +112,7 @@ def tpmkey(parent, pub, priv, bool_true=b"\x01"):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "fuzz", "corpus")
     rdir, kdir = os.path.join(out, "tk2_rsp"), os.path.join(out, "tk2_key")
     os.makedirs(rdir, exist_ok=True)
     os.makedirs(kdir, exist_ok=True)
