@@ -180,15 +180,20 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 	}
 
 	mutex_lock(&tk2_lock);
+	ret = trusted_tpm_hold();
+	if (ret)
+		goto out_unlock;
 	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
 				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
 				      &w->parent);
 	if (ret)
-		goto out_unlock;
+		goto out_release;
 	if (pcrs)
 		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
 	trusted_tpm2_parent_put(buf, &w->parent);
+out_release:
+	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tk2_lock);
 out:
@@ -336,16 +341,21 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 		goto out;
 
 	mutex_lock(&tk2_lock);
+	ret = trusted_tpm_hold();
+	if (ret)
+		goto out_unlock;
 	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
 				      w->key.parent, false, o, &w->parent);
 	if (ret)
-		goto out_unlock;
+		goto out_release;
 	ret = load_object(buf, w);
 	trusted_tpm2_parent_put(buf, &w->parent);
 	if (ret)
-		goto out_unlock;
+		goto out_release;
 	ret = unseal_object(buf, w, p, o);
 	trusted_tpm2_flush(buf, w->item);
+out_release:
+	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tk2_lock);
 	trusted_tpm_buf_free(buf);
