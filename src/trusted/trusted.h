@@ -47,6 +47,8 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 /* tpm2.c: sealing on a TPM 2.0. */
 int trusted_tpm2_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o);
+int trusted_tpm2_seal_random(struct trusted_key_payload *p,
+			     const struct tk_options *o);
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
 
