@@ -147,9 +147,6 @@ static int take_public(const struct trusted_tpm2_sess *ts,
 	if (pa->ecc) {
 		memcpy(pa->x, k.x, sizeof(pa->x));
 		memcpy(pa->y, k.y, sizeof(pa->y));
-		if (pa->recorded == TK2_SRK_HANDLE && !tk2_ecc_is_srk(&k))
-			pr_info_once("0x%08x is not made from the TCG SRK template\n",
-				     TK2_SRK_HANDLE);
 	} else {
 		pr_info_once("parent 0x%08x is no ECC P-256 key: its keys go without sessions\n",
 			     pa->recorded);

@@ -215,7 +215,7 @@ int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 		goto out;
 	}
 	tk2_ecc_point(esalt, ts->point, ts->point + P256);
-	s->nonce_caller_len = TK2_NONCE_MAX;
+	s->nonce_caller_len = TK2_SHA256_SIZE;
 	get_random_bytes(s->nonce_caller, s->nonce_caller_len);
 	nc = (struct tk_span){ .p = s->nonce_caller, .len = s->nonce_caller_len };
 	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, pa->handle,
@@ -273,8 +273,8 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 	for (i = 0; i < n; i++) {
 		if (!s[i]->hmac)
 			continue;
-		s[i]->nonce_caller_len = TK2_NONCE_MAX;
-		get_random_bytes(s[i]->nonce_caller, TK2_NONCE_MAX);
+		s[i]->nonce_caller_len = TK2_SHA256_SIZE;
+		get_random_bytes(s[i]->nonce_caller, TK2_SHA256_SIZE);
 	}
 	rc = tk2_cmd_sessions(&ts->c, buf, PAGE_SIZE, nh_cmd, names, s, n,
 			      &why);

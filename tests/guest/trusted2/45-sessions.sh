@@ -50,8 +50,9 @@ unpersist() {
 	[ "$(tk2_rc "$_r")" = 00000000 ]
 }
 
+# pin NAME: srk_name=NAME (a write of nothing would not reach the module)
 pin() {
-	printf '%s' "$1" >$P
+	echo "$1" >$P
 }
 
 if [ ! -w $P ]; then
