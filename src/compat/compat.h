@@ -18,29 +18,50 @@
 #endif
 
 /*
- * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
- * header gives its length) and leave the response in @buf. Returns a
- * negative errno, or the TPM return code (0 on success).
+ * Hold the chip (its ops lock) across a sequence of commands, so that no
+ * other TPM user's command or context swap comes between ours.
  */
-static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
+static inline int tk_tpm_get(struct tpm_chip *chip)
+{
+	return tpm_try_get_ops(chip);
+}
+
+static inline void tk_tpm_put(struct tpm_chip *chip)
+{
+	tpm_put_ops(chip);
+}
+
+/*
+ * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
+ * header gives its length) to a chip held with tk_tpm_get() and leave the
+ * response in @buf. Returns a negative errno, or the TPM return code (0
+ * on success).
+ */
+static inline int tk_tpm_transmit_held(struct tpm_chip *chip, u8 *buf)
 {
 	struct tpm_buf tb = { .data = buf };
-	ssize_t rc;
 
 #ifdef TK_HAVE_TPM_BUF_LENGTH
 	tb.length = be32_to_cpup((__be32 *)(buf + 2));
 #endif
-	rc = tpm_try_get_ops(chip);
-	if (rc)
-		return rc;
 	/*
 	 * No description: the TPM core then logs nothing and the caller
 	 * logs one rate-limited line. (tpm_send(), gone in 6.10, always
 	 * logged every TPM error; tpm_transmit_cmd() is exported by every
 	 * kernel we support.)
 	 */
-	rc = tpm_transmit_cmd(chip, &tb, 0, NULL);
-	tpm_put_ops(chip);
+	return tpm_transmit_cmd(chip, &tb, 0, NULL);
+}
+
+/* One command on its own: get, transmit, put. */
+static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
+{
+	int rc = tk_tpm_get(chip);
+
+	if (rc)
+		return rc;
+	rc = tk_tpm_transmit_held(chip, buf);
+	tk_tpm_put(chip);
 	return rc;
 }
 

@@ -16,7 +16,7 @@
 #include "tk2_kdf.h"
 
 #define TK2_SESSIONS_MAX	3	/* a command carries at most three */
-#define TK2_NONCE_MAX		TK2_SHA256_SIZE
+#define TK2_NONCE_MAX		64	/* TPM2B_NONCE: a SHA-512 policy session's */
 #define TK2_ECC_P256_SIZE	32
 
 /* TPMA_SESSION (Part 2 §8.4) */

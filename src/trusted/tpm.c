@@ -10,6 +10,7 @@
 #include <linux/error-injection.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/tpm.h>
 #include "trusted.h"
@@ -20,6 +21,8 @@
 static struct tpm_chip *chip;
 static bool is_tpm2;
 static DEFINE_MUTEX(chip_lock);
+/* The task that holds the chip across a sequence (trusted_tpm_hold()). */
+static struct task_struct *holder;
 
 static int find_chip(void)
 {
@@ -99,11 +102,47 @@ void trusted_tpm_buf_free(u8 *buf)
  */
 static noinline int trusted_tpm_exchange(u8 *buf)
 {
+	if (READ_ONCE(holder) == current)
+		return tk_tpm_transmit_held(chip, buf);
 	return tk_tpm_transmit(chip, buf);
 }
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
 #endif
+
+/**
+ * trusted_tpm_hold() - keep the TPM to ourselves for a sequence of commands
+ *
+ * Until trusted_tpm_release(), every command this task sends goes to the
+ * TPM with the chip held (tpm_try_get_ops()), so no other TPM user's
+ * command, and no resource manager's context swap, comes between ours:
+ * the transient objects and sessions of one key operation are never seen
+ * by anyone else. Anything that may load a module (crypto allocations)
+ * must come before. Not nested.
+ *
+ * Return: 0, or a negative errno (no TPM, or it went away).
+ */
+int trusted_tpm_hold(void)
+{
+	int rc;
+
+	if (!chip)
+		return -ENODEV;
+	rc = tk_tpm_get(chip);
+	if (rc)
+		return rc;
+	WRITE_ONCE(holder, current);
+	return 0;
+}
+
+/**
+ * trusted_tpm_release() - end trusted_tpm_hold()
+ */
+void trusted_tpm_release(void)
+{
+	WRITE_ONCE(holder, NULL);
+	tk_tpm_put(chip);
+}
 
 /*
  * Send the command in @buf; the response replaces it. Returns 0, a

@@ -12,6 +12,14 @@
  *
  * Every handle this code makes the TPM create (a primary, the loaded
  * object, a policy session) is flushed before it returns, on every path.
+ *
+ * With sessions (sessions=1, the default) and an ECC P-256 parent, each
+ * operation runs in one HMAC session salted to the parent
+ * (tpm2_session.c): GetRandom encrypted, Create with the parent
+ * authorised by the session and inSensitive encrypted, Load authorised by
+ * it, Unseal authorised by it (or beside the policy session) with outData
+ * encrypted; every response's HMAC is checked before a byte is used. The
+ * chip is held from the first command to the last.
  */
 #include <crypto/hash.h>
 #include <linux/err.h>
@@ -27,6 +35,8 @@ struct seal_work {
 	struct trusted_tpm2_parent parent;
 	struct trusted_tpm2_pcr_policy pcr;
 	struct tk2_key key;
+	struct trusted_tpm2_sess ts;
+	bool use;		/* in a session */
 };
 
 struct unseal_work {
@@ -34,7 +44,25 @@ struct unseal_work {
 	struct tk2_key key;
 	u32 item;
 	u32 session;
+	struct trusted_tpm2_sess ts;
+	bool use;
+	u8 name[2 + TK2_DIGEST_MAX];	/* the object's Name, from the blob */
+	u32 name_len;
+	struct tk2_session pol;		/* the policy session, in sessions */
 };
+
+static void set_auth(struct tk2_session *s, const u8 *auth, u32 len, u8 attrs)
+{
+	len = min_t(u32, len, sizeof(s->auth));
+	memcpy(s->auth, auth, len);
+	s->auth_len = len;
+	s->attrs = attrs;
+}
+
+static struct tk_span name_of(const struct trusted_tpm2_parent *pa)
+{
+	return (struct tk_span){ .p = pa->name, .len = sizeof(pa->name) };
+}
 
 static bool is_handle_error(int rc, unsigned int n)
 {
@@ -122,7 +150,17 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 	if (!p->migratable)
 		in.attrs |= TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
 	rc = tk2_cmd_create(&b, buf, PAGE_SIZE, &in);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (!rc && w->use) {
+		struct tk2_session *s[] = { &w->ts.s };
+		struct tk_span name = name_of(&w->parent);
+
+		/* the last command: the TPM ends the session */
+		set_auth(&w->ts.s, in.parent_auth.value, in.parent_auth.len,
+			 TK2_SESS_DECRYPT);
+		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 0);
+	} else {
+		rc = rc ?: trusted_tpm_send(buf, NULL);
+	}
 	if (rc)
 		return create_errno(rc, p, o, w->parent.recorded);
 	rc = tk2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
@@ -152,8 +190,8 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 	return 0;
 }
 
-int trusted_tpm2_seal(struct trusted_key_payload *p,
-		      const struct tk_options *o)
+static int seal(struct trusted_key_payload *p, const struct tk_options *o,
+		bool draw)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
 	u16 alg = tk2_hash_alg(o->hash);
@@ -178,24 +216,69 @@ int trusted_tpm2_seal(struct trusted_key_payload *p,
 			goto out;
 		}
 	}
+	if (o->sessions)
+		trusted_tpm2_sess_init(&w->ts);
 
 	mutex_lock(&tk2_lock);
-	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
-				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
-				      &w->parent);
+	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	if (pcrs)
+	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
+				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
+				      o->sessions ? &w->ts : NULL, &w->parent);
+	if (ret)
+		goto out_release;
+	w->use = o->sessions && w->parent.ecc;
+	if (w->use)
+		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
+	if (!ret && draw)
+		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
+							p->key_len) :
+			       trusted_tpm_random(p->key, p->key_len);
+	if (!ret && pcrs)
 		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
+	trusted_tpm2_sess_end(buf, &w->ts);
 	trusted_tpm2_parent_put(buf, &w->parent);
+out_release:
+	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tk2_lock);
 out:
 	crypto_free_shash(tfm);
+	trusted_tpm2_sess_free(&w->ts);
 	kfree_sensitive(w);
 	trusted_tpm_buf_free(buf);
 	return ret;
+}
+
+/**
+ * trusted_tpm2_seal() - seal p->key under the options' parent
+ * @p: the payload; p->blob and p->blob_len are set on success
+ * @o: the options
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm2_seal(struct trusted_key_payload *p,
+		      const struct tk_options *o)
+{
+	return seal(p, o, false);
+}
+
+/**
+ * trusted_tpm2_seal_random() - draw p->key_len bytes from the TPM, seal them
+ * @p: the payload; the key and the blob are set on success
+ * @o: the options
+ *
+ * The TPM's random bytes are drawn inside the operation's session, so
+ * they cross the bus encrypted when the operation has one.
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm2_seal_random(struct trusted_key_payload *p,
+			     const struct tk_options *o)
+{
+	return seal(p, o, true);
 }
 
 /* What the options may add to a blob at load, checked before the TPM. */
@@ -230,7 +313,16 @@ static int load_object(u8 *buf, struct unseal_work *w)
 	rc = tk2_cmd_load(&b, buf, PAGE_SIZE, w->parent.handle,
 			   &w->parent.auth, w->key.priv, w->key.priv_len,
 			   w->key.pub, w->key.pub_len);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (!rc && w->use) {
+		struct tk2_session *s[] = { &w->ts.s };
+		struct tk_span name = name_of(&w->parent);
+
+		set_auth(&w->ts.s, w->parent.auth.value, w->parent.auth.len,
+			 TK2_SESS_CONTINUE);
+		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 1);
+	} else {
+		rc = rc ?: trusted_tpm_send(buf, NULL);
+	}
 	if (is_missing(rc, 1)) {
 		pr_info_ratelimited("load: parent 0x%08x is not in the TPM\n",
 				    w->parent.recorded);
@@ -272,6 +364,44 @@ static int take_key(struct trusted_key_payload *p, const struct unseal_work *w,
 	return 0;
 }
 
+/*
+ * Unseal in the operation's session, outData encrypted: the session
+ * authorises the object with blobauth, or goes beside the policy session
+ * (ours, or user space's policyhandle=) that authorises it.
+ */
+static int unseal_in_session(u8 *buf, struct unseal_work *w,
+			     const struct tk2_auth *auth, struct tk_span *data)
+{
+	struct tk_span name = { .p = w->name, .len = w->name_len };
+	struct tk2_session *s[2] = { &w->ts.s };
+	unsigned int n = 1;
+	u32 plen, len;
+	int rc;
+
+	if (auth->handle == TK2_RS_PW) {
+		set_auth(&w->ts.s, auth->value, auth->len, TK2_SESS_ENCRYPT);
+	} else {
+		memset(&w->pol, 0, sizeof(w->pol));
+		w->pol.handle = auth->handle;
+		set_auth(&w->pol, auth->value, auth->len, auth->attrs);
+		set_auth(&w->ts.s, NULL, 0, TK2_SESS_ENCRYPT);
+		s[0] = &w->pol;
+		s[1] = &w->ts.s;
+		n = 2;
+	}
+	rc = trusted_tpm2_sess_send(buf, &w->ts, s, n, 1, &name, 0);
+	if (rc)
+		return rc;
+	/* outData: checked whole by the session check, and in it */
+	plen = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
+	len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE + 4);
+	if (plen < 2 || len > plen - 2)
+		return -EBADMSG;
+	data->p = buf + TK_TPM_HEADER_SIZE + 6;
+	data->len = len;
+	return 0;
+}
+
 static int unseal_object(u8 *buf, struct unseal_work *w,
 			 struct trusted_key_payload *p,
 			 const struct tk_options *o)
@@ -299,10 +429,14 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		auth.attrs = TK2_SA_CONTINUE;
 	}
 	rc = tk2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (!rc && w->use)
+		rc = unseal_in_session(buf, w, &auth, &data);
+	else
+		rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc && session)
 		trusted_tpm2_flush(buf, w->session);	/* else it ended */
-	rc = rc ?: tk2_rsp_unseal(buf, PAGE_SIZE, &data);
+	if (!w->use)
+		rc = rc ?: tk2_rsp_unseal(buf, PAGE_SIZE, &data);
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused to unseal (0x%03x)\n",
 				    rc);
@@ -312,6 +446,33 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		    take_key(p, w, &data);
 }
 
+/* The object's Name, nameAlg || H(TPMT_PUBLIC), from the blob. */
+static int object_name(struct unseal_work *w)
+{
+	u16 alg = w->key.info.name_alg;
+	struct crypto_shash *tfm;
+	int ret;
+
+	if (w->key.pub_len < 2)
+		return -EINVAL;
+	tfm = trusted_tpm2_hash_alloc(alg);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	put_unaligned_be16(alg, w->name);
+	ret = crypto_shash_tfm_digest(tfm, w->key.pub + 2, w->key.pub_len - 2,
+				      w->name + 2);
+	w->name_len = 2 + crypto_shash_digestsize(tfm);
+	crypto_free_shash(tfm);
+	return ret;
+}
+
+/**
+ * trusted_tpm2_unseal() - load and unseal p->blob
+ * @p: the payload; the key is set on success
+ * @o: the options
+ *
+ * Return: 0 or a negative errno.
+ */
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o)
 {
@@ -330,26 +491,44 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 	ret = check_load(w, o);
 	if (ret)
 		goto out;
+	if (o->sessions) {
+		ret = object_name(w);
+		if (ret)
+			goto out;
+		trusted_tpm2_sess_init(&w->ts);
+	}
 	buf = trusted_tpm_buf_alloc();
 	ret = -ENOMEM;
 	if (!buf)
 		goto out;
 
 	mutex_lock(&tk2_lock);
-	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
-				      w->key.parent, false, o, &w->parent);
+	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = load_object(buf, w);
+	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
+				      w->key.parent, false, o,
+				      o->sessions ? &w->ts : NULL, &w->parent);
+	if (ret)
+		goto out_release;
+	w->use = o->sessions && w->parent.ecc;
+	if (w->use)
+		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
+	ret = ret ?: load_object(buf, w);
 	trusted_tpm2_parent_put(buf, &w->parent);
 	if (ret)
-		goto out_unlock;
+		goto out_session;
 	ret = unseal_object(buf, w, p, o);
 	trusted_tpm2_flush(buf, w->item);
+out_session:
+	trusted_tpm2_sess_end(buf, &w->ts);
+out_release:
+	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tk2_lock);
 	trusted_tpm_buf_free(buf);
 out:
+	trusted_tpm2_sess_free(&w->ts);
 	kfree_sensitive(w);
 	return ret;
 }

@@ -12,6 +12,8 @@
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
 #include "tk2_key.h"
+#include "tk2_session.h"
+#include <crypto/aes.h>
 
 /* The parent of a sealed object, ready for commands under it. */
 struct trusted_tpm2_parent {
@@ -19,11 +21,41 @@ struct trusted_tpm2_parent {
 	u32 recorded;		/* the handle the blob records */
 	bool flush;		/* a primary we created: flush it after use */
 	struct tk2_auth auth;	/* authorisation of commands under it */
+	bool named;		/* name is its Name, from its public area */
+	bool ecc;		/* an ECC P-256 decryption key: a salt key */
+	u8 name[TK2_NAME_SIZE];
+	u8 x[TK2_ECC_P256_SIZE], y[TK2_ECC_P256_SIZE];
 };
+
+/* tpm2_session.c: the salted HMAC session of one key operation. */
+struct crypto_kpp;
+struct trusted_tpm2_sess {
+	struct tk2_session s;
+	struct tk2_crypto c;
+	struct crypto_aes_ctx aes;
+	struct crypto_kpp *kpp;
+	int kpp_err;
+	bool active;				/* the TPM has the session */
+	u8 point[2 * TK2_ECC_P256_SIZE];	/* our ephemeral key: x || y */
+	u8 peer[2 * TK2_ECC_P256_SIZE];		/* the parent's point */
+	u8 z[TK2_ECC_P256_SIZE];
+};
+
+void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts);
+void trusted_tpm2_sess_free(struct trusted_tpm2_sess *ts);
+int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct trusted_tpm2_parent *pa);
+int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
+			   struct tk2_session *const *s, unsigned int n,
+			   u32 nh_cmd, const struct tk_span *names, u32 nh_rsp);
+void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts);
+int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
+			     u32 len);
 
 /* tpm2_parent.c */
 int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 			    const struct tk_options *o,
+			    const struct trusted_tpm2_sess *ts,
 			    struct trusted_tpm2_parent *pa);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);
 void trusted_tpm2_flush(u8 *buf, u32 handle);

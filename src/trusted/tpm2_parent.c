@@ -20,10 +20,32 @@
  * speed: the owner and null hierarchies take a non-empty keyauth= only
  * from CAP_SYS_ADMIN (who can send TPM2_CreatePrimary to /dev/tpm0 anyway);
  * the endorsement and platform hierarchies are no parents at all.
+ *
+ * With sessions (the default) the parent's public area is read (ReadPublic,
+ * or CreatePrimary's outPublic) and its Name computed from it; that Name
+ * must be the module parameter srk_name= when it is set, and otherwise the
+ * one first seen for the handle since the module was loaded (trust on
+ * first use): else EKEYREJECTED. An ECC P-256 parent is the salt key of
+ * the operation's session (docs/tpm2-sessions.md).
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include "tk_hex.h"
 #include "tpm2.h"
+
+static char srk_name[2 * TK2_NAME_SIZE + 2];
+module_param_string(srk_name, srk_name, sizeof(srk_name), 0644);
+MODULE_PARM_DESC(srk_name, "the only parent Name (hex, as tpm2_readpublic -n prints it) sessions accept");
+
+/* Trust on first use: the Name first seen per parent handle (tk2_lock). */
+#define TOFU_MAX	16
+static struct {
+	u32 handle;
+	u8 name[TK2_NAME_SIZE];
+} tofu[TOFU_MAX];
+static unsigned int tofu_count;
 
 #define ALG_RSA		0x0001
 #define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
@@ -53,8 +75,123 @@ void trusted_tpm2_flush(u8 *buf, u32 handle)
 				    handle, rc);
 }
 
+/* srk_name=: 1 and the Name in @pin, 0 when unset, -EINVAL if malformed. */
+static int pinned(u8 pin[TK2_NAME_SIZE])
+{
+	char s[sizeof(srk_name)];
+	size_t len;
+
+	kernel_param_lock(THIS_MODULE);
+	memcpy(s, srk_name, sizeof(s));
+	kernel_param_unlock(THIS_MODULE);
+	s[sizeof(s) - 1] = '\0';
+	len = strcspn(s, " \t\n");
+	if (!len)
+		return 0;
+	if (len != 2 * TK2_NAME_SIZE ||
+	    tk_hex_decode(pin, TK2_NAME_SIZE, s, len) != TK2_NAME_SIZE)
+		return -EINVAL;
+	return 1;
+}
+
+/* Is @pa the parent we trust: the pinned one, or the one first seen? */
+static int check_name(const struct trusted_tpm2_parent *pa)
+{
+	u8 pin[TK2_NAME_SIZE];
+	unsigned int i;
+	int ret = pinned(pin);
+
+	if (ret < 0) {
+		pr_warn_ratelimited("srk_name is not a SHA-256 Name in hex: parent 0x%08x refused\n",
+				    pa->recorded);
+		return -EKEYREJECTED;
+	}
+	if (ret) {
+		if (pa->named && !memcmp(pin, pa->name, sizeof(pin)))
+			return 0;
+		pr_warn_ratelimited("parent 0x%08x is not the key srk_name pins: refused\n",
+				    pa->recorded);
+		return -EKEYREJECTED;
+	}
+	if (!pa->named)
+		return 0;
+	for (i = 0; i < tofu_count; i++) {
+		if (tofu[i].handle != pa->recorded)
+			continue;
+		if (!memcmp(tofu[i].name, pa->name, TK2_NAME_SIZE))
+			return 0;
+		pr_warn_ratelimited("parent 0x%08x is another key than at its first use: refused\n",
+				    pa->recorded);
+		return -EKEYREJECTED;
+	}
+	if (tofu_count < TOFU_MAX) {
+		tofu[tofu_count].handle = pa->recorded;
+		memcpy(tofu[tofu_count].name, pa->name, TK2_NAME_SIZE);
+		tofu_count++;
+	}
+	return 0;
+}
+
+/*
+ * The parent's TPMT_PUBLIC @area (@len bytes): its Name, whether it can
+ * salt a session (ECC P-256, decrypt, SHA-256 Name), and the trust check.
+ */
+static int take_public(const struct trusted_tpm2_sess *ts,
+		       struct trusted_tpm2_parent *pa, const u8 *area, u32 len)
+{
+	struct tk2_ecc_key k;
+
+	pa->named = !tk2_name(&ts->c, area, len, pa->name);
+	pa->ecc = pa->named && !tk2_ecc_public_parse(area, len, &k) &&
+		  (k.attrs & TK2_OA_DECRYPT);
+	if (pa->ecc) {
+		memcpy(pa->x, k.x, sizeof(pa->x));
+		memcpy(pa->y, k.y, sizeof(pa->y));
+	} else {
+		pr_info_once("parent 0x%08x is no ECC P-256 key: its keys go without sessions\n",
+			     pa->recorded);
+	}
+	return check_name(pa);
+}
+
+/* The outPublic of ReadPublic's response in @buf: checked whole before. */
+static int read_public_area(const struct trusted_tpm2_sess *ts, u8 *buf,
+			    struct trusted_tpm2_parent *pa)
+{
+	u32 len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE);
+
+	return take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 2, len);
+}
+
+/*
+ * ReadPublic of a parent named by keyhandle=: it must be there; with
+ * sessions its Name is checked and its point taken.
+ */
+static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
+		       struct trusted_tpm2_parent *pa)
+{
+	struct tk_cmd_buf b;
+	u32 attrs;
+	u16 type;
+	int rc;
+
+	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, pa->handle);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_HANDLE ||
+		       rc == TK2_RC_REFERENCE_H0)) {
+		pr_info_ratelimited("parent 0x%08x is not in the TPM\n",
+				    pa->recorded);
+		return -ENOKEY;
+	}
+	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
+	if (rc)
+		return trusted_tpm_errno(rc, "reading the parent");
+	return read_public_area(ts, buf, pa);
+}
+
 /* 1 when the TPM has a storage key at 0x81000001, 0 when it has none. */
-static int srk_present(u8 *buf)
+static int srk_present(u8 *buf, const struct trusted_tpm2_sess *ts,
+		       struct trusted_tpm2_parent *pa)
 {
 	struct tk_cmd_buf b;
 	u32 attrs;
@@ -73,6 +210,13 @@ static int srk_present(u8 *buf)
 		pr_info_ratelimited("0x%08x is not a storage root key (type 0x%04x, attributes 0x%08x)\n",
 				    TK2_SRK_HANDLE, type, attrs);
 		return -EINVAL;
+	}
+	if (ts) {
+		pa->recorded = TK2_SRK_HANDLE;
+		pa->handle = TK2_SRK_HANDLE;
+		rc = read_public_area(ts, buf, pa);
+		if (rc)
+			return rc;
 	}
 	return 1;
 }
@@ -110,28 +254,49 @@ static int hierarchy_ok(u32 hierarchy, const struct tk2_auth *auth)
 	return 0;
 }
 
-/*
- * Make @handle ready as a parent, or, with @probe_srk, the default parent.
+/**
+ * trusted_tpm2_parent_get() - make a parent ready for commands under it
+ * @buf: the command buffer
+ * @handle: the parent handle (keyhandle= or the blob's)
+ * @probe_srk: no keyhandle= on new: 0x81000001 if there, else the owner
+ *	hierarchy's primary
+ * @o: the options (keyauth=)
+ * @ts: with sessions: read the parent's public area, compute and check
+ *	its Name (srk_name=, else trust on first use) and take its point;
+ *	NULL: as without sessions
+ * @pa: the parent, on success
+ *
  * trusted_tpm2_parent_put() undoes it.
+ *
+ * Return: 0 or a negative errno (-EKEYREJECTED: not the parent we trust).
  */
 int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 			    const struct tk_options *o,
+			    const struct trusted_tpm2_sess *ts,
 			    struct trusted_tpm2_parent *pa)
 {
+	u32 len;
 	int ret;
 
 	pa->flush = false;
+	pa->named = false;
+	pa->ecc = false;
 	pa->auth = password(o->keyauth, sizeof(o->keyauth));
 	if (probe_srk) {
-		ret = srk_present(buf);
+		ret = srk_present(buf, ts, pa);
 		if (ret < 0)
 			return ret;
-		handle = ret ? TK2_SRK_HANDLE : TK2_RH_OWNER;
+		if (ret) {
+			pa->recorded = TK2_SRK_HANDLE;
+			pa->handle = TK2_SRK_HANDLE;
+			return 0;
+		}
+		handle = TK2_RH_OWNER;
 	}
 	pa->recorded = handle;
 	pa->handle = handle;
 	if (handle >> 24 != TK2_HT_PERMANENT)
-		return 0;
+		return ts ? read_parent(buf, ts, pa) : 0;
 
 	ret = hierarchy_ok(handle, &pa->auth);
 	ret = ret ?: create_primary(buf, handle, &pa->auth, &pa->handle);
@@ -139,7 +304,14 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 		return ret;
 	pa->flush = true;
 	pa->auth = password(NULL, 0);
-	return 0;
+	if (!ts)
+		return 0;
+	/* outPublic, after the handle and parameterSize; checked whole */
+	len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE + 8);
+	ret = take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 10, len);
+	if (ret)
+		trusted_tpm2_parent_put(buf, pa);
+	return ret;
 }
 
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa)

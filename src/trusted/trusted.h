@@ -23,6 +23,8 @@ bool trusted_tpm_present(void);
 bool trusted_tpm_is_tpm2(void);
 u8 *trusted_tpm_buf_alloc(void);
 void trusted_tpm_buf_free(u8 *buf);
+int trusted_tpm_hold(void);
+void trusted_tpm_release(void);
 int trusted_tpm_send(u8 *buf, const char *what);
 int trusted_tpm_errno(int rc, const char *what);
 int trusted_tpm_random(u8 *out, size_t len);
@@ -45,6 +47,8 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 /* tpm2.c: sealing on a TPM 2.0. */
 int trusted_tpm2_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o);
+int trusted_tpm2_seal_random(struct trusted_key_payload *p,
+			     const struct tk_options *o);
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
 

@@ -565,6 +565,22 @@ static void test_logon(void)
 	REFUSED(line, TPM12, "longer than 255");
 }
 
+/* sessions=0|1: TPM 2.0 only, default 1. */
+static void test_sessions(void)
+{
+	OK("new 32", TPM20);
+	CHECK_EQ(req.opt.sessions, 1);
+	OK("new 32 sessions=0", TPM20);
+	CHECK_EQ(req.opt.sessions, 0);
+	OK("load 00 sessions=1", TPM20);
+	CHECK_EQ(req.opt.sessions, 1);
+	OK("update sessions=0", TPM20);
+	CHECK_EQ(req.opt.sessions, 0);
+	REFUSED("new 32 sessions=2", TPM20, "sessions must be 0 or 1");
+	REFUSED("new 32 sessions=", TPM20, "empty value");
+	REFUSED("new 32 sessions=0", TPM12, "needs a TPM 2.0");
+}
+
 /* Every option, given twice, is refused; the first value alone parses. */
 static void test_duplicates(void)
 {
@@ -572,7 +588,7 @@ static void test_duplicates(void)
 		"keyhandle=0x81000001", "keyauth=" HEX40, "blobauth=" HEX40,
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
-		"pcrs=sha256:0-7", "logon=tk:disk",
+		"pcrs=sha256:0-7", "logon=tk:disk", "sessions=0",
 	};
 	char line[256];
 	unsigned int i;
@@ -659,6 +675,7 @@ int main(void)
 	RUN(test_policyhandle);
 	RUN(test_pcrs);
 	RUN(test_logon);
+	RUN(test_sessions);
 	RUN(test_duplicates);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel side of TPM 2.0 sessions (docs/tpm2-sessions.md): the
+ * primitives src/lib's session code asks for (the SHA-256 and AES
+ * libraries; HMAC-SHA256 over the SHA-256 library), an ephemeral ECDH
+ * P-256 key for the salt (the "ecdh-nist-p256" kpp: allocated and its key
+ * made before the TPM is held, since either may load a module), the salted
+ * TPM2_StartAuthSession to the parent, and one exchange in sessions: fresh
+ * nonces, the session area, and the response's HMACs checked before any
+ * byte of it is used.
+ */
+#include <crypto/aes.h>
+#include <crypto/kpp.h>
+#include <crypto/sha2.h>
+#include <linux/err.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/string.h>
+#include "tpm2.h"
+
+#define P256	TK2_ECC_P256_SIZE
+
+static int k_digest(void *ctx, const struct tk_span *in, unsigned int n,
+		    u8 out[TK2_SHA256_SIZE])
+{
+	struct sha256_state st;
+	unsigned int i;
+
+	sha256_init(&st);
+	for (i = 0; i < n; i++)
+		if (in[i].len)
+			sha256_update(&st, in[i].p, in[i].len);
+	sha256_final(&st, out);
+	memzero_explicit(&st, sizeof(st));
+	return 0;
+}
+
+/* HMAC-SHA256 (RFC 2104) over the SHA-256 library: nothing to allocate. */
+static int k_hmac(void *ctx, const u8 *key, u32 key_len,
+		  const struct tk_span *in, unsigned int n,
+		  u8 out[TK2_SHA256_SIZE])
+{
+	u8 k[SHA256_BLOCK_SIZE] = { }, inner[TK2_SHA256_SIZE];
+	struct sha256_state st;
+	unsigned int i;
+
+	if (key_len > SHA256_BLOCK_SIZE) {
+		struct tk_span ks = { .p = key, .len = key_len };
+
+		k_digest(ctx, &ks, 1, k);
+	} else if (key_len) {
+		memcpy(k, key, key_len);
+	}
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		k[i] ^= 0x36;
+	sha256_init(&st);
+	sha256_update(&st, k, SHA256_BLOCK_SIZE);
+	for (i = 0; i < n; i++)
+		if (in[i].len)
+			sha256_update(&st, in[i].p, in[i].len);
+	sha256_final(&st, inner);
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		k[i] ^= 0x36 ^ 0x5c;
+	sha256_init(&st);
+	sha256_update(&st, k, SHA256_BLOCK_SIZE);
+	sha256_update(&st, inner, sizeof(inner));
+	sha256_final(&st, out);
+	memzero_explicit(k, sizeof(k));
+	memzero_explicit(inner, sizeof(inner));
+	memzero_explicit(&st, sizeof(st));
+	return 0;
+}
+
+static int k_aes_setkey(void *ctx, const u8 *key, u32 key_len)
+{
+	struct trusted_tpm2_sess *ts = ctx;
+
+	return aes_expandkey(&ts->aes, key, key_len);
+}
+
+static void k_aes_encrypt(void *ctx, u8 out[TK2_AES_BLOCK_SIZE],
+			  const u8 in[TK2_AES_BLOCK_SIZE])
+{
+	struct trusted_tpm2_sess *ts = ctx;
+
+	aes_encrypt(&ts->aes, out, in);
+}
+
+/* One kpp operation: @src (NULL: make our public key) into @dst. */
+static int kpp_run(struct crypto_kpp *tfm, u8 *src, u32 src_len, u8 *dst,
+		   u32 dst_len)
+{
+	struct scatterlist sg_src, sg_dst;
+	struct kpp_request *req;
+	DECLARE_CRYPTO_WAIT(wait);
+	int ret;
+
+	req = kpp_request_alloc(tfm, GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	sg_init_one(&sg_dst, dst, dst_len);
+	if (src) {
+		sg_init_one(&sg_src, src, src_len);
+		kpp_request_set_input(req, &sg_src, src_len);
+	} else {
+		kpp_request_set_input(req, NULL, 0);
+	}
+	kpp_request_set_output(req, &sg_dst, dst_len);
+	kpp_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG |
+				 CRYPTO_TFM_REQ_MAY_SLEEP, crypto_req_done,
+				 &wait);
+	ret = crypto_wait_req(src ? crypto_kpp_compute_shared_secret(req) :
+			      crypto_kpp_generate_public_key(req), &wait);
+	kpp_request_free(req);
+	return ret;
+}
+
+/*
+ * A fresh ephemeral key: the packed ECDH secret with no key (struct
+ * kpp_secret, then a zero key size) makes the kpp generate one.
+ */
+static int make_ephemeral(struct trusted_tpm2_sess *ts)
+{
+	struct kpp_secret hdr = {
+		.type = CRYPTO_KPP_SECRET_TYPE_ECDH,
+		.len = sizeof(hdr) + sizeof(u16),
+	};
+	u8 packed[sizeof(hdr) + sizeof(u16)] = { };
+	int ret;
+
+	memcpy(packed, &hdr, sizeof(hdr));
+	ret = crypto_kpp_set_secret(ts->kpp, packed, sizeof(packed));
+	return ret ?: kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
+}
+
+/**
+ * trusted_tpm2_sess_init() - prepare a session before the TPM is held
+ * @ts: zeroed state, in heap memory (the kpp works on scatterlists)
+ *
+ * Sets the primitives and makes the ephemeral ECDH key. Both the kpp's
+ * allocation and its key generation (the default RNG) may load modules.
+ * A kernel without ECDH P-256 fails only trusted_tpm2_sess_start().
+ */
+void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
+{
+	int ret;
+
+	ts->c = (struct tk2_crypto){
+		.ctx = ts,
+		.digest = k_digest,
+		.hmac = k_hmac,
+		.aes_setkey = k_aes_setkey,
+		.aes_encrypt = k_aes_encrypt,
+	};
+	ts->kpp = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
+	if (IS_ERR(ts->kpp)) {
+		ts->kpp_err = PTR_ERR(ts->kpp);
+		ts->kpp = NULL;
+		return;
+	}
+	ret = make_ephemeral(ts);
+	if (ret) {
+		crypto_free_kpp(ts->kpp);
+		ts->kpp = NULL;
+		ts->kpp_err = ret;
+	}
+}
+
+/**
+ * trusted_tpm2_sess_free() - undo trusted_tpm2_sess_init()
+ * @ts: the state; the caller frees it with kfree_sensitive()
+ */
+void trusted_tpm2_sess_free(struct trusted_tpm2_sess *ts)
+{
+	if (ts->kpp)
+		crypto_free_kpp(ts->kpp);
+	ts->kpp = NULL;
+}
+
+/**
+ * trusted_tpm2_sess_start() - start the salted HMAC session of an operation
+ * @buf: the command buffer
+ * @ts: prepared by trusted_tpm2_sess_init()
+ * @pa: the parent, an ECC P-256 key whose public area we checked
+ *
+ * TPM2_StartAuthSession with tpmKey = the parent, no bind, the salt
+ * encrypted to the parent's point by ECDH (Part 1 §C.6.1); the session
+ * key derived from the salt and both nonces. Unbound: it authorises any
+ * entity with that entity's authValue.
+ *
+ * Return: 0, or a negative errno (the session is not open then).
+ */
+int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct trusted_tpm2_parent *pa)
+{
+	u8 salt[TK2_SHA256_SIZE], esalt[TK2_ECC_POINT_SIZE];
+	struct tk_span nc, nt, es = { .p = esalt, .len = sizeof(esalt) };
+	struct tk2_session *s = &ts->s;
+	struct tk_cmd_buf b;
+	int rc;
+
+	if (!ts->kpp) {
+		pr_info_ratelimited("no ECDH P-256 in this kernel (%d): use sessions=0 to go without sessions\n",
+				    ts->kpp_err);
+		return -ENOPKG;
+	}
+	memcpy(ts->peer, pa->x, P256);
+	memcpy(ts->peer + P256, pa->y, P256);
+	rc = kpp_run(ts->kpp, ts->peer, sizeof(ts->peer), ts->z, sizeof(ts->z));
+	rc = rc ?: tk2_ecdh_salt(&ts->c, ts->z, sizeof(ts->z), ts->point, P256,
+				 pa->x, P256, salt);
+	memzero_explicit(ts->z, sizeof(ts->z));
+	if (rc) {
+		pr_info_ratelimited("session salt: ECDH failed (%d)\n", rc);
+		goto out;
+	}
+	tk2_ecc_point(esalt, ts->point, ts->point + P256);
+	s->nonce_caller_len = TK2_SHA256_SIZE;
+	get_random_bytes(s->nonce_caller, s->nonce_caller_len);
+	nc = (struct tk_span){ .p = s->nonce_caller, .len = s->nonce_caller_len };
+	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, pa->handle,
+					TK2_RH_NULL, &nc, &es, TK2_SE_HMAC);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (rc) {
+		if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_HMAC_SESSION)
+			trusted_tpm2_flush(buf, s->handle);
+		rc = trusted_tpm_errno(rc, "starting a salted session");
+		goto out;
+	}
+	ts->active = true;
+	nt = (struct tk_span){ .p = s->nonce_tpm, .len = s->nonce_tpm_len };
+	rc = tk2_session_key(&ts->c, NULL, 0, salt, sizeof(salt), &nt, &nc,
+			     s->key);
+	if (rc) {
+		trusted_tpm2_sess_end(buf, ts);
+		goto out;
+	}
+	s->key_len = TK2_SHA256_SIZE;
+	s->hmac = true;
+out:
+	memzero_explicit(salt, sizeof(salt));
+	return rc;
+}
+
+/**
+ * trusted_tpm2_sess_send() - one command in sessions
+ * @buf: the command, built by a tk2_msg builder; the response replaces it
+ * @ts: the operation's session state (ts->s among @s)
+ * @s: the sessions, the authorisation sessions first
+ * @n: how many
+ * @nh_cmd: the command's handles
+ * @names: their Names (cpHash)
+ * @nh_rsp: the response's handles
+ *
+ * Each HMAC session gets a fresh nonceCaller; the response is refused
+ * (-EBADMSG, one log line) unless every HMAC session's HMAC is the TPM's;
+ * only then is its first parameter decrypted. A session without
+ * continueSession is closed by the TPM when the command succeeds.
+ *
+ * Return: 0, the TPM's return code (> 0; the sessions stay open), or a
+ * negative errno.
+ */
+int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
+			   struct tk2_session *const *s, unsigned int n,
+			   u32 nh_cmd, const struct tk_span *names, u32 nh_rsp)
+{
+	u32 cc = get_unaligned_be32(buf + 6);
+	const char *why;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i]->hmac)
+			continue;
+		s[i]->nonce_caller_len = TK2_SHA256_SIZE;
+		get_random_bytes(s[i]->nonce_caller, TK2_SHA256_SIZE);
+	}
+	rc = tk2_cmd_sessions(&ts->c, buf, PAGE_SIZE, nh_cmd, names, s, n,
+			      &why);
+	if (rc) {
+		pr_info_ratelimited("command 0x%03x: %s\n", cc, why);
+		return rc;
+	}
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		return rc;
+	rc = tk2_rsp_sessions(&ts->c, buf, PAGE_SIZE, cc, nh_rsp, s, n, &why);
+	if (rc < 0) {
+		pr_warn_ratelimited("TPM response to 0x%03x refused: %s\n", cc,
+				    why);
+		memzero_explicit(buf, PAGE_SIZE);
+		return -EBADMSG;
+	}
+	if (!rc && !(ts->s.attrs & TK2_SESS_CONTINUE))
+		ts->active = false;
+	return rc;
+}
+
+/**
+ * trusted_tpm2_sess_end() - close the session if the TPM still has it
+ * @buf: the command buffer
+ * @ts: the session state
+ */
+void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts)
+{
+	if (ts->active)
+		trusted_tpm2_flush(buf, ts->s.handle);
+	ts->active = false;
+}
+
+/**
+ * trusted_tpm2_sess_random() - key material from the TPM, encrypted
+ * @buf: the command buffer
+ * @ts: a started session
+ * @out: where the bytes go
+ * @len: how many
+ *
+ * TPM2_GetRandom in the session with the encrypt attribute: the bytes
+ * cross the bus encrypted and the response is authenticated.
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
+			     u32 len)
+{
+	struct tk2_session *s[] = { &ts->s };
+	struct tk_cmd_buf b;
+	u32 done = 0, plen, n;
+	int rc, tries = 16;
+
+	ts->s.auth_len = 0;
+	ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT;
+	while (done < len && tries--) {
+		tk_cmd_start(&b, buf, PAGE_SIZE, TK2_TAG_NO_SESSIONS,
+			     TK2_CC_GET_RANDOM);
+		tk_cmd_u16(&b, min_t(u32, len - done, TK2_SHA256_SIZE));
+		rc = tk_cmd_end(&b) ?: trusted_tpm2_sess_send(buf, ts, s, 1, 0,
+							     NULL, 0);
+		if (rc)
+			return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
+		/* checked whole by tk2_rsp_sessions(): parameterSize fits */
+		plen = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
+		n = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE + 4);
+		if (plen < 2 || n > plen - 2 || n > len - done)
+			return -EIO;
+		memcpy(out + done, buf + TK_TPM_HEADER_SIZE + 6, n);
+		done += n;
+	}
+	return done == len ? 0 : -EIO;
+}

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TPM 2.0 sessions (issue 8, docs/tpm2-sessions.md): on by default, a blob
+# made with sessions loads without them and the other way round (the
+# format does not change); blobauth, pcrs= and the 0x40000001 primary in
+# sessions; srk_name= pins the parent's Name (another parent, or a
+# malformed pin: EKEYREJECTED; sessions=0 does not read the parent); trust
+# on first use: a different key under a handle seen before is refused.
+# Ours only (the in-tree module has neither sessions= nor srk_name=).
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/tk2.inc"
+
+N=17
+why=$(tk_phase1)
+[ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
+tk2_begin $N "$why" || exit 0
+P=/sys/module/trusted/parameters/srk_name
+H=81000010	# a persistent handle of this test's own
+
+# tk2_name_of HANDLE: the Name TPM2_ReadPublic reports for HANDLE (hex).
+name_of() {
+	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
+	_n=$((0x$(echo "$_r" | cut -c21-24)))
+	_o=$((24 + 2 * _n))
+	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
+	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
+}
+
+# owner_name: the Name of the owner hierarchy's TCG-template primary.
+owner_name() {
+	_h=$(tk2_primary 00030472) || return 1
+	name_of "$_h"
+	_rc=$?
+	tk2_flush "$_h"
+	return $_rc
+}
+
+# persist ATTRS: a primary with ATTRS at 0x$H (EvictControl).
+persist() {
+	_h=$(tk2_primary "$1") || return 1
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${_h}00000009400000090000000000$H")")
+	tk2_flush "$_h"
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
+}
+unpersist() {
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${H}00000009400000090000000000$H")")
+	[ "$(tk2_rc "$_r")" = 00000000 ]
+}
+
+# pin NAME: srk_name=NAME (a write of nothing would not reach the module)
+pin() {
+	echo "$1" >$P
+}
+
+if [ ! -w $P ]; then
+	tk_skip_rest 1 $N "no writable $P"
+	exit 0
+fi
+pin ""
+
+# sessions on by default; the format is the same either way
+t_check "new 32 (sessions by default)" tk_add s_d "new 32"
+b=$(tk_blob s_d)
+t_check "load in sessions" tk_add s_l "load $b"
+t_check "load with sessions=0 of a blob made in sessions" tk_add s_l0 "load $b sessions=0"
+t_check "new 32 sessions=0" tk_add s_0 "new 32 sessions=0"
+t_check "load in sessions of a blob made with sessions=0" tk_add s_l1 "load $(tk_blob s_0)"
+# new_load NAME NEW_OPTIONS [LOAD_OPTIONS]: a new key, then its blob loaded.
+new_load() {
+	tk_add "$1" "new 32 $2" && tk_add "$1_l" "load $(tk_blob "$1") $3"
+}
+t_check "blobauth in the session (new, load)" new_load s_b "blobauth=$TK2_BA" "blobauth=$TK2_BA"
+bb=$(tk_blob s_b)
+t_errno "wrong blobauth in the session: EPERM" EPERM \
+	tk_refused s_bx "load $bb blobauth=00$(echo "$TK2_BA" | cut -c3-)"
+tk2_da_reset
+t_check "pcrs=sha256:12: policy session beside the salted session" new_load s_p "pcrs=sha256:12"
+t_check "keyhandle=0x40000001 (a primary we create) in sessions" new_load s_o "keyhandle=0x40000001"
+t_check "update in sessions" tk_updates s_d
+
+# srk_name= pins the parent
+ZERO=000b0000000000000000000000000000000000000000000000000000000000000000
+pin $ZERO
+t_errno "srk_name= another Name: new EKEYREJECTED" EKEYREJECTED tk_refused s_x "new 32"
+t_errno "srk_name= another Name: load EKEYREJECTED" EKEYREJECTED tk_refused s_x "load $b"
+t_check "srk_name= does not apply with sessions=0" tk_add s_x0 "load $b sessions=0"
+pin 00zz
+t_errno "srk_name= not a Name: EKEYREJECTED" EKEYREJECTED tk_refused s_x "new 32"
+on=$(owner_name)
+pin "$on"
+t_check "srk_name= the 0x40000001 primary's Name: it is accepted" tk_add s_on "new 32 keyhandle=0x40000001"
+pin ""
+
+# trust on first use: another key under a handle seen before
+tofu() {
+	persist 00030472 || return 2
+	tk_add s_t "new 32 keyhandle=0x$H" || { unpersist; return 2; }
+	_bt=$(tk_blob s_t)
+	unpersist && persist 00030072 || return 2
+	tk_refused s_t2 "load $_bt"
+	_rc=$?
+	unpersist
+	return $_rc
+}
+t_errno "another key under 0x$H after its first use: EKEYREJECTED" EKEYREJECTED tofu
+tk2_da_reset
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
