@@ -19,27 +19,35 @@
 
 /*
  * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
- * header gives its length) and leave the response in @buf. Returns a
- * negative errno, or the TPM return code (0 on success).
+ * header gives its length) and leave the response in @buf, the caller
+ * holding the chip (tpm_try_get_ops()). Returns a negative errno, or the
+ * TPM return code (0 on success).
  */
-static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
+static inline int tk_tpm_transmit_held(struct tpm_chip *chip, u8 *buf)
 {
 	struct tpm_buf tb = { .data = buf };
-	ssize_t rc;
 
 #ifdef TK_HAVE_TPM_BUF_LENGTH
 	tb.length = be32_to_cpup((__be32 *)(buf + 2));
 #endif
-	rc = tpm_try_get_ops(chip);
-	if (rc)
-		return rc;
 	/*
 	 * No description: the TPM core then logs nothing and the caller
 	 * logs one rate-limited line. (tpm_send(), gone in 6.10, always
 	 * logged every TPM error; tpm_transmit_cmd() is exported by every
 	 * kernel we support.)
 	 */
-	rc = tpm_transmit_cmd(chip, &tb, 0, NULL);
+	return tpm_transmit_cmd(chip, &tb, 0, NULL);
+}
+
+/* tk_tpm_transmit_held() for one command, taking the chip around it. */
+static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
+{
+	ssize_t rc;
+
+	rc = tpm_try_get_ops(chip);
+	if (rc)
+		return rc;
+	rc = tk_tpm_transmit_held(chip, buf);
 	tpm_put_ops(chip);
 	return rc;
 }

@@ -25,6 +25,7 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_POLICYHANDLE]	= "policyhandle",
 	[TK_OPT_PCRS]		= "pcrs",
 	[TK_OPT_LOGON]		= "logon",
+	[TK_OPT_SESSIONS]	= "sessions",
 };
 
 static int refuse(struct tk_request *req, const char *why)
@@ -175,6 +176,11 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 		return 0;
 	case TK_OPT_LOGON:
 		return parse_logon(req, val);
+	case TK_OPT_SESSIONS:
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return refuse(req, "sessions must be 0 or 1");
+		o->sessions = val[0] == '1';
+		return 0;
 	default:
 		return refuse(req, "unknown option");
 	}
@@ -226,6 +232,7 @@ int tk_parse_request(char *line, bool tpm2, struct tk_request *req)
 
 	memset(req, 0, sizeof(*req));
 	req->opt.migratable = 1;
+	req->opt.sessions = 1;
 	req->opt.hash = tpm2 ? TK_HASH_SHA256 : TK_HASH_SHA1;
 
 	tok = next_token(&line);

@@ -37,6 +37,7 @@ enum tk_opt {
 	TK_OPT_POLICYHANDLE,
 	TK_OPT_PCRS,
 	TK_OPT_LOGON,
+	TK_OPT_SESSIONS,
 	TK_OPT_COUNT
 };
 
@@ -52,6 +53,7 @@ struct tk_options {
 	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
 	u32 pcrs_mask;
 	u8 migratable;
+	u8 sessions;			/* sessions=: 0 sends in clear (default 1) */
 	u8 keyauth[TK_AUTH_SIZE];
 	u8 blobauth[TK_AUTH_SIZE];
 	u8 pcrinfo[TK_PCRINFO_MAX];

@@ -20,6 +20,8 @@
 static struct tpm_chip *chip;
 static bool is_tpm2;
 static DEFINE_MUTEX(chip_lock);
+/* The task holding the chip across a sequence (trusted_tpm_hold()). */
+static struct task_struct *holder;
 
 static int find_chip(void)
 {
@@ -97,13 +99,47 @@ void trusted_tpm_buf_free(u8 *buf)
  * make it return any value without sending anything, as the TPM core
  * would report a TPM's return code: fail_function, see tests/guest.
  */
+static int transmit(u8 *buf)
+{
+	if (READ_ONCE(holder) == current)
+		return tk_tpm_transmit_held(chip, buf);
+	return tk_tpm_transmit(chip, buf);
+}
+
 static noinline int trusted_tpm_exchange(u8 *buf)
 {
-	return tk_tpm_transmit(chip, buf);
+	return transmit(buf);
 }
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
 #endif
+
+/**
+ * trusted_tpm_hold() - keep the chip for a sequence of commands
+ *
+ * Until trusted_tpm_release(), every command this task sends goes to the
+ * TPM without another user's in between (a transport session and the
+ * sessions it carries). Callers serialise among themselves first.
+ *
+ * Return: 0, or the TPM core's errno when the chip is gone.
+ */
+int trusted_tpm_hold(void)
+{
+	int rc = tpm_try_get_ops(chip);
+
+	if (!rc)
+		WRITE_ONCE(holder, current);
+	return rc;
+}
+
+/**
+ * trusted_tpm_release() - end trusted_tpm_hold()
+ */
+void trusted_tpm_release(void)
+{
+	WRITE_ONCE(holder, NULL);
+	tpm_put_ops(chip);
+}
 
 /*
  * Send the command in @buf; the response replaces it. Returns 0, a
@@ -199,12 +235,14 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 }
 
 /* Fill @out from the TPM's RNG; the TPM may hand out fewer bytes a call. */
-int trusted_tpm_random(u8 *out, size_t len)
+int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o)
 {
 	size_t done = 0;
 	int tries = 16, n = 0;
 	u8 *buf;
 
+	if (!is_tpm2)
+		return trusted_tpm1_random(out, len, o);
 	buf = trusted_tpm_buf_alloc();
 	if (!buf)
 		return -ENOMEM;
@@ -246,15 +284,15 @@ int trusted_tpm_pcrlock(u32 pcr)
 	return 0;
 }
 
-/* Release an authorisation session a failed exchange left open. */
-void trusted_tpm1_flush_auth(u8 *buf, u32 handle)
+/* Release a session (TK1_RT_AUTH, TK1_RT_TRANS) an exchange left open. */
+void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
 {
 	struct tk_cmd_buf b;
 
 	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
 		     TK1_ORD_FLUSH_SPECIFIC);
 	tk_cmd_u32(&b, handle);
-	tk_cmd_u32(&b, TK1_RT_AUTH);
+	tk_cmd_u32(&b, type);
 	if (!tk_cmd_end(&b))
-		tk_tpm_transmit(chip, buf);
+		transmit(buf);
 }

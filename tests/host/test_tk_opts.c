@@ -361,6 +361,23 @@ static void test_migratable(void)
 	REFUSED("new 32 migratable=true", TPM12, "migratable");
 }
 
+/* sessions=: shared by both TPM versions, default on. */
+static void test_sessions(void)
+{
+	OK("new 32", TPM12);
+	CHECK_EQ(req.opt.sessions, 1);
+	OK("new 32 sessions=0", TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_SESSIONS));
+	CHECK_EQ(req.opt.sessions, 0);
+	OK("load 00 sessions=1", TPM12);
+	CHECK_EQ(req.opt.sessions, 1);
+	OK("new 32 sessions=0", TPM20);
+	CHECK_EQ(req.opt.sessions, 0);
+	REFUSED("new 32 sessions=2", TPM12, "sessions");
+	REFUSED("new 32 sessions=off", TPM12, "sessions");
+	REFUSED("new 32 sessions=0 sessions=1", TPM12, "twice");
+}
+
 static void test_hash(void)
 {
 	static const struct {
@@ -572,7 +589,7 @@ static void test_duplicates(void)
 		"keyhandle=0x81000001", "keyauth=" HEX40, "blobauth=" HEX40,
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
-		"pcrs=sha256:0-7", "logon=tk:disk",
+		"pcrs=sha256:0-7", "logon=tk:disk", "sessions=0",
 	};
 	char line[256];
 	unsigned int i;
@@ -654,6 +671,7 @@ int main(void)
 	RUN(test_pcrinfo);
 	RUN(test_pcrlock);
 	RUN(test_migratable);
+	RUN(test_sessions);
 	RUN(test_hash);
 	RUN(test_policydigest);
 	RUN(test_policyhandle);
