@@ -18,10 +18,24 @@
 #endif
 
 /*
+ * Hold the chip (its ops lock) across a sequence of commands, so that no
+ * other TPM user's command or context swap comes between ours.
+ */
+static inline int tk_tpm_get(struct tpm_chip *chip)
+{
+	return tpm_try_get_ops(chip);
+}
+
+static inline void tk_tpm_put(struct tpm_chip *chip)
+{
+	tpm_put_ops(chip);
+}
+
+/*
  * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
- * header gives its length) and leave the response in @buf, the caller
- * holding the chip (tpm_try_get_ops()). Returns a negative errno, or the
- * TPM return code (0 on success).
+ * header gives its length) to a chip held with tk_tpm_get() and leave the
+ * response in @buf. Returns a negative errno, or the TPM return code (0
+ * on success).
  */
 static inline int tk_tpm_transmit_held(struct tpm_chip *chip, u8 *buf)
 {
@@ -39,16 +53,15 @@ static inline int tk_tpm_transmit_held(struct tpm_chip *chip, u8 *buf)
 	return tpm_transmit_cmd(chip, &tb, 0, NULL);
 }
 
-/* tk_tpm_transmit_held() for one command, taking the chip around it. */
+/* One command on its own: get, transmit, put. */
 static inline int tk_tpm_transmit(struct tpm_chip *chip, u8 *buf)
 {
-	ssize_t rc;
+	int rc = tk_tpm_get(chip);
 
-	rc = tpm_try_get_ops(chip);
 	if (rc)
 		return rc;
 	rc = tk_tpm_transmit_held(chip, buf);
-	tpm_put_ops(chip);
+	tk_tpm_put(chip);
 	return rc;
 }
 

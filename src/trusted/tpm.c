@@ -10,6 +10,7 @@
 #include <linux/error-injection.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/tpm.h>
 #include "trusted.h"
@@ -20,7 +21,7 @@
 static struct tpm_chip *chip;
 static bool is_tpm2;
 static DEFINE_MUTEX(chip_lock);
-/* The task holding the chip across a sequence (trusted_tpm_hold()). */
+/* The task that holds the chip across a sequence (trusted_tpm_hold()). */
 static struct task_struct *holder;
 
 static int find_chip(void)
@@ -99,37 +100,39 @@ void trusted_tpm_buf_free(u8 *buf)
  * make it return any value without sending anything, as the TPM core
  * would report a TPM's return code: fail_function, see tests/guest.
  */
-static int transmit(u8 *buf)
+static noinline int trusted_tpm_exchange(u8 *buf)
 {
 	if (READ_ONCE(holder) == current)
 		return tk_tpm_transmit_held(chip, buf);
 	return tk_tpm_transmit(chip, buf);
-}
-
-static noinline int trusted_tpm_exchange(u8 *buf)
-{
-	return transmit(buf);
 }
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
 #endif
 
 /**
- * trusted_tpm_hold() - keep the chip for a sequence of commands
+ * trusted_tpm_hold() - keep the TPM to ourselves for a sequence of commands
  *
  * Until trusted_tpm_release(), every command this task sends goes to the
- * TPM without another user's in between (a transport session and the
- * sessions it carries). Callers serialise among themselves first.
+ * TPM with the chip held (tpm_try_get_ops()), so no other TPM user's
+ * command, and no resource manager's context swap, comes between ours:
+ * the transient objects and sessions of one key operation are never seen
+ * by anyone else. Anything that may load a module (crypto allocations)
+ * must come before. Not nested.
  *
- * Return: 0, or the TPM core's errno when the chip is gone.
+ * Return: 0, or a negative errno (no TPM, or it went away).
  */
 int trusted_tpm_hold(void)
 {
-	int rc = tpm_try_get_ops(chip);
+	int rc;
 
-	if (!rc)
-		WRITE_ONCE(holder, current);
-	return rc;
+	if (!chip)
+		return -ENODEV;
+	rc = tk_tpm_get(chip);
+	if (rc)
+		return rc;
+	WRITE_ONCE(holder, current);
+	return 0;
 }
 
 /**
@@ -138,7 +141,7 @@ int trusted_tpm_hold(void)
 void trusted_tpm_release(void)
 {
 	WRITE_ONCE(holder, NULL);
-	tpm_put_ops(chip);
+	tk_tpm_put(chip);
 }
 
 /*
@@ -293,6 +296,11 @@ void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
 		     TK1_ORD_FLUSH_SPECIFIC);
 	tk_cmd_u32(&b, handle);
 	tk_cmd_u32(&b, type);
-	if (!tk_cmd_end(&b))
-		transmit(buf);
+	if (tk_cmd_end(&b))
+		return;
+	/* not through trusted_tpm_exchange(): no fault injected here */
+	if (READ_ONCE(holder) == current)
+		tk_tpm_transmit_held(chip, buf);
+	else
+		tk_tpm_transmit(chip, buf);
 }

@@ -146,9 +146,9 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 }
 
 /* w->secret = RSA(OAEP(TPM_TRANSPORT_AUTH)) for the key in w->pk. */
-static int encrypt_secret(struct start_work *w, const u8 *auth)
+static int encrypt_secret(struct start_work *w, struct crypto_akcipher *tfm,
+			  const u8 *auth)
 {
-	struct crypto_akcipher *tfm;
 	struct akcipher_request *req = NULL;
 	struct scatterlist src, dst;
 	DECLARE_CRYPTO_WAIT(wait);
@@ -167,12 +167,6 @@ static int encrypt_secret(struct start_work *w, const u8 *auth)
 	if (ret < 0)
 		return ret;
 
-	tfm = crypto_alloc_akcipher("rsa", 0, 0);
-	if (IS_ERR(tfm)) {
-		pr_info_ratelimited("TPM 1.2 transport: no rsa (%ld)\n",
-				    PTR_ERR(tfm));
-		return PTR_ERR(tfm);
-	}
 	ret = crypto_akcipher_set_pub_key(tfm, w->der, ret);
 	if (!ret && crypto_akcipher_maxsize(tfm) != k)
 		ret = -EINVAL;
@@ -193,7 +187,6 @@ static int encrypt_secret(struct start_work *w, const u8 *auth)
 		pr_info_ratelimited("TPM 1.2 transport: RSA encryption failed (%d)\n",
 				    ret);
 	akcipher_request_free(req);
-	crypto_free_akcipher(tfm);
 	w->secret_len = k;
 	return ret;
 }
@@ -243,7 +236,7 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
 	if (w->open)
 		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
 	w->open = false;
-	ret = ret ?: encrypt_secret(w, x->t.auth);
+	ret = ret ?: encrypt_secret(w, x->rsa, x->t.auth);
 	ret = ret ?: establish(buf, w, x, o);
 	if (w->open)
 		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
@@ -259,7 +252,9 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
  *
  * Takes the TPM 1.2 lock and the chip, and, unless sessions=0, opens an
  * encrypted transport session; where the SRK's public key cannot be read
- * the sequence goes on in clear.
+ * (or the kernel has no RSA) the sequence goes on in clear. The RSA
+ * transform is allocated first: that may load a module, which IMA may
+ * measure into the TPM, and the chip must not be held then.
  *
  * Return: 0, or a negative errno (then nothing is held).
  */
@@ -268,13 +263,23 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 {
 	int ret;
 
+	if (o->sessions) {
+		x->rsa = crypto_alloc_akcipher("rsa", 0, 0);
+		if (IS_ERR(x->rsa)) {
+			pr_notice_once("TPM 1.2: no rsa in the kernel (%ld): seal and unseal data cross the TPM bus in clear\n",
+				       PTR_ERR(x->rsa));
+			x->rsa = NULL;
+		}
+	}
 	mutex_lock(&tk1_lock);
 	ret = trusted_tpm_hold();
 	if (ret) {
 		mutex_unlock(&tk1_lock);
+		crypto_free_akcipher(x->rsa);
+		x->rsa = NULL;
 		return ret;
 	}
-	if (!o->sessions)
+	if (!x->rsa)
 		return 0;
 	ret = start_transport(buf, x, o);
 	if (ret == -EOPNOTSUPP)
@@ -291,11 +296,14 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
  */
 void trusted_tpm1_end(u8 *buf, struct tk1_xport *x)
 {
+	struct crypto_akcipher *rsa = x->rsa;
+
 	if (x->open)
 		trusted_tpm1_flush(buf, x->t.handle, TK1_RT_TRANS);
 	memzero_explicit(x, sizeof(*x));
 	trusted_tpm_release();
 	mutex_unlock(&tk1_lock);
+	crypto_free_akcipher(rsa);
 }
 
 /**

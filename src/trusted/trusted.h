@@ -24,12 +24,12 @@ bool trusted_tpm_present(void);
 bool trusted_tpm_is_tpm2(void);
 u8 *trusted_tpm_buf_alloc(void);
 void trusted_tpm_buf_free(u8 *buf);
+int trusted_tpm_hold(void);
+void trusted_tpm_release(void);
 int trusted_tpm_send(u8 *buf, const char *what);
 int trusted_tpm_errno(int rc, const char *what);
 int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o);
 int trusted_tpm_pcrlock(u32 pcr);
-int trusted_tpm_hold(void);
-void trusted_tpm_release(void);
 void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type);
 
 /* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
@@ -54,8 +54,10 @@ int trusted_tpm1_check_response(u8 *check, const u8 *key, const u8 *digest,
 				const struct tk1_auth_out *out);
 
 /* tpm1_transport.c: a TPM 1.2 sequence, in a transport session. */
+struct crypto_akcipher;
 struct tk1_xport {
 	struct tk1_transport t;
+	struct crypto_akcipher *rsa;	/* allocated before the chip is held */
 	bool open;
 };
 
