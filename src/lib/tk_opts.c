@@ -177,8 +177,6 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 	case TK_OPT_LOGON:
 		return parse_logon(req, val);
 	case TK_OPT_SESSIONS:
-		if (!tpm2)
-			return refuse(req, "sessions needs a TPM 2.0");
 		if (strcmp(val, "0") && strcmp(val, "1"))
 			return refuse(req, "sessions must be 0 or 1");
 		o->sessions = val[0] == '1';

@@ -53,7 +53,7 @@ struct tk_options {
 	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
 	u32 pcrs_mask;
 	u8 migratable;
-	u8 sessions;			/* sessions=: TPM 2.0 sessions (default 1) */
+	u8 sessions;			/* sessions=: 1.2 transport, 2.0 sessions */
 	u8 keyauth[TK_AUTH_SIZE];
 	u8 blobauth[TK_AUTH_SIZE];
 	u8 pcrinfo[TK_PCRINFO_MAX];

@@ -74,7 +74,7 @@ static int trusted_new_key(struct trusted_key_payload *p, const struct tk_reques
 	if (kernel_rng)
 		ret = get_random_bytes_wait(p->key, p->key_len);
 	else
-		ret = trusted_tpm_random(p->key, p->key_len);
+		ret = trusted_tpm_random(p->key, p->key_len, &req->opt);
 	return ret ?: trusted_seal(p, &req->opt);
 }
 

@@ -238,12 +238,14 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 }
 
 /* Fill @out from the TPM's RNG; the TPM may hand out fewer bytes a call. */
-int trusted_tpm_random(u8 *out, size_t len)
+int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o)
 {
 	size_t done = 0;
 	int tries = 16, n = 0;
 	u8 *buf;
 
+	if (!is_tpm2)
+		return trusted_tpm1_random(out, len, o);
 	buf = trusted_tpm_buf_alloc();
 	if (!buf)
 		return -ENOMEM;
@@ -285,15 +287,20 @@ int trusted_tpm_pcrlock(u32 pcr)
 	return 0;
 }
 
-/* Release an authorisation session a failed exchange left open. */
-void trusted_tpm1_flush_auth(u8 *buf, u32 handle)
+/* Release a session (TK1_RT_AUTH, TK1_RT_TRANS) an exchange left open. */
+void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
 {
 	struct tk_cmd_buf b;
 
 	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
 		     TK1_ORD_FLUSH_SPECIFIC);
 	tk_cmd_u32(&b, handle);
-	tk_cmd_u32(&b, TK1_RT_AUTH);
-	if (!tk_cmd_end(&b))
+	tk_cmd_u32(&b, type);
+	if (tk_cmd_end(&b))
+		return;
+	/* not through trusted_tpm_exchange(): no fault injected here */
+	if (READ_ONCE(holder) == current)
+		tk_tpm_transmit_held(chip, buf);
+	else
 		tk_tpm_transmit(chip, buf);
 }

@@ -9,20 +9,18 @@
  * RNG; every response HMAC is verified before its data is used. A session
  * counts as open from the TPM's successful answer to OSAP/OIAP, however
  * malformed the rest of it, until the TPM answers the command that uses
- * it; one left open on any path is flushed.
+ * it; one left open on any path is flushed. Unless sessions=0, Seal and
+ * Unseal travel in an encrypted transport session (tpm1_transport.c).
  */
 #include <crypto/algapi.h>
 #include <linux/error-injection.h>
-#include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "trusted.h"
 
-/* One exchange at a time: a TPM 1.2 has only a few session slots. */
-static DEFINE_MUTEX(tk1_lock);
-
 struct seal_work {
+	struct tk1_xport x;
 	struct tk1_session sess;
 	bool open;
 	struct tk1_auth_in auth;
@@ -35,6 +33,7 @@ struct seal_work {
 };
 
 struct unseal_work {
+	struct tk1_xport x;
 	struct tk1_session sess[2];
 	bool open[2];
 	struct tk1_auth_in auth[2];
@@ -77,11 +76,18 @@ static int send_parse_session(u8 *buf, struct tk1_session *s, bool osap,
 	return trusted_tpm_errno(rc, rc ? what : NULL);
 }
 
-/* SHA1(ordinal || params) for a request, SHA1(0 || ordinal || params)
- * for a successful response.
+/**
+ * trusted_tpm1_param_digest() - the digest an authorisation HMAC covers
+ * @out: SHA1(ordinal || params) for a request, SHA1(0 || ordinal ||
+ *	 params) for a successful response
+ * @ordinal: the command's ordinal
+ * @params: its parameters
+ * @response: which of the two
+ *
+ * Return: 0 or a negative errno.
  */
-static int param_digest(u8 *out, u32 ordinal, const struct tk_span *params,
-			bool response)
+int trusted_tpm1_param_digest(u8 *out, u32 ordinal,
+			      const struct tk_span *params, bool response)
 {
 	__be32 words[2] = { 0, cpu_to_be32(ordinal) };
 	struct tk_span spans[2] = {
@@ -93,9 +99,19 @@ static int param_digest(u8 *out, u32 ordinal, const struct tk_span *params,
 	return trusted_sha1(out, spans, 2);
 }
 
-/* HMAC(key, digest || nonce_even || nonce_odd || continue) */
-static int auth_hmac(u8 *out, const u8 *key, const u8 *digest,
-		     const u8 *even, const u8 *odd, const u8 *cont)
+/**
+ * trusted_tpm1_auth_hmac() - HMAC(key, digest || nonce_even || nonce_odd || continue)
+ * @out: the HMAC
+ * @key: the 20-byte authorisation secret
+ * @digest: trusted_tpm1_param_digest()
+ * @even: nonceEven
+ * @odd: nonceOdd
+ * @cont: continueAuthSession, one byte
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm1_auth_hmac(u8 *out, const u8 *key, const u8 *digest,
+			   const u8 *even, const u8 *odd, const u8 *cont)
 {
 	struct tk_span spans[4] = {
 		{ digest, TK1_DIGEST_SIZE },
@@ -107,13 +123,23 @@ static int auth_hmac(u8 *out, const u8 *key, const u8 *digest,
 	return trusted_hmac(out, key, spans, 4);
 }
 
-static int check_response(u8 *check, const u8 *key, const u8 *digest,
-			  const struct tk1_auth_in *in,
-			  const struct tk1_auth_out *out)
+/**
+ * trusted_tpm1_check_response() - verify a response's authorisation HMAC
+ * @check: scratch for the expected HMAC
+ * @key: the 20-byte authorisation secret
+ * @digest: trusted_tpm1_param_digest() of the response
+ * @in: the request's trailer (its nonceOdd)
+ * @out: the response's trailer
+ *
+ * Return: 0, -EINVAL (logged) when it does not match, or a negative errno.
+ */
+int trusted_tpm1_check_response(u8 *check, const u8 *key, const u8 *digest,
+				const struct tk1_auth_in *in,
+				const struct tk1_auth_out *out)
 {
 	int ret;
 
-	ret = auth_hmac(check, key, digest, out->nonce_even, in->nonce_odd,
+	ret = trusted_tpm1_auth_hmac(check, key, digest, out->nonce_even, in->nonce_odd,
 			&out->cont);
 	if (ret)
 		return ret;
@@ -169,6 +195,7 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	struct tk1_seal_out out;
 	struct tk_span params;
 	struct tk_cmd_buf b;
+	bool ran;
 	int ret;
 
 	ret = start_osap(buf, w, o);
@@ -184,12 +211,12 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 			       w->encauth, o->pcrinfo, o->pcrinfo_len,
 			       w->data, p->key_len + 1, &params);
 	if (!ret)
-		ret = param_digest(w->digest, TK1_ORD_SEAL, &params, false);
+		ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_SEAL, &params, false);
 	if (ret)
 		return ret;
 	w->auth.handle = w->sess.handle;
 	get_random_bytes(w->auth.nonce_odd, sizeof(w->auth.nonce_odd));
-	ret = auth_hmac(w->auth.hmac, w->secret, w->digest,
+	ret = trusted_tpm1_auth_hmac(w->auth.hmac, w->secret, w->digest,
 			w->sess.nonce_even, w->auth.nonce_odd, &w->auth.cont);
 	if (ret)
 		return ret;
@@ -198,17 +225,17 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	if (ret)
 		return ret;
 
-	ret = trusted_tpm_send(buf, "TPM_Seal");
-	if (ret >= 0)
+	ret = trusted_tpm1_send(buf, &w->x, 1, "TPM_Seal", &ran);
+	if (ran)
 		w->open = false;	/* the TPM saw it and closed the session */
 	if (ret)
 		return trusted_tpm_errno(ret, NULL);
 	ret = tk1_parse_seal(buf, PAGE_SIZE, &out);
 	if (ret)
 		return trusted_tpm_errno(ret, "TPM_Seal");
-	ret = param_digest(w->digest, TK1_ORD_SEAL, &out.params, true);
+	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_SEAL, &out.params, true);
 	if (!ret)
-		ret = check_response(w->check, w->secret, w->digest, &w->auth,
+		ret = trusted_tpm1_check_response(w->check, w->secret, w->digest, &w->auth,
 				     &out.auth);
 	if (ret)
 		return ret;
@@ -236,11 +263,14 @@ int trusted_tpm1_seal(struct trusted_key_payload *p,
 	if (!w)
 		goto out_buf;
 
-	mutex_lock(&tk1_lock);
+	ret = trusted_tpm1_begin(buf, &w->x, o);
+	if (ret)
+		goto out_w;
 	ret = seal_exchange(buf, w, p, o);
 	if (w->open)
-		trusted_tpm1_flush_auth(buf, w->sess.handle);
-	mutex_unlock(&tk1_lock);
+		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+	trusted_tpm1_end(buf, &w->x);
+out_w:
 
 	kfree_sensitive(w);
 out_buf:
@@ -248,7 +278,15 @@ out_buf:
 	return ret;
 }
 
-static int open_oiap(u8 *buf, struct tk1_session *s, bool *open)
+/**
+ * trusted_tpm1_oiap() - open an OIAP session
+ * @buf: the command buffer
+ * @s: the session, on success
+ * @open: set as soon as the TPM opened it
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open)
 {
 	struct tk_cmd_buf b;
 	int ret;
@@ -265,10 +303,11 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	struct tk1_unseal_out out;
 	struct tk_span params;
 	struct tk_cmd_buf b;
+	bool ran;
 	int i, ret;
 
 	for (i = 0; i < 2; i++) {
-		ret = open_oiap(buf, &w->sess[i], &w->open[i]);
+		ret = trusted_tpm1_oiap(buf, &w->sess[i], &w->open[i]);
 		if (ret)
 			return ret;
 	}
@@ -276,11 +315,11 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	ret = tk1_unseal_params(&b, buf, PAGE_SIZE, parent_handle(o),
 				 p->blob, p->blob_len, &params);
 	if (!ret)
-		ret = param_digest(w->digest, TK1_ORD_UNSEAL, &params, false);
+		ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_UNSEAL, &params, false);
 	for (i = 0; !ret && i < 2; i++) {
 		w->auth[i].handle = w->sess[i].handle;
 		get_random_bytes(w->auth[i].nonce_odd, TK1_NONCE_SIZE);
-		ret = auth_hmac(w->auth[i].hmac, keys[i], w->digest,
+		ret = trusted_tpm1_auth_hmac(w->auth[i].hmac, keys[i], w->digest,
 				w->sess[i].nonce_even, w->auth[i].nonce_odd,
 				&w->auth[i].cont);
 		tk1_append_auth(&b, &w->auth[i]);
@@ -289,17 +328,17 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	if (ret)
 		return ret;
 
-	ret = trusted_tpm_send(buf, "TPM_Unseal");
-	if (ret >= 0)	/* the TPM saw it and closed both sessions */
+	ret = trusted_tpm1_send(buf, &w->x, 1, "TPM_Unseal", &ran);
+	if (ran)	/* the TPM saw it and closed both sessions */
 		w->open[0] = w->open[1] = false;
 	if (ret)
 		return trusted_tpm_errno(ret, NULL);
 	ret = tk1_parse_unseal(buf, PAGE_SIZE, &out);
 	if (ret)
 		return trusted_tpm_errno(ret, "TPM_Unseal");
-	ret = param_digest(w->digest, TK1_ORD_UNSEAL, &out.params, true);
+	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_UNSEAL, &out.params, true);
 	for (i = 0; !ret && i < 2; i++)
-		ret = check_response(w->check, keys[i], w->digest, &w->auth[i],
+		ret = trusted_tpm1_check_response(w->check, keys[i], w->digest, &w->auth[i],
 				     &out.auth[i]);
 	if (ret)
 		return ret;
@@ -335,12 +374,16 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 	if (!w)
 		goto out_buf;
 
-	mutex_lock(&tk1_lock);
+	ret = trusted_tpm1_begin(buf, &w->x, o);
+	if (ret)
+		goto out_w;
 	ret = unseal_exchange(buf, w, p, o);
 	for (i = 0; i < 2; i++)
 		if (w->open[i])
-			trusted_tpm1_flush_auth(buf, w->sess[i].handle);
-	mutex_unlock(&tk1_lock);
+			trusted_tpm1_flush(buf, w->sess[i].handle,
+					   TK1_RT_AUTH);
+	trusted_tpm1_end(buf, &w->x);
+out_w:
 
 	kfree_sensitive(w);
 out_buf:

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include "tk_opts.h"
 #include "tk1_msg.h"
+#include "tk1_transport.h"
 
 /* trusted-type.h imposes its own prefix; use ours throughout. */
 #undef pr_fmt
@@ -27,9 +28,9 @@ int trusted_tpm_hold(void);
 void trusted_tpm_release(void);
 int trusted_tpm_send(u8 *buf, const char *what);
 int trusted_tpm_errno(int rc, const char *what);
-int trusted_tpm_random(u8 *out, size_t len);
+int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o);
 int trusted_tpm_pcrlock(u32 pcr);
-void trusted_tpm1_flush_auth(u8 *buf, u32 handle);
+void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type);
 
 /* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
 int trusted_auth_init(void);
@@ -38,11 +39,34 @@ int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n);
 int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
 		 unsigned int n);
 
-/* tpm1.c: TPM_Seal / TPM_Unseal of a payload. */
+/* tpm1.c: TPM_Seal / TPM_Unseal of a payload, and their HMACs. */
 int trusted_tpm1_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o);
 int trusted_tpm1_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
+int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open);
+int trusted_tpm1_param_digest(u8 *out, u32 ordinal,
+			      const struct tk_span *params, bool response);
+int trusted_tpm1_auth_hmac(u8 *out, const u8 *key, const u8 *digest,
+			   const u8 *even, const u8 *odd, const u8 *cont);
+int trusted_tpm1_check_response(u8 *check, const u8 *key, const u8 *digest,
+				const struct tk1_auth_in *in,
+				const struct tk1_auth_out *out);
+
+/* tpm1_transport.c: a TPM 1.2 sequence, in a transport session. */
+struct crypto_akcipher;
+struct tk1_xport {
+	struct tk1_transport t;
+	struct crypto_akcipher *rsa;	/* allocated before the chip is held */
+	bool open;
+};
+
+int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
+		       const struct tk_options *o);
+void trusted_tpm1_end(u8 *buf, struct tk1_xport *x);
+int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
+		      const char *what, bool *ran);
+int trusted_tpm1_random(u8 *out, size_t len, const struct tk_options *o);
 
 /* tpm2.c: sealing on a TPM 2.0. */
 int trusted_tpm2_seal(struct trusted_key_payload *p,

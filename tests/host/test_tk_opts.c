@@ -361,6 +361,21 @@ static void test_migratable(void)
 	REFUSED("new 32 migratable=true", TPM12, "migratable");
 }
 
+/* sessions=0|1 on a TPM 1.2 too (its transport session), default 1. */
+static void test_sessions_tpm12(void)
+{
+	OK("new 32", TPM12);
+	CHECK_EQ(req.opt.sessions, 1);
+	OK("new 32 sessions=0", TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_SESSIONS));
+	CHECK_EQ(req.opt.sessions, 0);
+	OK("load 00 sessions=1", TPM12);
+	CHECK_EQ(req.opt.sessions, 1);
+	REFUSED("new 32 sessions=2", TPM12, "sessions must be 0 or 1");
+	REFUSED("new 32 sessions=off", TPM12, "sessions must be 0 or 1");
+	REFUSED("new 32 sessions=0 sessions=1", TPM12, "twice");
+}
+
 static void test_hash(void)
 {
 	static const struct {
@@ -670,6 +685,7 @@ int main(void)
 	RUN(test_pcrinfo);
 	RUN(test_pcrlock);
 	RUN(test_migratable);
+	RUN(test_sessions_tpm12);
 	RUN(test_hash);
 	RUN(test_policydigest);
 	RUN(test_policyhandle);

@@ -6,6 +6,7 @@
 #
 # 1.2: swtpm_setup --createek --take-ownership --owner-well-known --srk-well-known,
 #      then the SRK auth is changed to 20 zero bytes (TPM_ChangeAuthOwner, tpm.py)
+#      and readSRKPub is set (TPM_SetCapability: the kernel's transport sessions)
 #      and checked with a seal/unseal after a restart. Owner auth stays
 #      SHA1(20 zero bytes) = 6768033e216468247bd031a0a2d9876d79818f8f.
 # 2.0: swtpm_setup --tpm2 --createek, then a persistent ECC primary (SRK) at
@@ -74,6 +75,7 @@ build_template() {
 			die "swtpm_setup failed (see $t/setup.log)"
 		serve "$t/state"
 		python3 "$tpmpy" srk-zero --port "$swtpm_port"
+		python3 "$tpmpy" srk-pub --port "$swtpm_port" --srk-auth "$(printf '0%.0s' $(seq 40))"
 		python3 "$tpmpy" savestate --port "$swtpm_port"
 		stop
 		# Prove the change persisted across a TPM restart.

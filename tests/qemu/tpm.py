@@ -5,6 +5,8 @@
 Standard library only. Commands (TPM Main Part 3, v1.2 rev 116):
   freeport               print a port P such that P and P+1 are free on 127.0.0.1
   srk-zero   --port P    TPM_ChangeAuthOwner: SRK auth := 20 zero bytes
+  srk-pub    --port P    TPM_SetCapability: readSRKPub := TRUE (TPM_GetPubKey of
+                         the SRK, for the kernel's encrypted transport sessions)
   seal-test  --port P    TPM_Seal + TPM_Unseal under the SRK (proves the SRK auth)
   savestate  --port P    TPM_SaveState (before stopping swtpm)
 
@@ -31,6 +33,10 @@ ORD_CHANGE_AUTH_OWNER = 0x10
 ORD_SEAL = 0x17
 ORD_UNSEAL = 0x18
 ORD_SAVE_STATE = 0x98
+ORD_SET_CAPABILITY = 0x3F
+ORD_GET_PUBKEY = 0x21
+SET_PERM_FLAGS = 0x01
+PF_READSRKPUB = 17
 
 ET_KEYHANDLE = 0x0001
 ET_OWNER = 0x0002
@@ -153,6 +159,18 @@ def change_srk_auth(tpm, owner_auth, new_auth):
                    "TPM_ChangeAuthOwner(SRK)")
 
 
+def srk_pub_readable(tpm, owner_auth, srk_auth):
+    sess = tpm.oiap()
+    params = struct.pack(">III", SET_PERM_FLAGS, 4, PF_READSRKPUB) + \
+        struct.pack(">I", 1) + b"\x01"
+    tpm.authorized(ORD_SET_CAPABILITY, b"", params, [(sess, owner_auth)],
+                   "TPM_SetCapability(readSRKPub)")
+    sess = tpm.oiap()
+    out = tpm.authorized(ORD_GET_PUBKEY, struct.pack(">I", KH_SRK), b"",
+                         [(sess, srk_auth)], "TPM_GetPubKey(SRK)")
+    return len(out)
+
+
 def seal_test(tpm, srk_auth):
     """Seal 32 random bytes to the SRK the way the kernel's trusted.ko does
     (OSAP on the SRK for TPM_Seal; two OIAP sessions for TPM_Unseal)."""
@@ -197,7 +215,7 @@ def hexauth(s):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("cmd", choices=["freeport", "srk-zero", "seal-test", "savestate"])
+    ap.add_argument("cmd", choices=["freeport", "srk-zero", "srk-pub", "seal-test", "savestate"])
     ap.add_argument("--port", type=int)
     ap.add_argument("--owner-auth", type=hexauth, default=WELL_KNOWN)
     ap.add_argument("--srk-auth", type=hexauth, default=WELL_KNOWN,
@@ -216,6 +234,10 @@ def main():
             n = seal_test(tpm, args.new_auth)
             print("tpm.py: SRK auth changed to %s; seal/unseal with it ok (blob %d bytes)"
                   % (args.new_auth.hex(), n), file=sys.stderr)
+        elif args.cmd == "srk-pub":
+            n = srk_pub_readable(tpm, args.owner_auth, args.srk_auth)
+            print("tpm.py: readSRKPub set; TPM_GetPubKey(SRK) ok (%d bytes)" % n,
+                  file=sys.stderr)
         elif args.cmd == "seal-test":
             n = seal_test(tpm, args.srk_auth)
             print("tpm.py: seal/unseal with SRK auth %s ok (blob %d bytes)"

@@ -5,7 +5,8 @@
 # int: one of 0x80000000 and up became a negative non-errno (add_key then
 # took it for a key pointer); TPM_RESOURCES and the dictionary-attack
 # lockout read EPERM. fail_function makes the OSAP exchange (the second
-# of a new key, after GetRandom) return each code, as the TPM core would.
+# of a new key, after GetRandom) return each code, as the TPM core would;
+# sessions=0: without the transport session's exchanges in between.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
@@ -21,7 +22,7 @@ fi
 s0=$(tk1_sessions)
 
 rc() { # DESC ERRNO CODE
-	t_errno "$1" "$2" tk_ff_refused trusted_tpm_exchange 2 "$3" r_x "new 32"
+	t_errno "$1" "$2" tk_ff_refused trusted_tpm_exchange 2 "$3" r_x "new 32 sessions=0"
 }
 rc "TPM_AUTHFAIL (0x1): EPERM, as in-tree" EPERM 0x1
 rc "TPM_RESOURCES (0x15): EAGAIN" EAGAIN 0x15

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TPM 1.2 encrypted transport sessions (TPM Main Part 3 §24) around
+ * TPM_GetRandom, TPM_Seal and TPM_Unseal, so the key bytes never cross the
+ * bus in clear: the parameters of the wrapped command and of its response
+ * are XORed with MGF1 pads only the TPM and we can compute.
+ *
+ * A sequence (trusted_tpm1_begin() .. trusted_tpm1_end()) runs under one
+ * lock with the chip held. It reads the parent key's public part
+ * (TPM_GetPubKey, OIAP with keyauth), OAEP-encrypts a fresh transport
+ * secret to it and opens the session (TPM_EstablishTransport, OIAP with
+ * keyauth). A TPM 1.2 answers TPM_GetPubKey for the SRK only when its
+ * owner set readSRKPub: without it the sequence falls back to plain
+ * commands (the blob authorisation stays ADIP-encrypted), as with
+ * sessions=0; docs/trusted.md.
+ */
+#include <crypto/akcipher.h>
+#include <linux/crypto.h>
+#include <linux/error-injection.h>
+#include <linux/mutex.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include "trusted.h"
+#include "tk1_transport.h"
+
+/* One exchange at a time: a TPM 1.2 has only a few session slots. */
+static DEFINE_MUTEX(tk1_lock);
+
+struct start_work {
+	struct tk1_session sess;
+	struct tk1_auth_in auth;
+	struct tk1_pubkey pk;
+	bool open;
+	u8 digest[TK1_DIGEST_SIZE];
+	u8 check[TK1_DIGEST_SIZE];
+	u8 plain[TK1_TRANSPORT_AUTH_SIZE];
+	u8 seed[TK1_DIGEST_SIZE];
+	u8 der[TK1_RSA_MAX_BYTES + 32];
+	u8 em[TK1_RSA_MAX_BYTES];
+	u8 secret[TK1_RSA_MAX_BYTES];
+	u32 secret_len;
+};
+
+static int x_sha1(void *ctx, const struct tk_span *in, unsigned int n,
+		  u8 out[TK1_DIGEST_SIZE])
+{
+	return trusted_sha1(out, in, n);
+}
+
+static int x_hmac(void *ctx, const u8 *key, const struct tk_span *in,
+		  unsigned int n, u8 out[TK1_DIGEST_SIZE])
+{
+	return trusted_hmac(out, key, in, n);
+}
+
+static const struct tk1_crypto x_crypto = {
+	.sha1 = x_sha1,
+	.hmac = x_hmac,
+};
+
+static u32 parent_handle(const struct tk_options *o)
+{
+	return tk_opt_given(o, TK_OPT_KEYHANDLE) ? o->keyhandle : TK1_KH_SRK;
+}
+
+/*
+ * Send a command authorised by keyauth under a fresh OIAP session (not
+ * continued) and check the response HMAC over @out_params, which
+ * @parse fills in. The session is flushed on any path that leaves it open.
+ */
+static int oiap_command(u8 *buf, struct start_work *w,
+			const struct tk_options *o, struct tk_cmd_buf *b,
+			const struct tk_span *params, u32 ordinal,
+			const char *what)
+{
+	int ret;
+
+	ret = trusted_tpm1_param_digest(w->digest, ordinal, params, false);
+	if (ret)
+		return ret;
+	w->auth.handle = w->sess.handle;
+	w->auth.cont = 0;
+	get_random_bytes(w->auth.nonce_odd, TK1_NONCE_SIZE);
+	ret = trusted_tpm1_auth_hmac(w->auth.hmac, o->keyauth, w->digest,
+				     w->sess.nonce_even, w->auth.nonce_odd,
+				     &w->auth.cont);
+	if (ret)
+		return ret;
+	tk1_append_auth(b, &w->auth);
+	ret = tk1_finish(b);
+	if (ret)
+		return ret;
+	ret = trusted_tpm_send(buf, NULL);
+	if (ret >= 0)
+		w->open = false;
+	if (ret < 0)
+		return trusted_tpm_errno(ret, what);
+	return ret;
+}
+
+/*
+ * The TPM's answer to TPM_GetPubKey. Test kernels (CONFIG_FAIL_FUNCTION)
+ * can make it any return code: TPM_INVALID_KEYHANDLE (12) as from a TPM
+ * without readSRKPub, -EBADMSG as for a malformed response.
+ */
+static noinline int trusted_tpm1_parse_pubkey(const u8 *buf,
+					      struct tk1_pubkey *pk)
+{
+	return tk1_parse_pubkey(buf, PAGE_SIZE, pk);
+}
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(trusted_tpm1_parse_pubkey, NONE);
+#endif
+
+/* The parent's public key, its response HMAC checked. -EOPNOTSUPP: unreadable SRK. */
+static int read_pubkey(u8 *buf, struct start_work *w,
+		       const struct tk_options *o)
+{
+	struct tk_span params;
+	struct tk_cmd_buf b;
+	int ret;
+
+	ret = trusted_tpm1_oiap(buf, &w->sess, &w->open);
+	if (ret)
+		return ret;
+	ret = tk1_get_pubkey_params(&b, buf, PAGE_SIZE, parent_handle(o),
+				    &params);
+	ret = ret ?: oiap_command(buf, w, o, &b, &params,
+				  TK1_ORD_GET_PUBKEY, "TPM_GetPubKey");
+	if (ret < 0)
+		return ret;
+	ret = ret ?: trusted_tpm1_parse_pubkey(buf, &w->pk);
+	if (ret == TK1_RC_INVALID_KEYHANDLE &&
+	    parent_handle(o) == TK1_KH_SRK) {
+		pr_notice_once("TPM 1.2: the SRK's public key is not readable (readSRKPub): seal and unseal data cross the TPM bus in clear\n");
+		return -EOPNOTSUPP;
+	}
+	if (ret)
+		return trusted_tpm_errno(ret, "TPM_GetPubKey");
+	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_GET_PUBKEY,
+					&w->pk.params, true);
+	return ret ?: trusted_tpm1_check_response(w->check, o->keyauth,
+						  w->digest, &w->auth,
+						  &w->pk.auth);
+}
+
+/* w->secret = RSA(OAEP(TPM_TRANSPORT_AUTH)) for the key in w->pk. */
+static int encrypt_secret(struct start_work *w, struct crypto_akcipher *tfm,
+			  const u8 *auth)
+{
+	struct akcipher_request *req = NULL;
+	struct scatterlist src, dst;
+	DECLARE_CRYPTO_WAIT(wait);
+	u32 k = w->pk.modulus.len;
+	int ret;
+
+	put_unaligned_be16(TK1_TAG_TRANSPORT_AUTH, w->plain);
+	memcpy(w->plain + 2, auth, TK1_DIGEST_SIZE);
+	get_random_bytes(w->seed, sizeof(w->seed));
+	ret = tk1_oaep_encode(&x_crypto, w->plain, sizeof(w->plain), w->seed,
+			      w->em, k);
+	if (ret)
+		return ret;
+	ret = tk1_rsa_pub_der(w->der, sizeof(w->der), &w->pk.modulus,
+			      w->pk.exponent);
+	if (ret < 0)
+		return ret;
+
+	ret = crypto_akcipher_set_pub_key(tfm, w->der, ret);
+	if (!ret && crypto_akcipher_maxsize(tfm) != k)
+		ret = -EINVAL;
+	if (!ret) {
+		req = akcipher_request_alloc(tfm, GFP_KERNEL);
+		if (!req)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		sg_init_one(&src, w->em, k);
+		sg_init_one(&dst, w->secret, k);
+		akcipher_request_set_crypt(req, &src, &dst, k, k);
+		akcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP,
+					      crypto_req_done, &wait);
+		ret = crypto_wait_req(crypto_akcipher_encrypt(req), &wait);
+	}
+	if (ret)
+		pr_info_ratelimited("TPM 1.2 transport: RSA encryption failed (%d)\n",
+				    ret);
+	akcipher_request_free(req);
+	w->secret_len = k;
+	return ret;
+}
+
+static int establish(u8 *buf, struct start_work *w, struct tk1_xport *x,
+		     const struct tk_options *o)
+{
+	struct tk1_establish_out out;
+	struct tk_span params;
+	struct tk_cmd_buf b;
+	int ret;
+
+	ret = trusted_tpm1_oiap(buf, &w->sess, &w->open);
+	if (ret)
+		return ret;
+	ret = tk1_establish_params(&b, buf, PAGE_SIZE, parent_handle(o),
+				   w->secret, w->secret_len, &params);
+	ret = ret ?: oiap_command(buf, w, o, &b, &params,
+				  TK1_ORD_ESTABLISH_TRANSPORT,
+				  "TPM_EstablishTransport");
+	if (ret < 0)
+		return ret;
+	ret = ret ?: tk1_parse_establish(buf, PAGE_SIZE, &out);
+	if (ret)
+		return trusted_tpm_errno(ret, "TPM_EstablishTransport");
+	x->t.handle = out.handle;
+	x->open = true;		/* from here on it is flushed on any error */
+	memcpy(x->t.nonce_even, out.nonce_even, TK1_NONCE_SIZE);
+	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_ESTABLISH_TRANSPORT,
+					&out.params, true);
+	return ret ?: trusted_tpm1_check_response(w->check, o->keyauth,
+						  w->digest, &w->auth,
+						  &out.auth);
+}
+
+static int start_transport(u8 *buf, struct tk1_xport *x,
+			   const struct tk_options *o)
+{
+	struct start_work *w;
+	int ret;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	get_random_bytes(x->t.auth, sizeof(x->t.auth));
+	ret = read_pubkey(buf, w, o);
+	if (w->open)
+		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+	w->open = false;
+	ret = ret ?: encrypt_secret(w, x->rsa, x->t.auth);
+	ret = ret ?: establish(buf, w, x, o);
+	if (w->open)
+		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+	kfree_sensitive(w);
+	return ret;
+}
+
+/**
+ * trusted_tpm1_begin() - start a sequence of TPM 1.2 commands
+ * @buf: a command buffer
+ * @x: the transport state, zeroed by the caller
+ * @o: the options: the parent key and its keyauth, sessions=
+ *
+ * Takes the TPM 1.2 lock and the chip, and, unless sessions=0, opens an
+ * encrypted transport session; where the SRK's public key cannot be read
+ * (or the kernel has no RSA) the sequence goes on in clear. The RSA
+ * transform is allocated first: that may load a module, which IMA may
+ * measure into the TPM, and the chip must not be held then.
+ *
+ * Return: 0, or a negative errno (then nothing is held).
+ */
+int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
+		       const struct tk_options *o)
+{
+	int ret;
+
+	if (o->sessions) {
+		x->rsa = crypto_alloc_akcipher("rsa", 0, 0);
+		if (IS_ERR(x->rsa)) {
+			pr_notice_once("TPM 1.2: no rsa in the kernel (%ld): seal and unseal data cross the TPM bus in clear\n",
+				       PTR_ERR(x->rsa));
+			x->rsa = NULL;
+		}
+	}
+	mutex_lock(&tk1_lock);
+	ret = trusted_tpm_hold();
+	if (ret) {
+		mutex_unlock(&tk1_lock);
+		crypto_free_akcipher(x->rsa);
+		x->rsa = NULL;
+		return ret;
+	}
+	if (!x->rsa)
+		return 0;
+	ret = start_transport(buf, x, o);
+	if (ret == -EOPNOTSUPP)
+		return 0;
+	if (ret)
+		trusted_tpm1_end(buf, x);
+	return ret;
+}
+
+/**
+ * trusted_tpm1_end() - end a sequence: flush the transport, release all
+ * @buf: a command buffer
+ * @x: the transport state
+ */
+void trusted_tpm1_end(u8 *buf, struct tk1_xport *x)
+{
+	struct crypto_akcipher *rsa = x->rsa;
+
+	if (x->open)
+		trusted_tpm1_flush(buf, x->t.handle, TK1_RT_TRANS);
+	memzero_explicit(x, sizeof(*x));
+	trusted_tpm_release();
+	mutex_unlock(&tk1_lock);
+	crypto_free_akcipher(rsa);
+}
+
+/**
+ * trusted_tpm1_send() - send a command, through the transport when open
+ * @buf: the command; the (decrypted) response replaces it
+ * @x: the transport state
+ * @handles: how many handles the command has after its header
+ * @what: the command's name for the log
+ * @ran: set when the TPM executed the command (its sessions are closed)
+ *
+ * Return: as trusted_tpm_send(): 0, a negative errno, or the wrapped
+ * command's TPM return code.
+ */
+int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
+		      const char *what, bool *ran)
+{
+	u32 ordinal = get_unaligned_be32(buf + 6);
+	u8 odd[TK1_NONCE_SIZE];
+	int ret;
+
+	*ran = false;
+	if (!x->open) {
+		ret = trusted_tpm_send(buf, what);
+		*ran = ret >= 0;
+		return ret;
+	}
+	get_random_bytes(odd, sizeof(odd));
+	ret = tk1_transport_wrap(&x_crypto, &x->t, buf, PAGE_SIZE, handles,
+				 odd);
+	if (ret)
+		return ret;
+	ret = trusted_tpm_send(buf, NULL);
+	if (ret > 0)		/* the transport refused it, and is gone */
+		x->open = false;
+	if (ret)
+		return trusted_tpm_errno(ret, what);
+	*ran = true;
+	ret = tk1_transport_unwrap(&x_crypto, &x->t, buf, PAGE_SIZE, ordinal,
+				   odd);
+	if (ret > 0)
+		x->open = false;
+	if (ret == -EINVAL)
+		pr_info_ratelimited("%s: transport response failed its HMAC check\n",
+				    what);
+	if (ret)
+		return trusted_tpm_errno(ret, ret == -EINVAL ? NULL : what);
+	ret = get_unaligned_be32(buf + 6);
+	if (ret > 0)
+		pr_info_ratelimited("%s: TPM error %d\n", what, ret);
+	return ret;
+}
+
+/* One TPM_GetRandom: at most @len bytes into @out; the count or an errno. */
+static int random_chunk(u8 *buf, struct tk1_xport *x, u8 *out, u32 len)
+{
+	struct tk_rsp_buf r;
+	struct tk_cmd_buf b;
+	const u8 *p;
+	bool ran;
+	u32 n;
+	int rc;
+
+	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
+		     TK1_ORD_GET_RANDOM);
+	tk_cmd_u32(&b, len);
+	rc = tk_cmd_end(&b) ?: trusted_tpm1_send(buf, x, 0, "GetRandom",
+						 &ran);
+	if (rc)
+		return trusted_tpm_errno(rc, NULL);
+	if (tk_rsp_open(&r, buf, PAGE_SIZE, TK1_TAG_RSP_COMMAND))
+		return -EIO;
+	n = tk_rsp_u32(&r);
+	p = tk_rsp_bytes(&r, n);
+	if (tk_rsp_end(&r) || n > len)
+		return -EIO;
+	memcpy(out, p, n);
+	return n;
+}
+
+/**
+ * trusted_tpm1_random() - random bytes from the TPM 1.2, in a transport
+ * @out: where to put them
+ * @len: how many
+ * @o: the options (the transport's parent key, sessions=)
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm1_random(u8 *out, size_t len, const struct tk_options *o)
+{
+	struct tk1_xport x = { };
+	size_t done = 0;
+	int tries = 16, n = 0;
+	u8 *buf;
+
+	buf = trusted_tpm_buf_alloc();
+	if (!buf)
+		return -ENOMEM;
+	n = trusted_tpm1_begin(buf, &x, o);
+	if (n)
+		goto out;
+	while (done < len && tries--) {
+		n = random_chunk(buf, &x, out + done, len - done);
+		if (n < 0)
+			break;
+		done += n;
+	}
+	trusted_tpm1_end(buf, &x);
+out:
+	trusted_tpm_buf_free(buf);
+	if (n < 0)
+		return n;
+	return done == len ? 0 : -EIO;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Issue 8 (TPM 1.2 part): the key bytes of TPM_GetRandom, TPM_Seal and
+# TPM_Unseal travel in an encrypted transport session (TPM_ExecuteTransport,
+# TPM_ALG_MGF1) unless sessions=0. The test TPM has readSRKPub set
+# (provision.sh), so the SRK's public key can be read and every default
+# key here goes through the transport. Blobs are the same TPM_STORED_DATA
+# either way: each loads with and without it (60-interop.sh loads ours
+# with the in-tree module). No session of either kind is left behind.
+# On test kernels fail_function proves which path ran: a failing
+# TPM_GetPubKey parse stops a default key but not a sessions=0 one, and a
+# TPM without readSRKPub (TPM_INVALID_KEYHANDLE) falls back to clear.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/tk.inc"
+
+N=9
+why=$(tk_phase1)
+[ -n "$why" ] || [ "$(tk_impl)" = ours ] || why="sessions= is ours only"
+tk_begin $N "$why" || exit 0
+EBADMSG=0xffffffffffffffb6	# -74
+# shellcheck disable=SC2034  # used in eval
+NOTICE="SRK's public key is not readable"
+
+a0=$(tk1_sessions)
+t0=$(tk1_transports)
+t_check "new 32 (transport) and its load (transport)" \
+	eval 'tk_add x_1 "new 32" && tk_add x_2 "load $(tk_blob x_1)"'
+t_check "new 64 sessions=0 and its load (transport)" \
+	eval 'tk_add x_3 "new 64 sessions=0" && tk_add x_4 "load $(tk_blob x_3)"'
+t_check "a transport blob loads with sessions=0" \
+	eval 'tk_add x_5 "load $(tk_blob x_1) sessions=0"'
+t_check "new 128 keyhandle=$TK_SRK keyauth=\$Z40 migratable=0 in a transport" \
+	eval 'tk_add x_6 "new 128 keyhandle=$TK_SRK keyauth=$TK_Z40 migratable=0" &&
+	      tk_add x_7 "load $(tk_blob x_6) keyhandle=$TK_SRK"'
+t_check "no authorisation or transport session left ($a0, $t0)" \
+	eval 'tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
+	      tk_eq "transport sessions" "$(tk1_transports)" "$t0"'
+t_check "the TPM's public SRK was read: no clear-text fallback logged" \
+	eval '! dmesg | grep -q "$NOTICE"'
+
+ff=$(tk_ff_why trusted_tpm1_parse_pubkey)
+if [ -n "$ff" ]; then
+	tk_skip_rest 7 $N "$ff"
+else
+	t_errno "a malformed TPM_GetPubKey answer stops a default key: EIO" EIO \
+		tk_ff_refused trusted_tpm1_parse_pubkey 1 $EBADMSG x_8 "new 32"
+	# shellcheck disable=SC2016  # expanded by eval
+	t_check "... but not a sessions=0 one (the transport is not tried)" \
+		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 $EBADMSG &&
+		      tk_add x_8 "new 32 sessions=0"; _r=$?; tk_ff_off; [ $_r = 0 ]'
+	# shellcheck disable=SC2016  # expanded by eval
+	t_check "no readSRKPub (TPM_INVALID_KEYHANDLE): falls back to clear, logged, no session left" \
+		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
+		      tk_add x_9 "new 32"; _r=$?; tk_ff_off; [ $_r = 0 ] &&
+		      dmesg | grep -q "$NOTICE" &&
+		      tk_add x_9 "load $(tk_blob x_9)" &&
+		      tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
+		      tk_eq "transport sessions" "$(tk1_transports)" "$t0"'
+fi
+tk_ff_off
+tk_drop x_1 x_2 x_3 x_4 x_5 x_6 x_7 x_8 x_9
