@@ -13,7 +13,7 @@
 #   relay-secret-ba  hex: 32 bytes sealed in relay-blob-ba
 #   relay-ba         hex: that blob's auth (blobauth=, 20 bytes)
 #   relay-blob-ba    hex: the blob with an auth
-# TPM 2.0: TPMKey (ASN.1 DER, tpm2_encodeobject) under the SRK 0x81000001,
+# TPM 2.0: TPMKey (ASN.1 DER, id-sealedkey, tpmkey.py) under the SRK 0x81000001,
 # created with tpm2_create; without an SRK no blobs (relay-why says so).
 # TPM 1.2: TPM_Seal under the SRK (auth 20 zero bytes) with tests/relay/seal12.py;
 # the sealed data is the secret then the migratable byte 01, as trusted.ko seals.
@@ -69,7 +69,7 @@ if [ "$ver" = 1.2 ]; then
 		--data-auth "$ba" >"$out/relay-blob-ba"
 	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --savestate
 else
-	need tpm2_create tpm2_encodeobject tpm2_readpublic tpm2_shutdown
+	need tpm2_create tpm2_readpublic xxd tpm2_shutdown
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
 	if ! tpm2_readpublic -Q -c 0x81000001 >/dev/null 2>&1; then
 		echo "no SRK at 0x81000001 on this TPM" >"$out/relay-why"
@@ -83,10 +83,9 @@ else
 			tpm2_create -Q -C 0x81000001 "${a[@]}" -i "$work/$3.dat" \
 				-u "$work/$3.pub" -r "$work/$3.priv" || die "tpm2_create failed"
 			a=()
-			[ "$2" = - ] || a=(-p)
-			tpm2_encodeobject -Q -C 0x81000001 -u "$work/$3.pub" -r "$work/$3.priv" \
-				"${a[@]}" -o "$work/$3.pem" || die "tpm2_encodeobject failed"
-			sed '/^-----/d' "$work/$3.pem" | base64 -d | xxd -p | tr -d '\n' >"$out/$3"
+			[ "$2" = - ] || a=(--auth)
+			python3 "$TK_TOP/tests/relay/tpmkey.py" "$work/$3.pub" "$work/$3.priv" 81000001 \
+				"${a[@]}" >"$out/$3" || die "tpmkey.py failed"
 		}
 		seal2 "$sec" - relay-blob
 		seal2 "$secba" "$ba" relay-blob-ba
