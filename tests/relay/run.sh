@@ -34,7 +34,7 @@ boot() { # name tpm extras
 	local out=$d/$1 brc=0
 	"$TK_QEMU/provision.sh" "$2" "$d/$1.tpm" 2>/dev/null
 	TKH_RELAY=record TKH_BOOT_NAME=$1 "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" "$d/$1.tpm" "$2" \
-		"tk.phase=1 tk.kernel=test $3${TKH_IMPL:+ tk.impl=$TKH_IMPL} ${TKH_RELAY_EXTRA:-}" \
+		"tk.phase=1 tk.kernel=test tk.timeout=900 $3${TKH_IMPL:+ tk.impl=$TKH_IMPL} ${TKH_RELAY_EXTRA:-}" \
 		"$out" || brc=$?
 	[ "$brc" = 0 ] || rc=1
 	if [ -f "$out/counts" ]; then

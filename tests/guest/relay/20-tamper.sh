@@ -54,6 +54,7 @@ if ! tk_mods "$(tk_impl)"; then
 	exit 0
 fi
 rl_ctl disarm >/dev/null
+rl_flush_transients >/dev/null
 A=$(rl_get relay-blob)
 KH=$(rl_kh)
 strict=$(rl_strict)
@@ -65,13 +66,25 @@ if tk_have_enc && tk_add good "load $A $KH" && tk_enc_new e_good good; then
 fi
 tk_drop good e_good
 
+# leftovers ORD: what the tampered exchange left in the TPM 2.0 (then
+# flushed, so that the next test starts clean). A tampered Load response
+# hides the new object's handle from the kernel: a leftover object is then
+# unavoidable and only reported; after any other ordinal it is a failure.
 leftovers() {
+	left=''
 	[ "$TK_TPM" = 2.0 ] || return 0
 	_l=$(tk2_leftovers)
+	rl_flush_transients >/dev/null
 	tk2_da_reset >/dev/null 2>&1
-	[ "$_l" = "0 0 0" ] || echo "TPM holds transient objects, loaded, saved sessions: $_l"
+	[ "$_l" = "0 0 0" ] && return 0
+	if [ "$1" = 157 ]; then
+		note="$note${note:+; }$1:$act left $_l"
+	else
+		left="TPM holds transient objects, loaded, saved sessions: $_l"
+	fi
 }
 
+note=''
 bad=
 for c in $CASES; do
 	ord=${c%%:*} rest=${c#*:}
@@ -91,8 +104,8 @@ for c in $CASES; do
 	err=$(keyctl add trusted good "$data" @u 2>&1 >/dev/null)
 	rc=$?
 	fired=$(rl_ctl disarm)
-	left=$(leftovers)
-	[ -z "$left" ] || bad="$bad${bad:+; }$act: $left"
+	leftovers "$ord"
+	[ -z "$left" ] || bad="$bad${bad:+; }$ord:$act: $left"
 	if [ "$fired" = "fired 0" ]; then
 		t_skip "$d" "$impl sent no command $ord here (rc $rc)"
 		tk_drop good
@@ -132,6 +145,7 @@ else
 	t_skip "$impl: and it holds the sealed bytes" "no in-tree encrypted-keys.ko taking trusted masters"
 fi
 tk_drop good e_chk
+[ -z "$note" ] || _t_diag "left by a tampered Load (the kernel cannot know the handle): $note"
 if [ -z "$bad" ]; then
 	t_ok "$impl: no TPM object or session left behind by a tampered exchange"
 else
