@@ -11,7 +11,7 @@
 #
 # Environment: TKH_TPM=2.0|1.2 (one TPM only), TKH_IMPL=ref (the in-tree module
 # under tampering), TKH_RELAY_SEEDS="1 2 3" and TKH_RELAY_FUZZ_N=400 (--fuzz),
-# TKH_RELAY_EXTRA (more kernel command-line words, e.g. tk.relay_strict2=1),
+# TKH_RELAY_EXTRA (more kernel command-line words, e.g. tk.relay_noleak2=1 tk.relay_auth2=1),
 # and boot.sh's (TKH_BOOT_TIMEOUT, TKH_VERBOSE...).
 # Exit 0 only when every boot passed and the detector found the in-tree leak.
 set -euo pipefail

@@ -9,8 +9,8 @@
 # seals. Asserted always: a failure is an errno add_key(2) or the key type
 # documents and leaves no key; no hang (the script's timeout), no KASAN,
 # kmemleak or warning (the harness reads the console); the TPM still works
-# afterwards. Asserted with RL_STRICT2/RL_STRICT12 (rl.inc; once responses
-# are authenticated): no key is instantiated from a tampered response.
+# afterwards. Asserted with RL_AUTH2/RL_AUTH12 (rl.inc; TPM 1.2 on, TPM 2.0
+# once responses are authenticated): no key is instantiated from a tampered response.
 # Until then an accepted tampered response is a skip that says whether the
 # key bytes were right (proven with an encrypted key made under a clean load).
 here=${0%/*}
@@ -57,7 +57,7 @@ rl_ctl disarm >/dev/null
 rl_flush_transients >/dev/null
 A=$(rl_get relay-blob)
 KH=$(rl_kh)
-strict=$(rl_strict)
+strict=$(rl_auth)
 impl=$(tk_impl)
 check_enc=0
 if tk_have_enc && tk_add good "load $A $KH" && tk_enc_new e_good good; then

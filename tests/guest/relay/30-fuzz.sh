@@ -8,7 +8,7 @@
 # relay-fuzz runs long ones with many seeds. Asserted: every failure is a
 # documented errno and leaves no key; no hang, KASAN, kmemleak or warning
 # (the harness); afterwards the TPM works and holds the same key. With
-# RL_STRICT2/RL_STRICT12: no wrong key from a mutated Unseal.
+# RL_AUTH2/RL_AUTH12: no wrong key from a mutated Unseal.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted/tk.inc"
@@ -96,7 +96,7 @@ else
 fi
 if [ "$wrong" = 0 ]; then
 	t_ok "$impl: no load gave a wrong key"
-elif [ "$(rl_strict)" = 1 ]; then
+elif [ "$(rl_auth)" = 1 ]; then
 	t_fail "$impl: no load gave a wrong key" "$wrong load(s) gave a wrong key"
 else
 	t_skip "$impl: no load gave a wrong key" "TODO responses not authenticated: $wrong wrong key(s)"
