@@ -49,6 +49,7 @@ import socket
 import struct
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import detect  # noqa: E402
@@ -177,7 +178,7 @@ class Relay:
 
     def say(self, msg):
         if self.log:
-            print("relay: %s" % msg, file=self.log, flush=True)
+            print("relay: %.3f %s" % (time.monotonic(), msg), file=self.log, flush=True)
 
     def write(self, line):
         self.rec.write(line + "\n")
@@ -391,6 +392,7 @@ def serve(args, relay):
                 t.start()
                 data.append(t)
             else:
+                relay.say("ctrl command %s (%d bytes), last data seq %d" % (msg[:4].hex(), len(msg), relay.seq))
                 sctrl.sendall(msg)
     except OSError as e:
         relay.say("QEMU ctrl: %s" % e)

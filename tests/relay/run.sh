@@ -10,7 +10,7 @@
 #        tests/relay/run.sh --fuzz      make relay-fuzz: fuzz only, long, several seeds
 #
 # Environment: TKH_TPM=2.0|1.2 (one TPM only), TKH_IMPL=ref (the in-tree module
-# under tampering), TKH_RELAY_SEEDS="1 2 3" and TKH_RELAY_FUZZ_N=400 (--fuzz),
+# under tampering), TKH_RELAY_SEEDS (default "1 2 3 4 5") and TKH_RELAY_FUZZ_N (default 200) for --fuzz,
 # TKH_RELAY_EXTRA (more kernel command-line words, e.g. tk.relay_noleak2=1 tk.relay_auth2=1),
 # and boot.sh's (TKH_BOOT_TIMEOUT, TKH_VERBOSE...).
 # Exit 0 only when every boot passed and the detector found the in-tree leak.
@@ -26,6 +26,7 @@ export TKH_NESTED=1
 d=$run/relay
 mkdir -p "$d"
 log "preparing the test kernel, our modules and the initramfs (the kernel is cached)"
+tk_image='' tk_initrd=''	# set by tk_prepare
 tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed (log: $d/prepare.log)"
 
 tpms=${TKH_TPM:-2.0 1.2}
@@ -67,8 +68,8 @@ for tpm in $tpms; do
 	name=relay-tpm${tpm%.0}
 	if [ $fuzz = 1 ]; then
 		for seed in ${TKH_RELAY_SEEDS:-1 2 3 4 5}; do
-			TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-3600} boot "$name-fuzz$seed" "$tpm" \
-				"tk.suites=relay tk.relay_seed=$seed tk.relay_fuzz_n=${TKH_RELAY_FUZZ_N:-400}"
+			TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-14400} boot "$name-fuzz$seed" "$tpm" \
+				"tk.suites=relay tk.timeout=14000 tk.relay_fuzz_only=1 tk.relay_seed=$seed tk.relay_fuzz_n=${TKH_RELAY_FUZZ_N:-200}"
 		done
 	else
 		boot "$name" "$tpm" "tk.suites=relay"
