@@ -52,6 +52,13 @@ if [ -n "$relay" ]; then
 	"$TK_TOP/tests/relay/prepare.sh" "$tpmver" "$tpmstate" "$out/relay-in" "$state_in" ||
 		{ echo "FAIL $name: tests/relay/prepare.sh failed"; exit 2; }
 	state_in=$out/relay-in
+	# Known issue: with the relay and a virtio disk the guest froze after
+	# virtio_blk's probe (3 of 3 boots, TPM 1.2 and 2.0; without the disk
+	# 3 of 3 passed). Until that is understood, relay boots have no disk.
+	if [ -n "${TKH_DISK:-}" ]; then
+		echo "$name: relay boot: no scratch disk (see tests/relay/README.md)" >&2
+		TKH_DISK=
+	fi
 fi
 
 # The initramfs, plus the state of earlier boots as a second (concatenated) archive.
