@@ -9,7 +9,8 @@ export TEK_CACHE := $(CACHE)
 # KDIR: a prepared kernel tree. Default: our test kernel (built and cached).
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
-.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc deb pkg-test
+.PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc deb pkg-test \
+	relay-test relay-fuzz
 
 all: modules
 
@@ -42,6 +43,16 @@ check: deps
 
 demo: deps
 	$(TOP)/tests/qemu/demo.sh
+
+# The relay between QEMU and swtpm (tests/relay): its host self-test, then a
+# TPM 2.0 and a TPM 1.2 boot recording the bus (leak detector, tampering, a
+# short fuzz slice); relay-fuzz: long fuzz runs, several seeds.
+relay-test: deps
+	python3 $(TOP)/tests/relay/relay_test.py
+	$(TOP)/tests/relay/run.sh
+
+relay-fuzz: deps
+	$(TOP)/tests/relay/run.sh --fuzz
 
 bench: deps
 	$(TOP)/tests/qemu/bench.sh

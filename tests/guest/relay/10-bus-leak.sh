@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Bus leak (issue 8): what a TPM bus sniffer learns. The host sealed known
+# secrets with the machine's own TPM before the boot (tests/relay/prepare.sh:
+# one blob without auth, one with a blobauth); the relay between QEMU and
+# swtpm records every command and response. For the in-tree module and then
+# ours: load both blobs, seal new keys (with and without blobauth; keyauth
+# on a TPM 1.2), pipe and load them back, update one, then ask the relay
+# whether the secrets' bytes (the sealed data, the blob's auth value) went
+# over the bus since the module was loaded. The in-tree module leaks the
+# sealed data (the Unseal response is in clear): that proves the detector.
+# Ours must not: until sessions are wired (RL_NOLEAK2/RL_NOLEAK12 in rl.inc)
+# its leaks are reported as skips "TODO sessions not wired".
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/../trusted2/tk2.inc"
+. "$here/rl.inc"
+
+N=12
+t_plan $N
+why=$(tk_phase1)
+[ -n "$why" ] || why=$(rl_why)
+if [ -n "$why" ]; then
+	tk_skip_rest 1 $N "$why"
+	exit 0
+fi
+S=$(rl_get relay-secret) SBA=$(rl_get relay-secret-ba) BA=$(rl_get relay-ba)
+A=$(rl_get relay-blob) B=$(rl_get relay-blob-ba)
+KH=$(rl_kh)
+KA=
+[ "$TK_TPM" = 1.2 ] && KA="keyauth=$TK_Z40"
+BA2=0123456789abcdef0123456789abcdef01234567
+
+# traffic IMPL: the operations (4 results), the relay marked at the start.
+traffic() {
+	rl_ctl "mark $1" >/dev/null
+	t_check "$1: load the blob sealed outside the kernel" tk_add l_a "load $A $KH"
+	t_check "$1: load the blob with blobauth" tk_add l_b "load $B $KH blobauth=$BA"
+	t_check "$1: new 32 (no auth)" tk_add l_n "new 32 $KH"
+	t_check "$1: new 32 with blobauth${KA:+ and keyauth}" tk_add l_nb "new 32 $KH blobauth=$BA2 $KA"
+	# More traffic, not asserted here (other suites test these).
+	_p=$(tk_blob l_nb) && tk_add l_nb2 "load $_p $KH blobauth=$BA2 $KA" 2>/dev/null
+	_p=$(tk_blob l_n) && tk_add l_n2 "load $_p $KH" 2>/dev/null
+	keyctl update "$(tk_id l_n2)" "update $KH" >/dev/null 2>&1
+	tk_blob l_a >/dev/null
+	tk_drop l_a l_b l_n l_nb l_nb2 l_n2
+}
+
+# The in-tree module.
+if [ -z "$TK_REF" ] || ! tk_mods ref; then
+	tk_skip_rest 1 5 "no in-tree reference on $TK_KERNEL"
+else
+	traffic ref
+	h1=$(rl_hits "$S") h2=$(rl_hits "$SBA") h3=$(rl_hits "$BA")
+	msg="sealed data: $h1 message(s); sealed data of the blobauth blob: $h2; the blobauth: $h3"
+	if [ "$h1" != 0 ] && [ "$h1" != "?" ] && [ "$h2" != 0 ] && [ "$h2" != "?" ]; then
+		_t_diag "ref (expected to leak) $msg"
+		t_ok "ref: the detector sees the sealed data on the bus"
+	else
+		t_fail "ref: the detector sees the sealed data on the bus" "$msg"
+	fi
+fi
+
+# Ours.
+if ! tk_mods ours; then
+	for i in 6 7 8 9 10 11 12; do t_fail "test $i" "our trusted.ko did not load"; done
+	exit 0
+fi
+traffic ours
+for v in "sealed data:$S" "sealed data of the blobauth blob:$SBA" "the blobauth value:$BA"; do
+	d=${v%%:*} x=${v#*:}
+	h=$(rl_hits "$x")
+	if [ "$h" = 0 ]; then
+		t_ok "ours: $d not on the bus"
+	elif [ "$(rl_noleak)" = 1 ]; then
+		t_fail "ours: $d not on the bus" "seen in $h message(s) (see relay.rec in the boot's directory)"
+	else
+		t_skip "ours: $d not on the bus" "TODO sessions not wired: seen in $h message(s)"
+	fi
+done
+rl_ctl "mark ours-end" >/dev/null
