@@ -22,7 +22,11 @@
  *   -r RETVAL  what the exchange returns in exch mode, as debugfs takes it
  *              (an unsigned 64-bit number; default 0xfffffffffffffffb, -EIO)
  *   -T N       exch mode: leftover TPM handles are tolerated when one of
- *              the last N exchanges failed (a skipped flush), default 0
+ *              the last N exchanges failed, default 0: on TPM 2.0 the last
+ *              exchange is a TPM2_FlushContext (skipping it leaves what it
+ *              would flush); on TPM 1.2 a command failing with a TPM error
+ *              code ends its authorisation sessions in the TPM, so a skipped
+ *              last command "failing" with -r leaves them open
  *
  * For every injected fault: the errno is one add_key(2)/keyctl(2) document,
  * a failed operation changed nothing (the keyring's contents, the key's

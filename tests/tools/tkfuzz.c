@@ -18,8 +18,11 @@
  *   2.0). On TPM 1.2 no input carries an authorisation (keyauth=,
  *   blobauth=) or flips blob bytes: wrong authorisations lock a TPM 1.2 out.
  * -n: print the inputs ("I CATEGORY PAYLOAD"), call nothing (host use).
- * Output: one line per input, "I CATEGORY CLASS": CLASS is "ok" (a key was
- * made or updated) or the errno's name; then "# tkfuzz ..." counts.
+ * Output: one line per input, "I CATEGORY CLASS": CATEGORY is the kind of
+ * input (new, new-nokh: TPM 2.0 without keyhandle=, blob-trunc...) and a
+ * "+NAME" per option added and odd length word (+space, +plus); CLASS is
+ * "ok" (a key was made or updated) or the errno's name; then "# tkfuzz"
+ * counts.
  * Built static by tests/qemu/mkinitramfs.sh.
  */
 #include "tkutil.h"
@@ -34,6 +37,14 @@ static uint64_t seed;
 static int32_t ring, mring, upd_id;
 static char tblob[BUF], eblob_u[BUF], eblob_t[BUF], eblob_x[BUF], in[BUF * 2];
 static const char *cat;
+static char tags[256];	/* "+name" per option and odd number given */
+
+static void tag(const char *t)
+{
+	size_t n = strlen(tags);
+
+	snprintf(tags + n, sizeof(tags) - n, "+%s", t);
+}
 
 static void die(const char *what)
 {
@@ -173,20 +184,23 @@ static void trusted_opt(void)
 	};
 
 	switch (rn(tpm2 ? 9 : 7)) {
-	case 0: app(" keyhandle=%s", PICK(kh)); break;
-	case 1: app(" hash=%s", PICK(hashes)); break;
-	case 2: app(" migratable=%s", PICK(mig)); break;
+	case 0: tag("keyhandle"); app(" keyhandle=%s", PICK(kh)); break;
+	case 1: tag("hash"); app(" hash=%s", PICK(hashes)); break;
+	case 2: tag("migratable"); app(" migratable=%s", PICK(mig)); break;
 	case 3:
+		tag("pcrinfo");
 		app(" pcrinfo=");
 		rand_hex(rn(3) ? 2 * rn(70) : rn(200));
 		break;
 	case 4:
+		tag("policydigest");
 		app(" policydigest=");
 		rand_hex(rn(3) ? 2 * (rn(2) ? 20 : 32) : rn(100));
 		break;
-	case 5: app(" %s", PICK(unknown)); break;
-	case 6: app(" "); rand_word(); break;
+	case 5: tag("unknown"); app(" %s", PICK(unknown)); break;
+	case 6: tag("word"); app(" "); rand_word(); break;
 	case 7:		/* TPM 2.0 only: new with a blobauth is no DA risk */
+		tag("blobauth");
 		app(" blobauth=");
 		if (rn(2))
 			rand_hex(rn(3) ? 40 : rn(80));
@@ -194,6 +208,7 @@ static void trusted_opt(void)
 			rand_word();
 		break;
 	default:
+		tag("policyhandle");
 		app(" policyhandle=%s", rn(2) ? "0" : "0x03000000");
 		break;
 	}
@@ -208,26 +223,27 @@ static int gen_trusted(int *is_update)
 	if (r < 35) {
 		int kh = rn(4);
 
+		const char *l = PICK(lens);
+
 		cat = "new";
-		app("new %s", PICK(lens));
+		app("new %s", l);
+		if (*l == ' ')
+			tag("space");	/* an empty word before the length */
+		else if (*l == '+')
+			tag("plus");
 		if (kh)
 			app("%s%s", *xopts ? " " : "", xopts);
 		for (n = rn(3), i = 0; i < n; i++)
 			trusted_opt();
-		if (n)
-			cat = "new-opts";
 		if (!kh && tpm2)	/* the default parent differs */
-			cat = n ? "new-opts-nokh" : "new-nokh";
+			cat = "new-nokh";
 	} else if (r < 75) {
 		app("load ");
 		blob_mut(tblob, tpm2);
 		if (rn(4))
 			app("%s%s", *xopts ? " " : "", xopts);
-		if (rn(3)) {
+		if (rn(3))
 			trusted_opt();
-			if (!strcmp(cat, "blob"))
-				cat = "blob-opts";
-		}
 		if (!tpm2 && strstr(in, "blobauth="))
 			return -1;
 	} else if (r < 87) {
@@ -459,13 +475,14 @@ int main(int argc, char **argv)
 		st = seed * 0x100000001b3ull + (uint64_t)i;
 		len = 0;
 		in[0] = 0;
+		tags[0] = 0;
 		if ((trusted ? gen_trusted(&upd) : gen_encrypted(&upd)) < 0) {
-			printf("%ld %s skipped\n", i, cat);
+			printf("%ld %s%s skipped\n", i, cat, tags);
 			skipped++;
 			continue;
 		}
 		if (dry) {
-			printf("%ld %s %s\n", i, cat, in);
+			printf("%ld %s%s %s\n", i, cat, tags, in);
 			continue;
 		}
 		if (upd)
@@ -475,7 +492,7 @@ int main(int argc, char **argv)
 			ret = tk_add_key(trusted ? "trusted" : "encrypted",
 					 "fz_k", in, len, ring);
 		e = ret < 0 ? errno : 0;
-		printf("%ld %s %s\n", i, cat, tk_errname(e));
+		printf("%ld %s%s %s\n", i, cat, tags, tk_errname(e));
 		if (e == 0 && !upd) {
 			made++;
 			tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);

@@ -30,8 +30,8 @@ o=$(ft_opts)
 T1=trusted_tpm1_parse_session,trusted_hmac_work_alloc
 E=encrypted_cbc_encrypt,encrypted_cbc_decrypt
 ft_run "trusted, every operation: the Nth fault site fails" -x "$o" -F "$T1" trusted all nth
-ft_run "trusted, every operation: each TPM exchange fails (EIO)" -x "$o" -T 2 trusted all exch
-ft_run "trusted, every operation: each TPM exchange fails (a TPM error code)" -x "$o" -T 2 -r 0x101 trusted all exch
+ft_run "trusted, every operation: each TPM exchange fails (EIO)" -s 1 -x "$o" -T 1 trusted all exch
+ft_run "trusted, every operation: each TPM exchange fails (a TPM error code)" -s 1 -x "$o" -T 1 -r 0x101 trusted all exch
 ft_run "encrypted under user:, every operation: the Nth fault site fails" -F "$E" enc-user all nth
 ft_run "encrypted under trusted:, every operation: the Nth fault site fails" -x "$o" -F "$E,$T1" enc-trusted all nth
 # works: trusted new and load, encrypted new and load under a user: master
