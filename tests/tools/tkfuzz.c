@@ -16,7 +16,9 @@
  *   (whichever implementation it is) and loaded by every later one.
  *   -x: options every well-formed trusted command gets (keyhandle= on TPM
  *   2.0). On TPM 1.2 no input carries an authorisation (keyauth=,
- *   blobauth=) or flips blob bytes: wrong authorisations lock a TPM 1.2 out.
+ *   blobauth=), names a handle other than the SRK's that an OSAP could
+ *   authorise against, or changes, cuts or extends a blob (the TPM may
+ *   take it for a wrong authorisation): a TPM 1.2 locks out after a few.
  * -n: print the inputs ("I CATEGORY PAYLOAD"), call nothing (host use).
  * Output: one line per input, "I CATEGORY CLASS": CATEGORY is the kind of
  * input (new, new-nokh: TPM 2.0 without keyhandle=, blob-trunc...) and a
@@ -113,7 +115,9 @@ static void blob_mut(const char *b, int flips)
 {
 	size_t n = strlen(b), start = len, i;
 
-	switch (flips ? rn(9) : rn(7)) {
+	static const int tpm1_cases[] = { 0, 2, 3, 4, 6 };
+
+	switch (flips ? rn(9) : tpm1_cases[rn(5)]) {
 	case 0:		/* as it is */
 		cat = "blob";
 		app("%s", b);
@@ -179,12 +183,23 @@ static void trusted_opt(void)
 		"0x81000001", "81000001", "0x40000000", "40000000", "0x40000001",
 		"0", "0x80000000", "0xffffffff", "0x181000001", "", "zz",
 	};
+	/*
+	 * TPM 1.2: no handle an OSAP could authorise against with the wrong
+	 * secret (the owner, reserved handles): every failed authorisation
+	 * counts toward the dictionary-attack lockout.
+	 */
+	static const char *const kh1[] = {
+		"0x40000000", "40000000", "0x81000001", "0x181000001", "", "zz",
+	};
 	static const char *const unknown[] = {
 		"foo=1", "keyhandle", "=1", "hash", "logon", "pcrlock=x", "pcrlock=",
 	};
 
 	switch (rn(tpm2 ? 9 : 7)) {
-	case 0: tag("keyhandle"); app(" keyhandle=%s", PICK(kh)); break;
+	case 0:
+		tag("keyhandle");
+		app(" keyhandle=%s", tpm2 ? PICK(kh) : PICK(kh1));
+		break;
 	case 1: tag("hash"); app(" hash=%s", PICK(hashes)); break;
 	case 2: tag("migratable"); app(" migratable=%s", PICK(mig)); break;
 	case 3:

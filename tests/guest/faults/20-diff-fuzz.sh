@@ -102,6 +102,16 @@ compare() {
 for ty in trusted encrypted; do
 	n=$FZ_N_T
 	[ $ty = encrypted ] && n=$FZ_N_E
+	if [ $ty = trusted ] && [ "$TK_TPM" = 1.2 ] && [ "${FZ_TPM12:-0}" != 1 ]; then
+		# Seen in the first runs: the in-tree module sends malformed
+		# blobs and options to the TPM, which counts some as failed
+		# authorisations; after a few hundred inputs the TPM locks out
+		# (EPERM, then EAGAIN for everything). A TPM_ResetLockValue
+		# (owner OIAP) between inputs is needed first.
+		t_skip "$ty: $n inputs through both implementations" "TPM 1.2 locks out under in-tree inputs (FZ_TPM12=1 runs it)"
+		t_skip "$ty: same outcome classes" "TPM 1.2 locks out under in-tree inputs (FZ_TPM12=1 runs it)"
+		continue
+	fi
 	if ! out=$(run ours $ty "$n" 2>&1 && run ref $ty "$n" 2>&1); then
 		t_fail "$ty: $n inputs through both implementations" "$out"
 		t_fail "$ty: same outcome classes" "no run"
