@@ -24,6 +24,7 @@ allowed 2.0 trusted new-nokh.* ok EINVAL keyhandle= defaults to the SRK 0x810000
 allowed 2.0 trusted update-nokh.* ok EINVAL keyhandle= defaults to the SRK (docs/trusted-tpm2.md, options)
 allowed 2.0 trusted (new|update).* ok E2BIG in-tree: E2BIG above 113 bytes and with hash=sha512 (docs/trusted-tpm2.md, key sizes)
 allowed 2.0 trusted .*[+]pcrinfo.* EINVAL * pcrinfo= is TPM 1.2 only (docs/trusted-tpm2.md, options)
+allowed 2.0 trusted .*[+]hash.* EINVAL * hash= takes sha256, sha1, sha384, sha512, sm3 only, on load too; in-tree ignores it on load (docs/trusted-tpm2.md, options)
 allowed 2.0 trusted blob.*[+]keyhandle.* EINVAL * on load a keyhandle= other than the blob's parent (docs/trusted-tpm2.md, options)
 allowed 2.0 trusted .*[+]keyhandle.* ENOKEY * a parent not in the TPM is ENOKEY (docs/trusted-tpm2.md, errnos)
 allowed 2.0 trusted blob-(trunc|flip-head).* EINVAL E2BIG a SEQUENCE must be a valid TPMKey: no retry as the raw form (docs/trusted-tpm2.md, blob)
