@@ -110,6 +110,23 @@ static void rand_word(void)
 	in[len] = 0;
 }
 
+/*
+ * The two hex digits between IV and ciphertext of an encrypted key blob
+ * ("FORMAT MASTER LEN HEX"; HEX starts with the 16-byte IV): tagged "+sep"
+ * when a mutation hits them (in-tree ignores them, we want "00").
+ */
+static void tag_sep(const char *b, size_t i)
+{
+	const char *h = strrchr(b, ' ');
+	size_t sep;
+
+	if (!h)
+		return;
+	sep = h - b + 1 + 32;
+	if (i == sep || i == sep + 1)
+		tag("sep");
+}
+
 /* A mutated copy of hex blob @b. */
 static void blob_mut(const char *b, int flips)
 {
@@ -133,7 +150,9 @@ static void blob_mut(const char *b, int flips)
 	case 3:		/* a non-hex character */
 		cat = "blob-nonhex";
 		app("%s", b);
-		in[start + rn(n)] = "gxz-:G"[rn(6)];
+		i = rn(n);
+		in[start + i] = "gxz-:G"[rn(6)];
+		tag_sep(b, i);
 		break;
 	case 4:		/* upper case */
 		cat = "blob-upper";
@@ -157,12 +176,14 @@ static void blob_mut(const char *b, int flips)
 		in[start + i] = "0123456789abcdef"[rn(16)];
 		if (in[start + i] == b[i])
 			in[start + i] = b[i] == '0' ? '1' : '0';
+		tag_sep(b, i);
 		break;
 	default:	/* a byte changed at the end (MAC, data) */
 		cat = "blob-flip-tail";
 		app("%s", b);
 		i = n - 1 - rn(n < 64 ? n : 64);
 		in[start + i] = b[i] == 'f' ? '0' : 'f';
+		tag_sep(b, i);
 		break;
 	}
 }

@@ -27,10 +27,16 @@ allowed 2.0 trusted .*[+]pcrinfo.* EINVAL * pcrinfo= is TPM 1.2 only (docs/trust
 allowed 2.0 trusted .*[+]hash.* EINVAL * hash= takes sha256, sha1, sha384, sha512, sm3 only, on load too; in-tree ignores it on load (docs/trusted-tpm2.md, options)
 allowed 2.0 trusted blob.*[+]keyhandle.* EINVAL * on load a keyhandle= other than the blob's parent (docs/trusted-tpm2.md, options)
 allowed 2.0 trusted .*[+]keyhandle.* ENOKEY * a parent not in the TPM is ENOKEY (docs/trusted-tpm2.md, errnos)
-allowed 2.0 trusted blob-(trunc|flip-head).* EINVAL E2BIG a SEQUENCE must be a valid TPMKey: no retry as the raw form (docs/trusted-tpm2.md, blob)
+allowed 2.0 trusted blob-(trunc|flip|flip-head|flip-tail).* EINVAL E2BIG a SEQUENCE must be a valid TPMKey: no retry as the raw form (docs/trusted-tpm2.md, blob)
+allowed 2.0 trusted blob-(flip|flip-head|flip-tail).* EINVAL EPERM a changed byte the strict TPMKey parser sees before the TPM does (docs/trusted-tpm2.md, blob)
+allowed 2.0 trusted .*[+]keyhandle.* EINVAL (EPERM|E2BIG) keyhandle= outside the persistent, transient and permanent parents (0x40000000, 0xffffffff, 0x80000000) or endorsement/platform: EINVAL before any TPM command (docs/trusted-tpm2.md, options and blob)
+allowed 2.0 trusted .*[+]keyhandle.* ok EPERM keyhandle=0x40000001 (owner) means the primary of that hierarchy (docs/trusted-tpm2.md, options)
+allowed 2.0 trusted .*[+]keyhandle.* EINVAL ok a parent handle of more than 32 bits (0x181000001): in-tree keeps the low 32 (docs/trusted-tpm2.md, blob; docs/security.md 58)
+allowed * encrypted blob-(nonhex|flip|flip-head|flip-tail)[+]sep EINVAL ok the two digits between IV and ciphertext must be 00; in-tree ignores them (docs/encrypted.md, deliberate differences)
 allowed 2.0 trusted blob-extended.* EINVAL * a byte after the TPMKey (docs/trusted-tpm2.md, blob; docs/security.md 59)
 finding * trusted .*[+]space.* ok EINVAL an empty word before the length ("new  32"): in-tree EINVAL, ours accepts
 finding * trusted .*[+]plus.* EINVAL ok a sign before the length ("new +32"): in-tree accepts (kstrtoul), ours EINVAL
+finding 2.0 trusted .*[+]blobauth.* EINVAL ok an empty blobauth= on TPM 2.0: in-tree takes it as no authorisation, ours EINVAL
 TABLE
 }
 
