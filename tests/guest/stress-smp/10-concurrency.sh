@@ -14,6 +14,9 @@ here=${0%/*}
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 secs=${ST_SECS:-20}
 [ "$cpus" -gt 1 ] && secs=${ST_SMP_SECS:-300}
+# tk.st_secs=N on the kernel command line overrides both
+c=$(sed -n 's/.*tk\.st_secs=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$c" ] && secs=$c
 t_plan 3
 if [ "$TK_KERNEL" != test ] || [ "${TK_PHASE:-1}" != 1 ]; then
 	t_skip_rest "the test or stress kernel, phase 1 only"
