@@ -10,7 +10,7 @@ export TEK_CACHE := $(CACHE)
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
 .PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz
+	relay-test relay-fuzz stress
 
 all: modules
 
@@ -60,6 +60,11 @@ bench: deps
 
 bench-enc: deps
 	$(TOP)/tests/qemu/bench-enc.sh
+
+# Long fault injection, differential fuzzing and concurrency runs (issue 9);
+# builds the stress kernel (SMP, PREEMPT, lockdep) on first use.
+stress: deps
+	$(TOP)/tests/stress/run.sh
 
 # The DKMS package: build/deb/trusted-encrypted-keys-dkms_<version>_all.deb
 deb: deps

@@ -13,6 +13,7 @@
  * caller's struct encrypted_work, so concurrent operations share nothing
  * and the owner wipes it all with one kfree_sensitive().
  */
+#include <linux/error-injection.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <crypto/algapi.h>
@@ -122,6 +123,10 @@ int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
 	}
 	return 0;
 }
+/* Test kernels (CONFIG_FAIL_FUNCTION): the cipher fails, as a crypto call may. */
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(encrypted_cbc_encrypt, ERRNO);
+#endif
 
 /**
  * encrypted_cbc_decrypt() - AES-256-CBC decryption under @w->dk.enc
@@ -156,3 +161,6 @@ int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
 	}
 	return 0;
 }
+#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
+ALLOW_ERROR_INJECTION(encrypted_cbc_decrypt, ERRNO);
+#endif

@@ -15,7 +15,7 @@
 # STATE_IN    directory of files saved by earlier boots: appended as /state
 #
 # Environment: TKH_BOOT_TIMEOUT (s, default 1200: a full test-kernel boot with
-# KASAN under TCG takes 2-6 minutes depending on the host's load), TKH_MEM (MiB, default 1024),
+# KASAN under TCG takes 2-6 minutes depending on the host's load), TKH_MEM (MiB, default 1024), TKH_SMP (vCPUs; default 1),
 # TKH_BOOT_NAME (name in the summary; default: basename of OUTDIR), TKH_NESTED=1
 # (no totals line: the caller prints one),
 # TKH_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
@@ -134,7 +134,7 @@ if [ "${TKH_VERBOSE:-0}" = 1 ]; then
 fi
 start=$(now)
 status=0
-qemu=(qemu-system-x86_64 -accel tcg -m "${TKH_MEM:-1024}" -nographic -no-reboot -monitor none
+qemu=(qemu-system-x86_64 -accel tcg -m "${TKH_MEM:-1024}" ${TKH_SMP:+-smp "$TKH_SMP"} -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$boot_initrd"
 	"${tpmdev[@]}" "${disk[@]}")
 # ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.

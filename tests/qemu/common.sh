@@ -91,7 +91,7 @@ tk_build_ours() {
 }
 
 # tk_prepare KERNEL DIR [--no-ours]: prepare a machine of KERNEL (test |
-# stock61 | stock612) in DIR: the kernel (built or fetched, both cached), our
+# stock61 | stock612 | stress) in DIR: the kernel (built or fetched, both cached), our
 # modules built against it (DIR/mods; none with --no-ours) and the initramfs
 # (DIR/initrd.cpio.gz). Writes DIR/machine: "IMAGE INITRD KVER KDIR" and sets
 # tk_image, tk_initrd, tk_kver, tk_kdir. Steps are timed (tk_step). With
@@ -106,6 +106,12 @@ tk_prepare() {
 	test)
 		tk_kdir=$(tk_step "$kernel: kernel build" "$TK_QEMU/build-kernel.sh") ||
 			{ log "$kernel: the test kernel does not build"; return 1; }
+		tk_image=$tk_kdir/arch/x86/boot/bzImage tk_kver=test
+		ramfs=(--kdir "$tk_kdir")
+		;;
+	stress)	# make stress: the test kernel + SMP, PREEMPT, lockdep (tests/stress)
+		tk_kdir=$(tk_step "$kernel: kernel build" "$TK_TOP/tests/stress/build-kernel.sh") ||
+			{ log "$kernel: the stress kernel does not build"; return 1; }
 		tk_image=$tk_kdir/arch/x86/boot/bzImage tk_kver=test
 		ramfs=(--kdir "$tk_kdir")
 		;;

@@ -9,6 +9,7 @@
 #   /bin, /sbin ...  static busybox, one symlink per applet
 #   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists
 #   /usr/bin/encbench  tests/tools/encbench.c, built static here (make bench-enc)
+#   /usr/bin/tkfault, tkfuzz, tkstress  tests/tools/, tests/stress/ (faults, stress)
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
 #   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
 #                    in-tree reference trusted.ko, encrypted-keys.ko and what they
@@ -106,6 +107,11 @@ done <"$TK_QEMU/initramfs.bins"
 # Guest programs of our own, static (gcc -static: libc6-dev has libc.a).
 gcc -static -O2 -Wall -o "$stage/usr/bin/encbench" "$TK_TOP/tests/tools/encbench.c" ||
 	die "cannot build tests/tools/encbench.c (gcc, libc6-dev)"
+for p in tools/tkfault tools/tkfuzz stress/tkstress; do
+	[ -f "$TK_TOP/tests/$p.c" ] || continue
+	gcc -static -O2 -Wall -pthread -o "$stage/usr/bin/${p##*/}" "$TK_TOP/tests/$p.c" ||
+		die "cannot build tests/$p.c"
+done
 
 # --- our modules ---------------------------------------------------------
 mkdir -p "$stage/mods"

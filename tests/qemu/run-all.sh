@@ -25,6 +25,8 @@
 #                       (tk.impl=ref; only where a reference exists)
 #   TKH_RUN=DIR         run directory (default build/run-<timestamp>)
 #   TKH_DISK_MB         scratch disk size (default 64)
+#   TKH_EXTRA="w1 w2"   extra kernel command-line words for every boot
+#                       (make stress: tk.timeout=)
 #   TKH_BOOT_TIMEOUT, TKH_VERBOSE, TKH_MEM   passed to boot.sh
 # Output: one line per boot as its machine finishes, one per failed step, the
 # times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
@@ -48,8 +50,8 @@ TPM2_SUITES=selftest,trusted2,disk		# TPM 2.0 machines with an SRK
 # The order is the table's order in docs/testing.md and in the results.
 boot_table() {
 	cat <<EOF
-test             test      1.2   srk    1,2  $TPM12_SUITES,regress  -
-test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES  -
+test             test      1.2   srk    1,2  $TPM12_SUITES,regress,faults  -
+test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES,faults  -
 test-tpm2-nosrk  test      2.0   nosrk  1    trusted2  -
 test-notpm       test      none  -      1    notpm  -
 test-relay       test      2.0   srk    1    relay  tk.relay=record tk.timeout=900
@@ -190,7 +192,7 @@ job_machine() { # name
 			TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase tk_step "$name: boot phase $phase" \
 				"$TK_QEMU/boot.sh" "$image" "$initrd" "$tpmdir" "$tpm" \
 				"tk.phase=$phase tk.kernel=${B_KERNEL[$name]} tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
-					[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")" \
+					[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")${TKH_EXTRA:+ $TKH_EXTRA}" \
 				"$out" "$d/state" || rc=$?
 			# The guest stops before any test when the firmware has
 			# disabled the TPM's hierarchies (tests/guest/init).
