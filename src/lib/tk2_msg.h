@@ -78,6 +78,7 @@ enum tk2_object_attr {
 	TK2_OA_NODA		= 1U << 10,
 	TK2_OA_RESTRICTED	= 1U << 16,
 	TK2_OA_DECRYPT	= 1U << 17,
+	TK2_OA_SIGN		= 1U << 18,
 };
 
 enum tk2_sa {
