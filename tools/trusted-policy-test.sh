@@ -164,6 +164,8 @@ check "boot-2's signature verifies over SHA-256(approvedPolicy || empty policyRe
 	verify_sig "$auth_body" "$approved"
 check "list: two policies, names and commands" \
 	eq "$("$TP" list k2.hex | cut -d' ' -f1-3)" "$(printf '0 boot-2 PolicyPCR(sha256:16)\n1 boot-1 PolicyPCR(sha256:7,16)')"
+check "add: one without a name lists as '-'" bash -c \
+	"'$TP' add --signer ec.pem --pcrs sha256:7 --pcr-values pcrs.txt k.hex kn.hex && '$TP' list kn.hex | grep -q '^0 - PolicyPCR(sha256:7) PolicyAuthorize'"
 check "remove --name boot-1" "$TP" remove --name boot-1 k2.hex k3.hex
 check "... leaves boot-2" eq "$("$TP" list k3.hex | cut -d' ' -f1-2)" "0 boot-2"
 check "remove --index 0: no [3] left, [1] kept" "$TP" remove --index 0 k3.hex k4.hex

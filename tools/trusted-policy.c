@@ -806,8 +806,11 @@ static int cmd_list(char **argv, int argc)
 	key_read(argv[0], &k);
 	n = entries(&k, ents, ENTRIES_MAX);
 	for (i = 0; i < n; i++) {
-		printf("%u %.*s", i, (int)ents[i].name_len,
-		       ents[i].name ? (const char *)ents[i].name : "-");
+		if (ents[i].name)
+			printf("%u %.*s", i, (int)ents[i].name_len,
+			       (const char *)ents[i].name);
+		else
+			printf("%u -", i);
 		list_policy_cmds(ents[i].cmds);
 		printf("\n");
 	}
