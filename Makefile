@@ -10,15 +10,20 @@ export TEK_CACHE := $(CACHE)
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
 .PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress
+	relay-test relay-fuzz stress tools
 
 all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(TOP)/src modules
 
+# User-space tools: tools/trusted-policy (signed PCR policies; libssl-dev).
+tools:
+	$(MAKE) -C $(TOP)/tools
+
 clean:
 	$(MAKE) -C $(TOP)/tests/host clean
+	$(MAKE) -C $(TOP)/tools clean
 	rm -rf $(TOP)/src/*.o $(TOP)/src/*.ko $(TOP)/src/*/*.o $(TOP)/src/.*.cmd \
 	       $(TOP)/src/*/.*.cmd $(TOP)/src/*.mod* $(TOP)/src/Module.symvers \
 	       $(TOP)/src/modules.order $(TOP)/src/.tmp_versions $(TOP)/build

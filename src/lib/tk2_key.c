@@ -18,6 +18,12 @@
 
 /* 2.23.133.10.1.5: TCG, TPM 2.0 key, sealed data */
 static const u8 oid_sealed[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x05 };
+/* 2.23.133.10.1.3: loadable key, as tpm2_encodeobject labels any object */
+static const u8 oid_loadable[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x03 };
+
+/* What a sealed data object never has: TPM2_Unseal refuses the first three. */
+#define NOT_SEALED	(TK2_OA_SIGN | TK2_OA_DECRYPT | TK2_OA_RESTRICTED | \
+			 TK2_OA_SENSITIVE_ORIGIN)
 
 #define CTX(n)	(TK_DER_CONTEXT + (n))
 
@@ -179,6 +185,23 @@ static int parse_optional(struct tk_der *d, struct tk2_key *k)
 	return 0;
 }
 
+static bool oid_is(const struct tk_der_tlv *t, const u8 *oid, u32 len)
+{
+	return t->len == len && !memcmp(t->val, oid, len);
+}
+
+/*
+ * A loadable key may be any object; only a sealed data object is a trusted
+ * key: keyed-hash without a scheme (tk2_public_parse() checks that), data
+ * the creator gave (no sensitiveDataOrigin), neither sign nor decrypt.
+ */
+static int check_loadable(struct tk2_key *k)
+{
+	if (k->loadable && (k->info.attrs & NOT_SEALED))
+		return refuse(k, "loadable key is not a sealed data object");
+	return 0;
+}
+
 static int parse_der(const u8 *blob, u32 len, struct tk2_key *k)
 {
 	struct tk_der top, d;
@@ -190,7 +213,8 @@ static int parse_der(const u8 *blob, u32 len, struct tk2_key *k)
 		return refuse(k, "not one DER SEQUENCE filling the blob");
 	if (tk_der_expect(&d, TK_DER_OID, &t))
 		return refuse(k, "no key type OID");
-	if (t.len != sizeof(oid_sealed) || memcmp(t.val, oid_sealed, t.len))
+	k->loadable = oid_is(&t, oid_loadable, sizeof(oid_loadable));
+	if (!k->loadable && !oid_is(&t, oid_sealed, sizeof(oid_sealed)))
 		return refuse(k, "key type is not TPM sealed data");
 	ret = parse_optional(&d, k);
 	if (ret)
@@ -214,6 +238,7 @@ static int parse_der(const u8 *blob, u32 len, struct tk2_key *k)
 		return refuse(k, "trailing data in the TPMKey");
 
 	ret = check_parts(k);
+	ret = ret ?: check_loadable(k);
 	return ret ?: check_policy(k);
 }
 

@@ -2,7 +2,9 @@
 /*
  * The blob of a TPM 2.0 trusted key: the ASN.1 TPMKey ("TSS2 PRIVATE KEY",
  * TCG OID 2.23.133.10.1.5 for sealed data) that the in-tree module writes,
- * or the older raw form TPM2B_PRIVATE || TPM2B_PUBLIC. Kernel-free.
+ * or the older raw form TPM2B_PRIVATE || TPM2B_PUBLIC. Kernel-free. The
+ * loadable-key OID 2.23.133.10.1.3 (tpm2_encodeobject) is read too, for a
+ * sealed data object only; blobs are always written as sealed data.
  *
  *   TPMKey ::= SEQUENCE {
  *     type        OBJECT IDENTIFIER,
@@ -35,6 +37,7 @@ struct tk2_key_policy {
 
 struct tk2_key {
 	bool raw;			/* the old form: no DER, no parent */
+	bool loadable;			/* read with the loadable-key OID */
 	bool empty_auth;
 	u32 parent;
 	const u8 *pub;			/* TPM2B_PUBLIC, size field included */

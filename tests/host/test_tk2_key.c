@@ -411,7 +411,7 @@ static void test_bad_oid(void)
 	tlv(&f, 0x04, parts.pub, parts.pub_len);
 	tlv(&f, 0x04, parts.priv, parts.priv_len);
 	tpmkey(&d, &f);
-	expect_refused(&d, "loadable key OID");
+	expect_parsed(&d, "loadable key OID on a sealed data object");
 
 	memcpy(f.b + 2, longer, 6);		/* same length, then: */
 	f.n = 0;
@@ -428,6 +428,90 @@ static void test_bad_oid(void)
 	tlv(&f, 0x04, parts.priv, parts.priv_len);
 	tpmkey(&d, &f);
 	expect_refused(&d, "no OID");
+}
+
+/* The object's attributes in a copy of a TPM2B_PUBLIC (after size, type, nameAlg). */
+static void set_attrs(u8 *pub, u32 attrs)
+{
+	put_unaligned_be32(attrs, pub + 6);
+}
+
+static void test_tpm2tools(void)
+{
+	static const u8 oid_loadable[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x03 };
+	static const struct {
+		u32 attr;
+		const char *what;
+	} not_sealed[] = {
+		{ TK2_OA_SIGN, "loadable with sign" },
+		{ TK2_OA_DECRYPT, "loadable with decrypt" },
+		{ TK2_OA_RESTRICTED, "loadable with restricted" },
+		{ TK2_OA_SENSITIVE_ORIGIN, "loadable with sensitiveDataOrigin" },
+	};
+	struct tk2_key k, k2;
+	struct der f, d;
+	u8 pub[256], out[512];
+	unsigned int i;
+	u32 len;
+	u8 *b;
+	int n;
+
+	b = tk_unhex(tpm2tools_sealed_hex, &len);
+	CHECK_EQ(parse_copy(b, len, &k), 0);
+	CHECK(k.loadable);
+	CHECK(!k.raw);
+	CHECK(!k.empty_auth);		/* tpm2-tools 5.4 writes it inverted */
+	CHECK_EQ(k.parent, 0x81000001);
+	CHECK_EQ(k.info.name_alg, TK2_ALG_SHA256);
+	CHECK_EQ(k.info.attrs, TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT |
+		 TK2_OA_USERWITHAUTH);
+	CHECK_EQ(k.npolicy, 0);
+	/* written back, it is a sealed data TPMKey with the same parts */
+	n = tk2_key_encode(out, sizeof(out), &k);
+	CHECK(n > 0);
+	CHECK_EQ(parse_copy(out, n, &k2), 0);
+	CHECK(!k2.loadable);
+	CHECK_EQ(k2.pub_len, k.pub_len);
+	CHECK_EQ(k2.priv_len, k.priv_len);
+	CHECK(!memcmp(k2.pub, k.pub, k.pub_len) &&
+	      !memcmp(k2.priv, k.priv, k.priv_len));
+	free(b);
+
+	b = tk_unhex(tpm2tools_sealed_auth_hex, &len);
+	CHECK_EQ(parse_copy(b, len, &k), 0);
+	CHECK(k.loadable);
+	CHECK(k.empty_auth);
+	free(b);
+
+	b = tk_unhex(tpm2tools_hmac_hex, &len);
+	CHECK_EQ(parse_copy(b, len, &k), -EINVAL);
+	CHECK(k.why && strstr(k.why, "sealed data"));
+	free(b);
+
+	/* a sealed data object under the loadable OID, then one bit more */
+	CHECK(parts.pub_len <= sizeof(pub));
+	memcpy(pub, parts.pub, parts.pub_len);
+	for (i = 0; i <= ARRAY_SIZE(not_sealed); i++) {
+		u32 attrs = TK2_OA_USERWITHAUTH;
+
+		if (i < ARRAY_SIZE(not_sealed))
+			attrs |= not_sealed[i].attr;
+		set_attrs(pub, attrs);
+		f.n = 0;
+		tlv(&f, 0x06, oid_loadable, sizeof(oid_loadable));
+		tlv(&f, 0x02, parent_srk, sizeof(parent_srk));
+		tlv(&f, 0x04, pub, parts.pub_len);
+		tlv(&f, 0x04, parts.priv, parts.priv_len);
+		tpmkey(&d, &f);
+		if (i == ARRAY_SIZE(not_sealed)) {
+			expect_parsed(&d, "loadable, userWithAuth only");
+			continue;
+		}
+		expect_refused(&d, not_sealed[i].what);
+		CHECK_EQ(parse_der(&d, &k), -EINVAL);
+		CHECK(k.why && !strcmp(k.why,
+				       "loadable key is not a sealed data object"));
+	}
 }
 
 static void test_parent(void)
@@ -796,6 +880,7 @@ int main(void)
 	RUN(test_minimal_blob);
 	RUN(test_bad_framing);
 	RUN(test_bad_oid);
+	RUN(test_tpm2tools);
 	RUN(test_parent);
 	RUN(test_size_agreement);
 	RUN(test_intree_overread_short_parts);

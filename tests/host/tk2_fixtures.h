@@ -2,7 +2,8 @@
 /*
  * Real TPM 2.0 key blobs for the host tests (also in tests/fuzz/corpus/
  * tk2_key/): three written by the in-tree trusted.ko of linux 6.1 on
- * swtpm 0.7.1 (keyhandle=0x81000001), one by ours with pcrs=sha256:16.
+ * swtpm 0.7.1 (keyhandle=0x81000001), one by ours with pcrs=sha256:16,
+ * three by tpm2-tools.
  */
 #ifndef TK2_FIXTURES_H
 #define TK2_FIXTURES_H
@@ -61,6 +62,44 @@ TK_FIXTURE ours_pcrs_hex[] =
 	"01ca6ac0a9a98a257e26ede071423e713eacd79da5bd410b0c2d6ab2f90b26c216"
 	"b92fc292fb78ac2bfaf991e8e99a4922374ee3ed4b8598497c725a6dd829a009b3"
 	"28ee766bd34ed52a4f17a3baba21c541ff6b0a862b930f83afc2ef554e49c471";
+
+/*
+ * Written by tpm2-tools 5.4 on swtpm 0.7.1 under the SRK at 0x81000001:
+ * tpm2_create -i <32 bytes> [-p hello], then tpm2_encodeobject [-p], which
+ * labels any object with the loadable-key OID 2.23.133.10.1.3 and writes
+ * emptyAuth inverted (FALSE without -p, TRUE with it).
+ */
+TK_FIXTURE tpm2tools_sealed_hex[] =
+	"3081e906066781050a0103a003010100020500810000010430002e0008000b0000"
+	"00520000001000206ac0e3d9c67583833b4cdb5305638941f275a8e1f4752d2d3d"
+	"9b3a08d9700dd10481a0009e0020b6aeb026be1b5775a94ad8749a08d6b6fe9cc4"
+	"eb59dde2a53bd5c5fd26d4c3a10010f86e9db8970b30549944bc996d3d0721fc62"
+	"2d3ec7ca15c947ef628f32c306c50d81ce8e1af5999d1719268e2a7d6c85afa7ac"
+	"b0402d00d9ddc2731a5dcc33403d949ac4d16de1b1f47a0e6aea12be6e15504feb"
+	"f4c6274c57437d84c9ab748d05f72fc7e66ddb5d26a6b5ab256d2dcc9008848d7d"
+	"b8e4bea2f8";
+
+/* the same with -p hello: emptyAuth TRUE although the object has a password */
+TK_FIXTURE tpm2tools_sealed_auth_hex[] =
+	"3081e906066781050a0103a003010101020500810000010430002e0008000b0000"
+	"0052000000100020061202b60703b3b54e44d5a98f80061ef6d1cbb41eb8dca44a"
+	"f46ab31e9310020481a0009e0020c786228090a364af8c3b15ed00621d04c54ff4"
+	"d9761b47a69f4debf80d7fc9790010645531322d137f6130feb46515c6edaaedd0"
+	"3cb69e4275bb88c6a9695aa6302cb07a9f446ad2b07848670ad448755c2b9d5b4e"
+	"4fcdd892df7ae086d2f76bcebdc060d9cb7c2b5bd43a7c512a7a360e02375dc927"
+	"405d792e018a954ddd820603f8be9ab7be2c18009a8b751b77f28f4d06319a8fc4"
+	"e8e00b435c";
+
+/* tpm2_create -G hmac: a keyed-hash object with sign and an HMAC scheme */
+TK_FIXTURE tpm2tools_hmac_hex[] =
+	"3081eb06066781050a0103a00301010002050081000001043200300008000b0004"
+	"007200000005000b002007f0475e29efd73241fc4e72b1db0390046d85e56e4d01"
+	"f83225ed0e11a874620481a0009e002033e2e751810c8c3bf1b16c7aaea8b7d1bc"
+	"87800c35cd3604c9c9a2ba1f5cd240001098214b9316929e5048b6650dd4ffb92e"
+	"d0be9aaf943769930a0299bcd2a4c92bd892855175ab28c6b25de7dd1499026535"
+	"88a316f5c49ad112211100647344eb6486e3e5e506b48fe3f5618216c6abcd79ac"
+	"061e032335be47ec296fd3b6fdda9cbd985fafd8cafd15a8e749d4afe0d7326f92"
+	"254103f245744e";
 
 
 /*

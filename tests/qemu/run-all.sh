@@ -36,7 +36,7 @@ set -euo pipefail
 
 # Suite sets: adding a suite to every boot of a set is a one-word change here.
 TPM12_SUITES=selftest,trusted,encrypted,disk	# TPM 1.2 machines, test and stock
-TPM2_SUITES=selftest,trusted2,disk		# TPM 2.0 machines with an SRK
+TPM2_SUITES=selftest,trusted2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 
 # The boots; adding one is one row. Columns:
 #   name     what TKH_ONLY and the output call it
@@ -170,6 +170,20 @@ job_prepare() { # kernel
 	tk_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
 }
 
+# Before each boot, a suite's host step when it has one: an executable
+# tests/guest/SUITE/host-step, run as "host-step PHASE TPM TPMSTATE STATEDIR
+# KERNEL" while no swtpm serves TPMSTATE; files it writes to STATEDIR reach
+# the guest as saved state. Its failure is a failed step of the machine.
+host_steps() { # name phase tpm tpmdir statedir
+	local s hook
+	for s in ${B_RUN[$1]//,/ }; do
+		hook=$TK_TOP/tests/guest/$s/host-step
+		[ -x "$hook" ] || continue
+		tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
+			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
+	done
+}
+
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
 	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver
@@ -187,6 +201,7 @@ job_machine() { # name
 	truncate -s "${TKH_DISK_MB:-64}M" "$d/disk.img"
 	for phase in ${B_PHASES[$name]//,/ }; do
 		out=$d/p$phase
+		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state"
 		for try in 1 2 3; do
 			rc=0
 			TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase tk_step "$name: boot phase $phase" \

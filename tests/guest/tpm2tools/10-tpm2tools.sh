@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Interop with tpm2-tools on this machine's TPM (an SRK at 0x81000001).
+# The host runs tpm2-tools on a copy of the TPM state before each boot
+# (host-step, next to this script).
+# Phase 1: keys tpm2-tools sealed (tpm2_create -i, tpm2_encodeobject: the
+# loadable-key OID) load, and hold the host's secret: an encrypted key the
+# host made under trusted:tt with that secret loads, one made with another
+# secret does not; the password key loads with blobauth=, not without; a
+# tpm2-tools HMAC key under the same OID is refused. Then seals keys with
+# our module (SRK, blobauth, 0x40000001) and encrypted keys under them, and
+# saves them. Phase 2: reports what the host found: tpm2-tools unsealed
+# each with the recovery path of docs/trusted-tpm2.md, and the unsealed
+# bytes verify the encrypted key's HMAC.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/../trusted2/tk2.inc"
+
+case ${TK_PHASE:-1} in
+1) N=11 why= ;;
+2) N=3 why= ;;
+*) N=1 why="runs in phases 1 and 2" ;;
+esac
+tk2_begin $N "$why" || exit 0
+if ! tk2_srk_present; then
+	tk_skip_rest 1 $N "no SRK at 0x81000001"
+	exit 0
+fi
+host=$(state_get tpm2tools-host.result 2>/dev/null)
+case $host in
+"skip host: "*) tk_skip_rest 1 $N "${host#skip host: }"; exit 0 ;;
+esac
+
+got() { # NAME: what the host or phase 1 saved
+	state_get "tpm2tools-$1" || { echo "no saved tpm2tools-$1 (did the host step run?)" >&2; return 1; }
+}
+loads() { # NAME SAVED [OPTIONS]
+	_b=$(got "$1") || return 1
+	tk_add "$2" "load $_b${3:+ $3}" || return 1
+	tk_eq "print" "$(tk_blob "$2")" "$_b"
+}
+enc() { # SAVED: load the host's encrypted key under trusted:tt
+	_e=$(got "$1") || return 1
+	tk_enc_loads e_tt "$_e"
+}
+with_enc() { # DESC CMD...
+	if tk_have_enc; then
+		t_check "$@"
+	else
+		t_skip "$1" "no encrypted key type taking trusted masters on ${TK_KERNEL:-this kernel}"
+	fi
+}
+save() { # NAME VALUE
+	[ -n "$2" ] || { echo "nothing to save for $1" >&2; return 1; }
+	printf '%s' "$2" | state_save "tpm2tools-$1"
+}
+
+if [ "${TK_PHASE:-1}" = 1 ]; then
+	t_check "tpm2-tools sealed key (loadable OID) loads, print gives it back" \
+		loads tools-s.blob tt
+	with_enc "... it holds the host's secret: its encrypted key loads under it" \
+		enc tools.enc
+	if tk_have_enc; then
+		t_errno "control: an encrypted key made with another secret: EINVAL" EINVAL \
+			enc tools-other.enc
+	else
+		t_skip "control: an encrypted key made with another secret" \
+			"no encrypted key type taking trusted masters on ${TK_KERNEL:-this kernel}"
+	fi
+	t_check "tpm2-tools key with password hello loads with blobauth=hello" \
+		loads tools-a.blob tt "blobauth=hello"
+	with_enc "... and holds the same secret" enc tools.enc
+	t_errno "... without blobauth: EPERM" EPERM tk_refused ta "load $(got tools-a.blob)"
+	tk2_da_reset
+	t_errno "tpm2-tools HMAC key (loadable OID, not sealed data): EINVAL" EINVAL \
+		tk_refused th "load $(got tools-h.blob)"
+	t_check "no transient object or session left" tk_eq leftovers "$(tk2_leftovers)" "0 0 0"
+
+	ours_seal() { # NAME OPTIONS
+		tk_add "o_$1" "new 32 $2" && save "ours-$1.blob" "$(tk_blob "o_$1")" || return 1
+		tk_have_enc || return 0
+		tk_enc_new "oe_$1" "o_$1" && save "ours-$1.enc" "$(tk_enc_blob "oe_$1")"
+	}
+	t_check "ours: sealed under 0x81000001 and saved for tpm2-tools" ours_seal srk keyhandle=0x81000001
+	t_check "ours: sealed with blobauth=hello and saved" ours_seal auth "keyhandle=0x81000001 blobauth=hello"
+	tk_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth
+	t_check "ours: sealed under 0x40000001 and saved" ours_seal owner keyhandle=0x40000001
+	tk_drop o_owner oe_owner
+	exit 0
+fi
+
+# Phase 2: the host's verdicts on the blobs phase 1 saved.
+report() { # NAME DESC
+	_l=$(printf '%s\n' "$host" | grep "^[a-z]* $1: " | head -n 1)
+	case $_l in
+	"ok $1: "*) t_ok "$2 (${_l#ok "$1": })" ;;
+	"skip $1: "*) t_skip "$2" "${_l#skip "$1": }" ;;
+	"fail $1: "*) t_fail "$2" "host: ${_l#fail "$1": }" ;;
+	*) t_fail "$2" "the host step reported nothing for $1 (did it run? tests/qemu/run-all.sh)" ;;
+	esac
+}
+report srk "tpm2-tools unseals our blob under 0x81000001, same key bytes"
+report auth "tpm2-tools unseals our blobauth blob with its password, same key bytes"
+report owner "tpm2-tools unseals our blob under 0x40000001 (TCG template primary), same key bytes"

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of src/lib/tk2_signed.c: TPM2_LoadExternal, VerifySignature,
+ * PolicyAuthorize and PolicyAuthValue byte for byte against TPM 2.0
+ * Library Part 3 (12.3, 20.1, 23.16, 23.17), their response parsers on
+ * well-formed, truncated, padded and wrong responses, and the TPMKey
+ * CommandPolicy of PolicyAuthorize on bodies written by tools/trusted-policy
+ * (signatures TPM2_VerifySignature accepted in tools/trusted-policy-test.sh).
+ */
+#include "tk_test.h"
+#include "tk2_fixtures.h"
+#include "tk2_signed.h"
+
+/* trusted-policy add: PolicyAuthorize of an ECDSA P-256 signer, signed */
+TK_FIXTURE ec_body_hex[] =
+	"00560023000b00040040000000100010000300100020317e8f38fac140034712"
+	"8db46400e7041cb199aeba6bd6df111d0c1c9dabcdec0020c17cea7fae947685"
+	"79adfe80ac45bb6d9645293e3e0720b13b7f4255eeae75d200000018000b0020"
+	"203c8bf24d3d236123d563f9fdf94a9f246d3bdce8ef2efbd88bc472bdefccdd"
+	"00206983f29eef040ef358c995a8a629ee19c93dc7252c4d58ee95e61f021fc0"
+	"fd6d";
+
+/* the same with an RSA-2048 signer */
+TK_FIXTURE rsa_body_hex[] =
+	"01160001000b0004004000000010001008000000000001009ec9aaa2afcfa86c"
+	"6a6200d68ea60115d9a4dd76f44bfa473003b1290a1791b936b907d99580c59a"
+	"2dd48fee06c981f1116d9d51f37941e53843924532f6bd7635797a27f36103db"
+	"e39db1a00a435d62d8f9f2707b2d8887656485a270fbed8e9d849bf6163f10f4"
+	"82cfd8c6dac4fd7884f76bfb0b17c6220f4f8a07f5a980f132ee061be92ce05b"
+	"1f637b20313280937b3851a3f627472d94f03cae6f11a158683e0deb6879f1ba"
+	"9baaabe35fe44d6129e05cb8c8eb711096582fae48040f8566de9a22d50c3345"
+	"dba9b47831bbdd9aecf26aedce21a1d427b22de34099e3da8a50173ce0534092"
+	"74a3e08d6f1c43474af5808713916febf32c62ba3996df1900000014000b0100"
+	"089aa36622d70b6f24fda97f764ab9698d47287271dc4c61cb240a5b565ed9fc"
+	"ab34d1a5e1f86e0dbf1bcbce6eab8ab0438d06637c4ffe91aa856cf69134bfb2"
+	"124c5f1e9b2724e91a43df553cef10ff94c4ed5348848fdfd1b1569bfd476e39"
+	"1e90e172032273bda3862c26cbfbc4773bb340b5ff88a641ca6f4bb4383369ff"
+	"909af7a0ddcd95fbc4b5f3690d2aef047db3db8cf661a2c8648047e9a83b709a"
+	"6115abd5dcb43e93b43c5c58fcf0e809f08ec86cad195eb77c7e41587eb51dcf"
+	"58beaa6324e63c6a2c51a69273afa6ed0c47b48c61b7cdfcb5ad453ab43291dd"
+	"fe96499c95b562f8b3c7499d3be49820c74ac9ca460b68f082fe7709a77acf3d";
+
+/* the key's own PolicyAuthorize (RSA signer): sigAlg NULL */
+TK_FIXTURE rsa_key_policy_hex[] =
+	"01160001000b0004004000000010001008000000000001009ec9aaa2afcfa86c"
+	"6a6200d68ea60115d9a4dd76f44bfa473003b1290a1791b936b907d99580c59a"
+	"2dd48fee06c981f1116d9d51f37941e53843924532f6bd7635797a27f36103db"
+	"e39db1a00a435d62d8f9f2707b2d8887656485a270fbed8e9d849bf6163f10f4"
+	"82cfd8c6dac4fd7884f76bfb0b17c6220f4f8a07f5a980f132ee061be92ce05b"
+	"1f637b20313280937b3851a3f627472d94f03cae6f11a158683e0deb6879f1ba"
+	"9baaabe35fe44d6129e05cb8c8eb711096582fae48040f8566de9a22d50c3345"
+	"dba9b47831bbdd9aecf26aedce21a1d427b22de34099e3da8a50173ce0534092"
+	"74a3e08d6f1c43474af5808713916febf32c62ba3996df1900000010";
+
+static u8 buf[4096];
+
+static void check_hex(const u8 *p, u32 n, const char *hex)
+{
+	u32 len;
+	u8 *want = tk_unhex(hex, &len);
+
+	CHECK_EQ(n, len);
+	if (n == len)
+		CHECK_MEM(p, want, n);
+	free(want);
+}
+
+static void test_load_external(void)
+{
+	static const u8 pub[] = { 0x00, 0x04, 0x00, 0x23, 0x00, 0x0b };
+	struct tk_cmd_buf b;
+
+	CHECK_EQ(tk2_cmd_load_external(&b, buf, sizeof(buf), pub, sizeof(pub),
+				       TK2_RH_OWNER), 0);
+	/* tag, size, cc; inPrivate empty; inPublic; hierarchy */
+	check_hex(buf, b.len, "8001" "00000016" "00000167" "0000"
+		  "0004" "0023" "000b" "40000001");
+	CHECK_EQ(tk2_cmd_load_external(&b, buf, 20, pub, sizeof(pub),
+				       TK2_RH_OWNER), -E2BIG);
+}
+
+static int rsp(const char *hex, int (*fn)(const u8 *, u32, void *), void *arg)
+{
+	u32 len;
+	u8 *r = tk_unhex(hex, &len);
+	int ret = fn(r, len, arg);
+
+	free(r);
+	return ret;
+}
+
+static u32 got_handle;
+static struct tk_span got_span;
+
+static int le(const u8 *r, u32 n, void *arg)
+{
+	(void)arg;
+	return tk2_rsp_load_external(r, n, &got_handle, &got_span);
+}
+
+static u16 got_tag;
+static long got_off;
+
+static int vs(const u8 *r, u32 n, void *arg)
+{
+	int ret = tk2_rsp_verify_signature(r, n, &got_span);
+
+	(void)arg;
+	if (!ret) {		/* the span points into @r, freed after */
+		got_tag = get_unaligned_be16(got_span.p);
+		got_off = got_span.p - r;
+	}
+	return ret;
+}
+
+#define NAME "000b" "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+static void test_rsp_load_external(void)
+{
+	CHECK_EQ(rsp("8001" "00000032" "00000000" "80000001" "0022" NAME, le, NULL), 0);
+	CHECK_EQ(got_handle, 0x80000001);
+	CHECK_EQ(got_span.len, 34);
+	CHECK_EQ(rsp("8001" "00000033" "00000000" "80000001" "0022" NAME "00", le, NULL),
+		 -EBADMSG);			/* a byte left over */
+	CHECK_EQ(rsp("8001" "00000031" "00000000" "80000001" "0022" NAME, le, NULL),
+		 -EBADMSG);			/* the name runs past */
+	CHECK_EQ(rsp("8001" "00000032" "00000000" "81000001" "0022" NAME, le, NULL),
+		 -EBADMSG);			/* not a transient handle */
+	CHECK_EQ(rsp("8001" "0000000a" "000001c4", le, NULL), 0x1c4);
+}
+
+static void test_verify_signature(void)
+{
+	static const u8 digest[32] = { 1, 2, 3 };
+	static const u8 sig[] = { 0x00, 0x10 };
+	struct tk_cmd_buf b;
+
+	CHECK_EQ(tk2_cmd_verify_signature(&b, buf, sizeof(buf), 0x80000001,
+					  digest, sizeof(digest), sig,
+					  sizeof(sig)), 0);
+	check_hex(buf, b.len, "8001" "00000032" "00000177" "80000001" "0020"
+		  "0102030000000000000000000000000000000000000000000000000000000000"
+		  "0010");
+
+	/* TPMT_TK_VERIFIED: tag 0x8022, hierarchy, digest */
+	CHECK_EQ(rsp("8001" "00000032" "00000000" "8022" "40000001" "0020"
+		      "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+		      vs, NULL), 0);
+	CHECK_EQ(got_span.len, 2 + 4 + 2 + 32);
+	CHECK_EQ(got_tag, TK2_ST_VERIFIED);
+	CHECK_EQ(got_off, 10);
+	CHECK_EQ(rsp("8001" "00000012" "00000000" "8022" "40000007" "0000", vs, NULL),
+		 -EBADMSG);			/* a null ticket */
+	CHECK_EQ(rsp("8001" "00000012" "00000000" "8021" "40000001" "0000", vs, NULL),
+		 -EBADMSG);			/* another ticket tag */
+	CHECK_EQ(rsp("8001" "00000014" "00000000" "8022" "40000001" "0001" "aa" "bb",
+		      vs, NULL), -EBADMSG);	/* a byte left over */
+	CHECK_EQ(rsp("8001" "0000000a" "000002db", vs, NULL), 0x2db);
+}
+
+static void test_policy_authorize(void)
+{
+	static const u8 approved[32] = { 0xaa }, name[34] = { 0x00, 0x0b, 0xcc };
+	static const u8 ticket[] = { 0x80, 0x22, 0x40, 0x00, 0x00, 0x01, 0x00, 0x01, 0xdd };
+	struct tk2_policy_authorize_in in = {
+		.session = 0x03000000,
+		.approved = { approved, sizeof(approved) },
+		.key_name = { name, sizeof(name) },
+		.ticket = { ticket, sizeof(ticket) },
+	};
+	struct tk_cmd_buf b;
+
+	CHECK_EQ(tk2_cmd_policy_authorize(&b, buf, sizeof(buf), &in), 0);
+	check_hex(buf, b.len, "8001" "0000005f" "0000016a" "03000000"
+		  "0020" "aa00000000000000000000000000000000000000000000000000000000000000"
+		  "0000"
+		  "0022" "000bcc00000000000000000000000000000000000000000000000000000000000000"
+		  "8022" "40000001" "0001" "dd");
+	CHECK_EQ(tk2_cmd_policy_auth_value(&b, buf, sizeof(buf), 0x03000001), 0);
+	check_hex(buf, b.len, "8001" "0000000e" "0000016b" "03000001");
+}
+
+static void test_authorize_body(void)
+{
+	struct tk2_authorize_body ab;
+	u32 len, i;
+	u8 *p;
+
+	p = tk_unhex(ec_body_hex, &len);
+	CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), 0);
+	CHECK_EQ(ab.sig_alg, TK2_ALG_ECDSA);
+	CHECK_EQ(ab.sig_hash, TK2_ALG_SHA256);
+	CHECK_EQ(ab.pub.len, 2 + 0x56);
+	CHECK_EQ(ab.policy_ref.len, 0);
+	CHECK_EQ(ab.sig.len, 2 + 2 + 2 + 32 + 2 + 32);
+	CHECK(ab.sig.p + ab.sig.len == p + len);
+	/* every truncation and one byte more are refused */
+	for (i = 0; i < len; i++) {
+		u8 *c = tk_dup(p, i);
+
+		CHECK_EQ(tk2_authorize_body_parse(c, i, &ab), -EINVAL);
+		free(c);
+	}
+	free(p);
+
+	p = tk_unhex(rsa_body_hex, &len);
+	CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), 0);
+	CHECK_EQ(ab.sig_alg, TK2_ALG_RSASSA);
+	CHECK_EQ(ab.sig.len, 2 + 2 + 2 + 256);
+	CHECK_EQ(get_unaligned_be16(ab.pub.p + 2), TK2_ALG_RSA);
+	p[len - 257 - 2 - 2] ^= 0x01;		/* sigAlg: not a scheme */
+	CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), -EINVAL);
+	free(p);
+
+	p = tk_unhex(rsa_key_policy_hex, &len);
+	CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), 0);
+	CHECK_EQ(ab.sig_alg, TK2_ALG_NULL);
+	CHECK_EQ(ab.sig.len, 2);
+	p[3] = 0x08;				/* keySign keyed-hash: refused */
+	CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), -EINVAL);
+	free(p);
+}
+
+int main(void)
+{
+	RUN(test_load_external);
+	RUN(test_rsp_load_external);
+	RUN(test_verify_signature);
+	RUN(test_policy_authorize);
+	RUN(test_authorize_body);
+	return tk_test_done();
+}

@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of tools/trusted-policy (run by tests/host `make test`):
+#  1. the TPMKey it writes, field by field against draft-bottomley-tpm2-keys
+#     (openssl asn1parse): [1] policy = one PolicyAuthorize (0x16a) with the
+#     signer's TPM2B_PUBLIC, an empty policyRef and sigAlg NULL; [3]
+#     authPolicy = SEQUENCE OF TPMAuthPolicy { [0] name, [1] SEQUENCE OF
+#     TPMPolicy { PolicyPCR 0x17f, PolicyAuthorize 0x16a } }, newest first;
+#     list and remove; what it refuses.
+#  2. with swtpm and tpm2-tools (skipped when absent): the signer's name
+#     (tpm2_loadexternal), the authPolicy (tpm2_policyauthorize, trial), the
+#     PolicyPCR digest (tpm2_policypcr, trial), and the whole scheme: an
+#     object sealed to the authPolicy unseals after TPM2_VerifySignature of
+#     the tool's signature, PolicyPCR and PolicyAuthorize (RSA and ECDSA).
+# Prints "not ok" lines (and "ok" ones with TK_VERBOSE=1) and "N passed, N
+# failed" last; exit 1 on failure. TP=path: the binary (default: next to this).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+TP=${TP:-$here/trusted-policy}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tk-policy.XXXXXX")
+pass=0 fail=0 swtpm_pid=
+cleanup() {
+	if [ -n "$swtpm_pid" ]; then kill "$swtpm_pid" 2>/dev/null || true; fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+ok() { pass=$((pass + 1)); [ "${TK_VERBOSE:-0}" != 1 ] || echo "ok $*"; }
+nok() { fail=$((fail + 1)); echo "not ok $*"; }
+check() { # DESC CMD...
+	local d=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$d"; else nok "$d"; sed 's/^/# /' "$work/out"; fi
+}
+eq() { [ "$1" = "$2" ] || { echo "got '$1', expected '$2'"; return 1; }; }
+cd "$work" || exit 1
+
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out rsa.pem 2>/dev/null
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ec.pem 2>/dev/null
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out p384.pem 2>/dev/null
+printf '  sha256:\n    7 : 0x%064d\n    16: 0x%s\n' 0 \
+	"$(printf 'x' | sha256sum | cut -c1-64)" >pcrs.txt
+
+# A sealed object whose authPolicy is PolicyAuthorize of ec.pem, as a
+# TPMKey (no TPM needed: the tool reads the public area only).
+auth=$("$TP" authorize --signer ec.pem)
+pub=004e0008000b0000001200000020${auth}001000200000000000000000000000000000000000000000000000000000000000000000
+pub=${pub:0:8}00000012${auth:+0020}${auth}0010002000000000000000000000000000000000000000000000000000000000000000000
+mkkey() { # PUB-HEX -> TPMKey hex (type, emptyAuth TRUE, parent, pubkey, privkey)
+	python3 - "$1" <<'PY'
+import sys
+def tlv(t, v):
+    n = len(v)
+    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
+    return bytes([t]) + h + v
+body = bytes.fromhex(sys.argv[1])
+pub = len(body).to_bytes(2, "big") + body
+priv = bytes.fromhex("0004") + bytes(4)
+f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
+    tlv(2, bytes.fromhex("0081000001")) + tlv(4, pub) + tlv(4, priv)
+print(tlv(0x30, f).hex())
+PY
+}
+# TPMT_PUBLIC: keyedhash, sha256, fixedTPM|fixedParent, authPolicy, NULL scheme, unique
+key=$(mkkey "0008000b000000120020${auth}00100020$(printf '%064d' 0)")
+echo "$key" >k.hex
+
+check "add: a signed PolicyPCR policy named boot-1" \
+	"$TP" add --signer ec.pem --pcrs sha256:7,16 --pcr-values pcrs.txt --name boot-1 k.hex k1.hex
+check "add: a second one, boot-2" \
+	"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --name boot-2 k1.hex k2.hex
+xxd -r -p k2.hex >k2.der
+openssl asn1parse -inform DER -in k2.der >asn.txt 2>&1
+field() { # LINE-REGEX: the value part of the first asn1parse line matching
+	grep -m 1 -E "$1" asn.txt | sed 's/.*:\([^:]*\)$/\1/'
+}
+depth_tags() { sed -E 's/^ *[0-9]+:(d=[0-9]+) .*(prim|cons): *//; s/ *(\[HEX DUMP\])?:.*//; s/ *$//' asn.txt |
+	paste -d' ' <(sed -E 's/^ *[0-9]+:(d=[0-9]+) .*/\1/' asn.txt) -; }
+cat >want.txt <<'W'
+d=0 SEQUENCE
+d=1 OBJECT
+d=1 cont [ 0 ]
+d=2 BOOLEAN
+d=1 cont [ 1 ]
+d=2 SEQUENCE
+d=3 SEQUENCE
+d=4 cont [ 0 ]
+d=5 INTEGER
+d=4 cont [ 1 ]
+d=5 OCTET STRING
+d=1 cont [ 3 ]
+d=2 SEQUENCE
+d=3 SEQUENCE
+d=4 cont [ 0 ]
+d=5 UTF8STRING
+d=4 cont [ 1 ]
+d=5 SEQUENCE
+d=6 SEQUENCE
+d=7 cont [ 0 ]
+d=8 INTEGER
+d=7 cont [ 1 ]
+d=8 OCTET STRING
+d=6 SEQUENCE
+d=7 cont [ 0 ]
+d=8 INTEGER
+d=7 cont [ 1 ]
+d=8 OCTET STRING
+d=3 SEQUENCE
+d=4 cont [ 0 ]
+d=5 UTF8STRING
+d=4 cont [ 1 ]
+d=5 SEQUENCE
+d=6 SEQUENCE
+d=7 cont [ 0 ]
+d=8 INTEGER
+d=7 cont [ 1 ]
+d=8 OCTET STRING
+d=6 SEQUENCE
+d=7 cont [ 0 ]
+d=8 INTEGER
+d=7 cont [ 1 ]
+d=8 OCTET STRING
+d=1 INTEGER
+d=1 OCTET STRING
+d=1 OCTET STRING
+W
+check "the TPMKey's shape is the draft's: type, [0], [1] policy, [3] authPolicy, parent, pubkey, privkey" \
+	diff -u want.txt <(depth_tags)
+ints=$(grep -E 'INTEGER' asn.txt | sed 's/.*://' | tr '\n' ' ')
+check "command codes: [1] PolicyAuthorize; each [3] entry PolicyPCR then PolicyAuthorize; parent" \
+	eq "$ints" "016A 017F 016A 017F 016A 81000001 "
+names=$(grep UTF8STRING asn.txt | sed 's/.*://' | tr '\n' ' ')
+check "newest first: boot-2, boot-1" eq "$names" "boot-2 boot-1 "
+octets=$(grep 'OCTET STRING' asn.txt | sed 's/.*\[HEX DUMP\]://')
+signer_pub=$("$TP" signer-public --signer ec.pem -o sp.bin && xxd -p sp.bin | tr -d '\n' | tr a-f A-F)
+pol0=$(sed -n 1p <<<"$octets")
+check "[1] PolicyAuthorize body: TPM2B_PUBLIC keySign || empty policyRef || sigAlg NULL" \
+	eq "$pol0" "${signer_pub}00000010"
+pcr_body=$(sed -n 2p <<<"$octets")
+sel16=00000001000B03000001
+pd16=$(python3 -c "import hashlib,sys; print(hashlib.sha256(bytes.fromhex('$(printf 'x' | sha256sum | cut -c1-64)')).hexdigest().upper())")
+check "boot-2's PolicyPCR body: TPM2B pcrDigest (SHA-256 of PCR 16) || TPML_PCR_SELECTION sha256:16" \
+	eq "$pcr_body" "0020${pd16}${sel16}"
+auth_body=$(sed -n 3p <<<"$octets")
+check "boot-2's PolicyAuthorize: keySign || empty policyRef || ECDSA(0x0018) SHA-256 r s" \
+	eq "${auth_body:0:${#signer_pub}+12}" "${signer_pub}00000018000B"
+approved=$("$TP" pcr-digest --pcrs sha256:16 --pcr-values pcrs.txt)
+verify_sig() { # AUTH-BODY-HEX APPROVED-HEX: check the ECDSA signature with openssl
+	local b=$1 n=${#signer_pub}
+	local r=${b:n+16:64} s=${b:n+84:64}
+	python3 - "$r" "$s" >sig.der <<'PY'
+import sys
+def i(h):
+    v = bytes.fromhex(h).lstrip(b"\0")
+    if not v or v[0] & 0x80: v = b"\0" + v
+    return b"\x02" + bytes([len(v)]) + v
+s = i(sys.argv[1]) + i(sys.argv[2])
+sys.stdout.buffer.write(b"\x30" + bytes([len(s)]) + s)
+PY
+	printf '%s' "$2" | xxd -r -p >approved.bin
+	openssl pkey -in ec.pem -pubout -out ec.pub 2>/dev/null
+	openssl dgst -sha256 -verify ec.pub -signature sig.der approved.bin
+}
+check "boot-2's signature verifies over SHA-256(approvedPolicy || empty policyRef) (openssl)" \
+	verify_sig "$auth_body" "$approved"
+check "list: two policies, names and commands" \
+	eq "$("$TP" list k2.hex | cut -d' ' -f1-3)" "$(printf '0 boot-2 PolicyPCR(sha256:16)\n1 boot-1 PolicyPCR(sha256:7,16)')"
+check "add: one without a name lists as '-'" bash -c \
+	"'$TP' add --signer ec.pem --pcrs sha256:7 --pcr-values pcrs.txt k.hex kn.hex && '$TP' list kn.hex | grep -q '^0 - PolicyPCR(sha256:7) PolicyAuthorize'"
+check "remove --name boot-1" "$TP" remove --name boot-1 k2.hex k3.hex
+check "... leaves boot-2" eq "$("$TP" list k3.hex | cut -d' ' -f1-2)" "0 boot-2"
+check "remove --index 0: no [3] left, [1] kept" "$TP" remove --index 0 k3.hex k4.hex
+check "... the blob is k1's without boot-1: type, [0], [1], parent, pubkey, privkey" \
+	eq "$(xxd -r -p k4.hex | openssl asn1parse -inform DER | grep -c 'd=1')" 6
+check "DER in, DER out" bash -c "xxd -r -p k1.hex >k1.der && '$TP' remove --name boot-1 k1.der k5.der && [ \"\$(head -c 1 k5.der | xxd -p)\" = 30 ]"
+refused() { ! "$@" >/dev/null 2>&1; }
+check "refused: a signer the object's authPolicy does not name" \
+	refused "$TP" add --signer rsa.pem --pcrs sha256:16 --pcr-values pcrs.txt k.hex x.hex
+check "refused: a P-384 signer" refused "$TP" authorize --signer p384.pem
+check "refused: a duplicate name" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --name boot-1 k1.hex x.hex
+check "refused: a PCR without a value" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:8 --pcr-values pcrs.txt k.hex x.hex
+check "refused: remove of a name that is not there" refused "$TP" remove --name nope k1.hex x.hex
+check "refused: garbage" refused "$TP" list pcrs.txt
+check "--help" "$TP" --help
+
+# --- against the TPM --------------------------------------------------------
+if ! command -v swtpm >/dev/null || ! command -v tpm2_policyauthorize >/dev/null; then
+	echo "# SKIP the TPM checks: swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
+else
+	mkdir state
+	port=$((20000 + RANDOM % 30000))
+	swtpm socket --tpm2 --tpmstate dir="$work/state" --server type=tcp,port=$port,bindaddr=127.0.0.1 \
+		--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 --flags not-need-init,startup-clear \
+		--pid file="$work/pid" -d && swtpm_pid=$(cat "$work/pid")
+	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
+	tpm2_createprimary -Q -C o -c prim.ctx
+	tpm2_pcrread -Q sha256:7,16 -o pcrs.bin
+	tpm2_pcrread sha256:7,16 >tpm-pcrs.txt
+	head -c 32 /dev/urandom >secret
+	head -c 32 /dev/zero >z32
+	for k in rsa ec; do
+		"$TP" signer-public --signer $k.pem -o $k.tpub
+		tpm2_flushcontext -t
+		check "$k: the signer's name is the TPM's (tpm2_loadexternal)" bash -c \
+			"tpm2_loadexternal -Q -C o -u $k.tpub -c $k.ctx -n $k.name && [ \"\$(xxd -p $k.name | tr -d '\n')\" = \"\$('$TP' signer-name --signer $k.pem)\" ]"
+		tpm2_startauthsession -Q -S t.ctx
+		tpm2_policyauthorize -Q -S t.ctx -i z32 -n $k.name -L $k.auth
+		tpm2_flushcontext t.ctx
+		check "$k: authorize is tpm2_policyauthorize's digest (trial session)" \
+			eq "$(xxd -p $k.auth | tr -d '\n')" "$("$TP" authorize --signer $k.pem)"
+		tpm2_flushcontext -t
+		tpm2_create -Q -C prim.ctx -i secret -L $k.auth -a 'fixedtpm|fixedparent' -u o.pub -r o.priv
+		"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt | xxd -r -p >approved.bin
+		"$TP" sign --signer $k.pem --policy "$(xxd -p approved.bin | tr -d '\n')" -o $k.sig
+		unseal() {
+			tpm2_loadexternal -Q -C o -u $k.tpub -c $k.ctx &&
+			tpm2_verifysignature -Q -c $k.ctx -g sha256 -m approved.bin -s $k.sig -t $k.tkt &&
+			tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
+			tpm2_startauthsession -Q --policy-session -S p.ctx &&
+			tpm2_policypcr -Q -S p.ctx -l sha256:7,16 &&
+			tpm2_policyauthorize -Q -S p.ctx -i approved.bin -n $k.name -t $k.tkt &&
+			tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
+		}
+		check "$k: sealed to authorize, unsealed with the tool's signed PolicyPCR (VerifySignature, PolicyPCR, PolicyAuthorize)" unseal
+		tpm2_flushcontext p.ctx 2>/dev/null
+		tpm2_flushcontext -t
+	done
+	tpm2_startauthsession -Q -S t.ctx
+	tpm2_policypcr -Q -S t.ctx -l sha256:7,16 -f pcrs.bin -L pcr.dig
+	tpm2_flushcontext t.ctx
+	check "pcr-digest is tpm2_policypcr's (trial session)" \
+		eq "$(xxd -p pcr.dig | tr -d '\n')" "$("$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt)"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,955 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trusted-policy: signed PCR policies for TPM 2.0 trusted key blobs
+ * (TPMKey, draft-bottomley-tpm2-keys): the authPolicy a key must be sealed
+ * with (TPM2_PolicyAuthorize of a signer, empty policyRef), PolicyPCR
+ * digests, and the signed policies of a blob's authPolicy [3] field, which
+ * it adds, lists and removes. See trusted-policy.1.
+ *
+ * The DER and TPM marshalling is src/lib's (tk_der.c, tk2_pcr.c, built
+ * against tests/host/shim); hashing and signatures are OpenSSL's.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/ecdsa.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include "tk_der.h"
+#include "tk2_msg.h"
+#include "tk2_pcr.h"
+#include "tk_hash.h"
+
+#define CC_POLICY_AUTHORIZE	0x0000016a
+#define ALG_RSA			0x0001
+#define ALG_RSASSA		0x0014
+#define ALG_ECDSA		0x0018
+#define SIGNER_ATTRS		(TK2_OA_SIGN | TK2_OA_USERWITHAUTH)
+#define CTX(n)			(TK_DER_CONTEXT + (n))
+#define BLOB_MAX		8192
+#define SHA256_LEN		32
+
+static const char *prog = "trusted-policy";
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: trusted-policy COMMAND [OPTIONS]\n"
+"\n"
+"  authorize --signer KEY             the authPolicy to seal with: new ... policydigest=HEX\n"
+"  signer-name --signer KEY           the TPM name of the signer (nameAlg SHA-256)\n"
+"  signer-public --signer KEY -o FILE the signer's TPM2B_PUBLIC, as the blob carries it\n"
+"  pcr-digest --pcrs BANK:LIST --pcr-values FILE\n"
+"                                     the PolicyPCR policy digest (the approved policy)\n"
+"  sign --signer KEY --policy HEX     the TPMT_SIGNATURE of an approved policy, in hex\n"
+"  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT\n"
+"                                     sign a PolicyPCR policy and put it first in IN's\n"
+"                                     authPolicy [3] field; write OUT\n"
+"  list IN                            the signed policies of IN\n"
+"  remove (--name NAME | --index N) IN OUT\n"
+"\n"
+"KEY: a PEM RSA-2048 or ECDSA P-256 private key (authorize, signer-name and\n"
+"signer-public take a public key too). IN: a TPMKey as DER, or in hex as keyctl\n"
+"pipe prints it; OUT is written in the same form ('-': standard input/output).\n"
+"--pcr-values FILE: lines 'N: HEX' or 'N HEX' (tpm2_pcrread's form), one per PCR\n"
+"of the list, values of the bank's size. Objects must have nameAlg SHA-256.\n");
+}
+
+/* ---- bytes ---------------------------------------------------------------- */
+
+static void hex_print(FILE *f, const u8 *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+static int hex_val(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Hex digits (whitespace ignored) into @out; the byte count, or -1. */
+static long hex_decode(const char *s, size_t n, u8 *out, size_t size)
+{
+	size_t i, len = 0;
+	int hi = -1, v;
+
+	for (i = 0; i < n; i++) {
+		if (isspace((unsigned char)s[i]))
+			continue;
+		v = hex_val((unsigned char)s[i]);
+		if (v < 0)
+			return -1;
+		if (hi < 0) {
+			hi = v;
+			continue;
+		}
+		if (len == size)
+			return -1;
+		out[len++] = hi << 4 | v;
+		hi = -1;
+	}
+	return hi < 0 ? (long)len : -1;
+}
+
+static size_t read_all(const char *path, u8 *buf, size_t size)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t n;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	n = fread(buf, 1, size, f);
+	if (n == size)
+		die("%s: longer than %zu bytes", path, size - 1);
+	if (f != stdin)
+		fclose(f);
+	return n;
+}
+
+static void write_all(const char *path, const u8 *p, size_t n, bool hex)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (hex) {
+		hex_print(f, p, n);
+		fputc('\n', f);
+	} else {
+		fwrite(p, 1, n, f);
+	}
+	if (ferror(f) || (f != stdout && fclose(f)))
+		die("%s: write failed", path);
+}
+
+static void sha256(const void *a, size_t an, const void *b, size_t bn, u8 *out)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+
+	if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL) ||
+	    !EVP_DigestUpdate(c, a, an) || !EVP_DigestUpdate(c, b, bn) ||
+	    !EVP_DigestFinal_ex(c, out, NULL))
+		die("SHA-256 failed");
+	EVP_MD_CTX_free(c);
+}
+
+/* ---- the signer ------------------------------------------------------------ */
+
+struct signer {
+	EVP_PKEY *key;
+	bool priv;
+	bool ecc;
+	u8 pub[600];		/* TPMT_PUBLIC */
+	u32 pub_len;
+	u8 name[2 + SHA256_LEN];
+};
+
+static void bn_out(const BIGNUM *bn, u8 *out, int len)
+{
+	if (BN_bn2binpad(bn, out, len) != len)
+		die("a key parameter does not fit %d bytes", len);
+}
+
+static void signer_public(struct signer *s)
+{
+	struct tk_cmd_buf b;
+	BIGNUM *x = NULL, *y = NULL;
+	u8 v[256];
+
+	tk_cmd_init(&b, s->pub, sizeof(s->pub));
+	if (!s->ecc) {
+		unsigned long e;
+
+		if (EVP_PKEY_get_bits(s->key) != 2048 ||
+		    !EVP_PKEY_get_bn_param(s->key, OSSL_PKEY_PARAM_RSA_N, &x) ||
+		    !EVP_PKEY_get_bn_param(s->key, OSSL_PKEY_PARAM_RSA_E, &y))
+			die("the signer must be RSA-2048 or ECDSA P-256");
+		e = BN_get_word(y);
+		if (e == (unsigned long)-1 || e > 0xffffffffUL)
+			die("the RSA exponent does not fit 32 bits");
+		tk_cmd_u16(&b, ALG_RSA);
+		tk_cmd_u16(&b, TK2_ALG_SHA256);
+		tk_cmd_u32(&b, SIGNER_ATTRS);
+		tk_cmd_u16(&b, 0);			/* authPolicy */
+		tk_cmd_u16(&b, TK2_ALG_NULL);		/* symmetric */
+		tk_cmd_u16(&b, TK2_ALG_NULL);		/* scheme: any */
+		tk_cmd_u16(&b, 2048);
+		tk_cmd_u32(&b, e == 65537 ? 0 : e);
+		bn_out(x, v, 256);
+		tk_cmd_u16(&b, 256);
+		tk_cmd_bytes(&b, v, 256);
+	} else {
+		char group[64];
+
+		if (!EVP_PKEY_get_utf8_string_param(s->key,
+						    OSSL_PKEY_PARAM_GROUP_NAME,
+						    group, sizeof(group), NULL) ||
+		    strcmp(group, "prime256v1") ||
+		    !EVP_PKEY_get_bn_param(s->key, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
+		    !EVP_PKEY_get_bn_param(s->key, OSSL_PKEY_PARAM_EC_PUB_Y, &y))
+			die("the signer must be RSA-2048 or ECDSA P-256");
+		tk_cmd_u16(&b, TK2_ALG_ECC);
+		tk_cmd_u16(&b, TK2_ALG_SHA256);
+		tk_cmd_u32(&b, SIGNER_ATTRS);
+		tk_cmd_u16(&b, 0);
+		tk_cmd_u16(&b, TK2_ALG_NULL);		/* symmetric */
+		tk_cmd_u16(&b, TK2_ALG_NULL);		/* scheme: any */
+		tk_cmd_u16(&b, TK2_ECC_NIST_P256);
+		tk_cmd_u16(&b, TK2_ALG_NULL);		/* kdf */
+		bn_out(x, v, 32);
+		tk_cmd_u16(&b, 32);
+		tk_cmd_bytes(&b, v, 32);
+		bn_out(y, v, 32);
+		tk_cmd_u16(&b, 32);
+		tk_cmd_bytes(&b, v, 32);
+	}
+	BN_free(x);
+	BN_free(y);
+	if (b.bad)
+		die("internal: signer public area too long");
+	s->pub_len = b.len;
+	put_unaligned_be16(TK2_ALG_SHA256, s->name);
+	sha256(s->pub, s->pub_len, "", 0, s->name + 2);
+}
+
+static void signer_load(const char *path, bool need_priv, struct signer *s)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	memset(s, 0, sizeof(*s));
+	s->key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	s->priv = s->key;
+	if (!s->key && !need_priv) {
+		rewind(f);
+		s->key = PEM_read_PUBKEY(f, NULL, NULL, NULL);
+	}
+	fclose(f);
+	if (!s->key)
+		die("%s: not a PEM %s key", path, need_priv ? "private" : "public or private");
+	if (EVP_PKEY_is_a(s->key, "EC"))
+		s->ecc = true;
+	else if (!EVP_PKEY_is_a(s->key, "RSA"))
+		die("%s: the signer must be RSA-2048 or ECDSA P-256", path);
+	signer_public(s);
+}
+
+/*
+ * The object's authPolicy: TPM2_PolicyAuthorize of the signer from a zero
+ * digest, policyRef empty (Part 3, 23.16: PolicyUpdate, two hashes).
+ */
+static void authorize_digest(const struct signer *s, u8 *out)
+{
+	u8 in[SHA256_LEN + 4 + sizeof(s->name)], d[SHA256_LEN];
+
+	memset(in, 0, SHA256_LEN);
+	put_unaligned_be32(CC_POLICY_AUTHORIZE, in + SHA256_LEN);
+	memcpy(in + SHA256_LEN + 4, s->name, sizeof(s->name));
+	sha256(in, sizeof(in), "", 0, d);
+	sha256(d, sizeof(d), "", 0, out);		/* || policyRef (empty) */
+}
+
+/*
+ * TPMT_SIGNATURE over aHash = SHA-256(approvedPolicy || policyRef), as
+ * TPM2_VerifySignature checks it: RSASSA-PKCS1-v1_5 or ECDSA, SHA-256.
+ */
+static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
+		       u32 size)
+{
+	unsigned char sig[512];
+	size_t siglen = sizeof(sig);
+	struct tk_cmd_buf b;
+	EVP_PKEY_CTX *c;
+	u8 ahash[SHA256_LEN], v[32];
+
+	if (!s->priv)
+		die("signing needs the signer's private key");
+	sha256(approved, SHA256_LEN, "", 0, ahash);
+	c = EVP_PKEY_CTX_new(s->key, NULL);
+	if (!c || EVP_PKEY_sign_init(c) <= 0 ||
+	    EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) <= 0 ||
+	    (!s->ecc && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) <= 0) ||
+	    EVP_PKEY_sign(c, sig, &siglen, ahash, sizeof(ahash)) <= 0)
+		die("signing failed");
+	EVP_PKEY_CTX_free(c);
+	tk_cmd_init(&b, out, size);
+	tk_cmd_u16(&b, s->ecc ? ALG_ECDSA : ALG_RSASSA);
+	tk_cmd_u16(&b, TK2_ALG_SHA256);
+	if (!s->ecc) {
+		tk_cmd_u16(&b, siglen);
+		tk_cmd_bytes(&b, sig, siglen);
+	} else {
+		const unsigned char *p = sig;
+		ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, siglen);
+
+		if (!es)
+			die("signing failed (ECDSA)");
+		bn_out(ECDSA_SIG_get0_r(es), v, 32);
+		tk_cmd_u16(&b, 32);
+		tk_cmd_bytes(&b, v, 32);
+		bn_out(ECDSA_SIG_get0_s(es), v, 32);
+		tk_cmd_u16(&b, 32);
+		tk_cmd_bytes(&b, v, 32);
+		ECDSA_SIG_free(es);
+	}
+	if (b.bad)
+		die("internal: signature too long");
+	return b.len;
+}
+
+/*
+ * The CommandPolicy of a TPM2_PolicyAuthorize in a TPMKey: TPM2B_PUBLIC
+ * keySign, TPM2B_DIGEST policyRef (empty), TPMT_SIGNATURE (@sig, or the
+ * empty one, sigAlg TPM_ALG_NULL, in the key's own policy).
+ */
+static u32 authorize_body(const struct signer *s, const u8 *sig, u32 sig_len,
+			  u8 *out, u32 size)
+{
+	static const u8 null_sig[] = { 0x00, 0x10 };
+	struct tk_cmd_buf b;
+
+	tk_cmd_init(&b, out, size);
+	tk_cmd_u16(&b, s->pub_len);
+	tk_cmd_bytes(&b, s->pub, s->pub_len);
+	tk_cmd_u16(&b, 0);
+	if (sig)
+		tk_cmd_bytes(&b, sig, sig_len);
+	else
+		tk_cmd_bytes(&b, null_sig, sizeof(null_sig));
+	if (b.bad)
+		die("internal: PolicyAuthorize body too long");
+	return b.len;
+}
+
+/* ---- PCRs -------------------------------------------------------------------- */
+
+struct pcr_policy {
+	struct tk2_pcrs sel;
+	enum tk_hash bank;
+	u8 pcr_digest[SHA256_LEN];	/* SHA-256 over the values */
+	u8 policy[SHA256_LEN];		/* PolicyPCR from a zero digest */
+	u8 body[TK2_POLICY_PCR_BODY_MAX];
+	int body_len;
+};
+
+static void pcr_values(const char *path, const struct pcr_policy *pp,
+		       u8 values[TK2_PCR_COUNT][TK2_DIGEST_MAX])
+{
+	unsigned int dsize = tk_hash_size(pp->bank), n;
+	u32 seen = 0;
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		long got;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!isdigit((unsigned char)*p))
+			continue;		/* a bank header, a comment */
+		n = strtoul(p, &end, 10);
+		p = end;
+		while (isspace((unsigned char)*p) || *p == ':' || *p == '=')
+			p++;
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2;
+		if (n >= TK2_PCR_COUNT || !(pp->sel.mask & 1U << n))
+			continue;
+		got = hex_decode(p, strcspn(p, "\r\n"), values[n], TK2_DIGEST_MAX);
+		if (got != (long)dsize)
+			die("%s: PCR %u: not %u bytes of hex", path, n, dsize);
+		seen |= 1U << n;
+	}
+	fclose(f);
+	for (n = 0; n < TK2_PCR_COUNT; n++)
+		if ((pp->sel.mask & 1U << n) && !(seen & 1U << n))
+			die("%s: no value for PCR %u", path, n);
+}
+
+/* pcrDigest, the PolicyPCR digest and the body for the TPMKey. */
+static void pcr_policy(const char *pcrs, const char *values_path,
+		       struct pcr_policy *pp)
+{
+	u8 values[TK2_PCR_COUNT][TK2_DIGEST_MAX];
+	u8 in[SHA256_LEN + 4 + TK2_SELECTION_MAX];
+	u8 all[TK2_PCR_COUNT * TK2_DIGEST_MAX];
+	unsigned int n, dsize, len = 0;
+	struct tk_cmd_buf b;
+
+	if (!pcrs || !values_path)
+		die("need --pcrs and --pcr-values");
+	if (tk2_pcrs_parse(pcrs, &pp->bank, &pp->sel.mask) || !pp->sel.mask)
+		die("--pcrs %s: not BANK:LIST (e.g. sha256:7,16)", pcrs);
+	pp->sel.alg = tk2_hash_alg(pp->bank);
+	dsize = tk_hash_size(pp->bank);
+	pcr_values(values_path, pp, values);
+
+	for (n = 0; n < TK2_PCR_COUNT; n++) {
+		if (pp->sel.mask & 1U << n) {
+			memcpy(all + len, values[n], dsize);
+			len += dsize;
+		}
+	}
+	sha256(all, len, "", 0, pp->pcr_digest);
+
+	/* policyDigest' = H(policyDigest || TPM_CC_PolicyPCR || pcrs || pcrDigest) */
+	tk_cmd_init(&b, in, sizeof(in));
+	memset(in, 0, SHA256_LEN);
+	b.len = SHA256_LEN;
+	tk_cmd_u32(&b, TK2_CC_POLICY_PCR);
+	tk2_put_pcr_selection(&b, &pp->sel);
+	if (b.bad)
+		die("internal: PCR selection too long");
+	sha256(in, b.len, pp->pcr_digest, SHA256_LEN, pp->policy);
+
+	pp->body_len = tk2_policy_pcr_body(pp->body, sizeof(pp->body), &pp->sel,
+					   pp->pcr_digest, SHA256_LEN);
+	if (pp->body_len < 0)
+		die("internal: PolicyPCR body too long");
+}
+
+/* ---- the TPMKey ------------------------------------------------------------ */
+
+/* A TPMKey as its top-level elements, each kept as encoded. */
+struct elem {
+	u8 tag;
+	const u8 *raw;
+	u32 raw_len;
+	struct tk_der_tlv t;
+};
+
+struct tpmkey {
+	u8 blob[BLOB_MAX];
+	u32 len;
+	bool hex;
+	struct elem e[12];
+	unsigned int n;
+	int policy, auth_policy, pub;	/* indexes in e[], or -1 */
+};
+
+static void key_read(const char *path, struct tpmkey *k)
+{
+	static u8 text[2 * BLOB_MAX + 64];
+	size_t n = read_all(path, text, sizeof(text));
+	struct tk_der top, d;
+	struct tk_der_tlv t;
+	long got;
+
+	memset(k, 0, sizeof(*k));
+	k->policy = k->auth_policy = k->pub = -1;
+	if (n && text[0] == TK_DER_SEQUENCE) {
+		if (n > sizeof(k->blob))
+			die("%s: too long", path);
+		memcpy(k->blob, text, n);
+		k->len = n;
+	} else {
+		got = hex_decode((char *)text, n, k->blob, sizeof(k->blob));
+		if (got <= 0)
+			die("%s: neither DER nor hex", path);
+		k->len = got;
+		k->hex = true;
+	}
+	tk_der_init(&top, k->blob, k->len);
+	if (tk_der_enter(&top, TK_DER_SEQUENCE, &d) || !tk_der_empty(&top))
+		die("%s: not one DER SEQUENCE", path);
+	while (!tk_der_empty(&d)) {
+		struct elem *e = &k->e[k->n];
+		const u8 *start = d.p;
+
+		if (k->n == sizeof(k->e) / sizeof(k->e[0]) || tk_der_next(&d, &t))
+			die("%s: malformed TPMKey", path);
+		e->tag = t.tag;
+		e->t = t;
+		e->raw = start;
+		e->raw_len = d.p - start;
+		if (t.tag == CTX(1))
+			k->policy = k->n;
+		if (t.tag == CTX(3))
+			k->auth_policy = k->n;
+		k->n++;
+	}
+	if (k->n < 4 || k->e[0].tag != TK_DER_OID ||
+	    k->e[k->n - 1].tag != TK_DER_OCTET_STRING ||
+	    k->e[k->n - 2].tag != TK_DER_OCTET_STRING ||
+	    k->e[k->n - 3].tag != TK_DER_INTEGER)
+		die("%s: not a TPMKey (type, ..., parent, pubkey, privkey)", path);
+	k->pub = k->n - 2;
+}
+
+/* The object's authPolicy (SHA-256 objects only). */
+static const u8 *key_auth_policy(const struct tpmkey *k)
+{
+	const struct tk_der_tlv *t = &k->e[k->pub].t;
+	struct tk2_public info;
+
+	if (tk2_public_parse(t->val, t->len, &info))
+		die("the public part is not a sealed data object");
+	if (info.name_alg != TK2_ALG_SHA256 || info.policy_len != SHA256_LEN)
+		die("the object has no SHA-256 policy (seal it with policydigest=$(trusted-policy authorize ...))");
+	return info.policy;
+}
+
+/* One TPMPolicy: SEQUENCE { [0] INTEGER code, [1] OCTET STRING body }. */
+static void put_policy(struct tk_cmd_buf *w, u32 code, const u8 *body, u32 len)
+{
+	u32 c = tk_der_size(tk_der_u32_size(code)), b = tk_der_size(len);
+
+	tk_der_put_hdr(w, TK_DER_SEQUENCE, tk_der_size(c) + tk_der_size(b));
+	tk_der_put_hdr(w, CTX(0), c);
+	tk_der_put_u32(w, code);
+	tk_der_put_hdr(w, CTX(1), b);
+	tk_der_put(w, TK_DER_OCTET_STRING, body, len);
+}
+
+static u32 policy_size(u32 code, u32 len)
+{
+	return tk_der_size(tk_der_size(tk_der_size(tk_der_u32_size(code))) +
+			   tk_der_size(tk_der_size(len)));
+}
+
+/*
+ * Write @k with [1] and [3] replaced by @pol and @auth (NULL: none): type,
+ * then the [n] fields in tag order, then parent, pubkey, privkey.
+ */
+static u32 key_write(const struct tpmkey *k, const u8 *pol, u32 pol_len,
+		     const u8 *auth, u32 auth_len, u8 *out, u32 size)
+{
+	struct { u8 tag; const u8 *p; u32 n; } f[16];
+	unsigned int nf = 0, i, j;
+	struct tk_cmd_buf w;
+	u32 body = 0;
+
+	for (i = 0; i < k->n; i++) {
+		u8 tag = k->e[i].tag;
+
+		if (tag == CTX(1) || tag == CTX(3))
+			continue;
+		f[nf].tag = tag;
+		f[nf].p = k->e[i].raw;
+		f[nf++].n = k->e[i].raw_len;
+	}
+	if (pol) {
+		f[nf].tag = CTX(1);
+		f[nf].p = pol;
+		f[nf++].n = pol_len;
+	}
+	if (auth) {
+		f[nf].tag = CTX(3);
+		f[nf].p = auth;
+		f[nf++].n = auth_len;
+	}
+	/* stable sort of the [n] fields, which lie between type and parent */
+	for (i = 1; i < nf; i++) {
+		for (j = i; j > 1 && (f[j].tag & 0xe0) == TK_DER_CONTEXT &&
+		     ((f[j - 1].tag & 0xe0) != TK_DER_CONTEXT ||
+		      f[j - 1].tag > f[j].tag) && f[j - 1].tag != TK_DER_OID; j--) {
+			typeof(f[0]) t = f[j];
+
+			f[j] = f[j - 1];
+			f[j - 1] = t;
+		}
+	}
+	for (i = 0; i < nf; i++)
+		body += f[i].n;
+	tk_cmd_init(&w, out, size);
+	tk_der_put_hdr(&w, TK_DER_SEQUENCE, body);
+	for (i = 0; i < nf; i++)
+		tk_cmd_bytes(&w, f[i].p, f[i].n);
+	if (w.bad)
+		die("the new TPMKey is longer than %u bytes", size);
+	return w.len;
+}
+
+/* The key's own policy [1]: exactly the initial PolicyAuthorize of @s. */
+static u32 key_policy(const struct signer *s, u8 *out, u32 size)
+{
+	u8 body[1024];
+	u32 n = authorize_body(s, NULL, 0, body, sizeof(body)), p;
+	struct tk_cmd_buf w;
+
+	p = policy_size(CC_POLICY_AUTHORIZE, n);
+	tk_cmd_init(&w, out, size);
+	tk_der_put_hdr(&w, CTX(1), tk_der_size(p));
+	tk_der_put_hdr(&w, TK_DER_SEQUENCE, p);
+	put_policy(&w, CC_POLICY_AUTHORIZE, body, n);
+	if (w.bad)
+		die("internal: policy too long");
+	return w.len;
+}
+
+/* The TPMAuthPolicy entries of [3], walked; each callback gets one. */
+struct entry {
+	const u8 *raw;
+	u32 raw_len;
+	const u8 *name;
+	u32 name_len;
+	struct tk_der cmds;		/* SEQUENCE OF TPMPolicy contents */
+};
+
+static unsigned int entries(const struct tpmkey *k, struct entry *out,
+			    unsigned int max)
+{
+	struct tk_der outer, seq, item;
+	struct tk_der_tlv t;
+	unsigned int n = 0;
+
+	if (k->auth_policy < 0)
+		return 0;
+	tk_der_init(&outer, k->e[k->auth_policy].t.val,
+		    k->e[k->auth_policy].t.len);
+	if (tk_der_enter(&outer, TK_DER_SEQUENCE, &seq) || !tk_der_empty(&outer))
+		die("malformed authPolicy");
+	while (!tk_der_empty(&seq)) {
+		struct entry *e = &out[n];
+		struct tk_der f;
+		const u8 *start = seq.p;
+
+		if (n == max)
+			die("more than %u signed policies", max);
+		memset(e, 0, sizeof(*e));
+		if (tk_der_enter(&seq, TK_DER_SEQUENCE, &item))
+			die("malformed TPMAuthPolicy");
+		e->raw = start;
+		e->raw_len = seq.p - start;
+		if (tk_der_peek(&item) == CTX(0)) {
+			if (tk_der_enter(&item, CTX(0), &f) ||
+			    tk_der_expect(&f, TK_DER_UTF8STRING, &t) ||
+			    !tk_der_empty(&f))
+				die("malformed TPMAuthPolicy name");
+			e->name = t.val;
+			e->name_len = t.len;
+		}
+		if (tk_der_enter(&item, CTX(1), &f) ||
+		    tk_der_enter(&f, TK_DER_SEQUENCE, &e->cmds) ||
+		    !tk_der_empty(&f) || !tk_der_empty(&item))
+			die("malformed TPMAuthPolicy policy");
+		n++;
+	}
+	return n;
+}
+
+/* [3] EXPLICIT SEQUENCE OF TPMAuthPolicy from encoded entries. */
+static u32 auth_field(const u8 *const *raw, const u32 *len, unsigned int n,
+		      u8 *out, u32 size)
+{
+	struct tk_cmd_buf w;
+	u32 total = 0, i;
+
+	for (i = 0; i < n; i++)
+		total += len[i];
+	tk_cmd_init(&w, out, size);
+	tk_der_put_hdr(&w, CTX(3), tk_der_size(total));
+	tk_der_put_hdr(&w, TK_DER_SEQUENCE, total);
+	for (i = 0; i < n; i++)
+		tk_cmd_bytes(&w, raw[i], len[i]);
+	if (w.bad)
+		die("authPolicy too long");
+	return w.len;
+}
+
+#define ENTRIES_MAX	32
+
+/* ---- commands ------------------------------------------------------------- */
+
+struct opts {
+	const char *signer, *pcrs, *values, *name, *policy, *out;
+	long index;
+};
+
+static int cmd_add(const struct opts *o, char **argv, int argc)
+{
+	static struct tpmkey k;
+	static u8 out[BLOB_MAX], pol[2048], auth[BLOB_MAX], item[2048];
+	struct entry ents[ENTRIES_MAX];
+	const u8 *raw[ENTRIES_MAX + 1];
+	u32 len[ENTRIES_MAX + 1], pol_len, auth_len, n, i, cmds, body_len;
+	u8 digest[SHA256_LEN], sig[600], body[1200];
+	struct pcr_policy pp;
+	struct tk_cmd_buf w;
+	struct signer s;
+	u32 sig_len;
+
+	if (argc != 2 || !o->signer)
+		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT");
+	signer_load(o->signer, true, &s);
+	pcr_policy(o->pcrs, o->values, &pp);
+	key_read(argv[0], &k);
+	authorize_digest(&s, digest);
+	if (memcmp(key_auth_policy(&k), digest, SHA256_LEN))
+		die("%s: the object's authPolicy is not PolicyAuthorize of this signer", argv[0]);
+	pol_len = key_policy(&s, pol, sizeof(pol));
+	if (k.policy >= 0 && (k.e[k.policy].raw_len != pol_len ||
+			      memcmp(k.e[k.policy].raw, pol, pol_len)))
+		die("%s: the policy field is not this signer's PolicyAuthorize", argv[0]);
+
+	n = entries(&k, ents, ENTRIES_MAX);
+	for (i = 0; o->name && i < n; i++)
+		if (ents[i].name_len == strlen(o->name) &&
+		    !memcmp(ents[i].name, o->name, ents[i].name_len))
+			die("%s: a signed policy named '%s' exists (remove it first)",
+			    argv[0], o->name);
+	if (n == ENTRIES_MAX)
+		die("%s: %u signed policies already", argv[0], n);
+
+	/* The new entry: PolicyPCR, then PolicyAuthorize signed over it. */
+	sig_len = sign_policy(&s, pp.policy, sig, sizeof(sig));
+	body_len = authorize_body(&s, sig, sig_len, body, sizeof(body));
+	cmds = policy_size(TK2_CC_POLICY_PCR, pp.body_len) +
+	       policy_size(CC_POLICY_AUTHORIZE, body_len);
+	i = tk_der_size(tk_der_size(cmds));
+	if (o->name)
+		i += tk_der_size(tk_der_size(strlen(o->name)));
+	tk_cmd_init(&w, item, sizeof(item));
+	tk_der_put_hdr(&w, TK_DER_SEQUENCE, i);
+	if (o->name) {
+		tk_der_put_hdr(&w, CTX(0), tk_der_size(strlen(o->name)));
+		tk_der_put(&w, TK_DER_UTF8STRING, o->name, strlen(o->name));
+	}
+	tk_der_put_hdr(&w, CTX(1), tk_der_size(cmds));
+	tk_der_put_hdr(&w, TK_DER_SEQUENCE, cmds);
+	put_policy(&w, TK2_CC_POLICY_PCR, pp.body, pp.body_len);
+	put_policy(&w, CC_POLICY_AUTHORIZE, body, body_len);
+	if (w.bad)
+		die("internal: signed policy too long");
+
+	/* first: the draft says to put the likeliest policy first */
+	raw[0] = item;
+	len[0] = w.len;
+	for (i = 0; i < n; i++) {
+		raw[i + 1] = ents[i].raw;
+		len[i + 1] = ents[i].raw_len;
+	}
+	auth_len = auth_field(raw, len, n + 1, auth, sizeof(auth));
+	n = key_write(&k, pol, pol_len, auth, auth_len, out, sizeof(out));
+	write_all(argv[1], out, n, k.hex);
+	EVP_PKEY_free(s.key);
+	return 0;
+}
+
+static void list_policy_cmds(struct tk_der cmds)
+{
+	while (!tk_der_empty(&cmds)) {
+		struct tk_der item, f;
+		struct tk_der_tlv t;
+		u32 code;
+
+		if (tk_der_enter(&cmds, TK_DER_SEQUENCE, &item) ||
+		    tk_der_enter(&item, CTX(0), &f) || tk_der_next(&f, &t) ||
+		    tk_der_u32(&t, &code) || tk_der_enter(&item, CTX(1), &f) ||
+		    tk_der_expect(&f, TK_DER_OCTET_STRING, &t))
+			die("malformed TPMPolicy");
+		if (code == TK2_CC_POLICY_PCR && t.len >= 2 + SHA256_LEN + 10) {
+			u32 mask = 0, i;
+			const u8 *sel = t.val + 2 + get_unaligned_be16(t.val);
+
+			/* count(4) hash(2) sizeofSelect(1) bitmap(3) */
+			for (i = 0; i < 3 && sel + 7 + i < t.val + t.len; i++)
+				mask |= (u32)sel[7 + i] << (8 * i);
+			printf(" PolicyPCR(%s:",
+			       tk_hash_name(tk_hash_by_alg(get_unaligned_be16(sel + 4))) ?: "?");
+			for (i = 0; i < TK2_PCR_COUNT; i++)
+				if (mask & 1U << i)
+					printf("%s%u", mask & ((1U << i) - 1) ? "," : "", i);
+			printf(")");
+		} else if (code == CC_POLICY_AUTHORIZE && t.len > 2) {
+			u8 name[2 + SHA256_LEN];
+			u32 plen = get_unaligned_be16(t.val);
+
+			if (plen + 2 > t.len)
+				die("malformed PolicyAuthorize");
+			put_unaligned_be16(TK2_ALG_SHA256, name);
+			sha256(t.val + 2, plen, "", 0, name + 2);
+			printf(" PolicyAuthorize(signer ");
+			hex_print(stdout, name, sizeof(name));
+			printf(")");
+		} else {
+			printf(" 0x%x", code);
+		}
+	}
+}
+
+static int cmd_list(char **argv, int argc)
+{
+	static struct tpmkey k;
+	struct entry ents[ENTRIES_MAX];
+	unsigned int n, i;
+
+	if (argc != 1)
+		die("list: IN");
+	key_read(argv[0], &k);
+	n = entries(&k, ents, ENTRIES_MAX);
+	for (i = 0; i < n; i++) {
+		if (ents[i].name)
+			printf("%u %.*s", i, (int)ents[i].name_len,
+			       (const char *)ents[i].name);
+		else
+			printf("%u -", i);
+		list_policy_cmds(ents[i].cmds);
+		printf("\n");
+	}
+	return 0;
+}
+
+static int cmd_remove(const struct opts *o, char **argv, int argc)
+{
+	static struct tpmkey k;
+	static u8 out[BLOB_MAX], auth[BLOB_MAX];
+	struct entry ents[ENTRIES_MAX];
+	const u8 *raw[ENTRIES_MAX];
+	u32 len[ENTRIES_MAX], n, i, m = 0, auth_len, out_len;
+	long hit = -1;
+
+	if (argc != 2 || (!o->name && o->index < 0) || (o->name && o->index >= 0))
+		die("remove: (--name NAME | --index N) IN OUT");
+	key_read(argv[0], &k);
+	n = entries(&k, ents, ENTRIES_MAX);
+	for (i = 0; i < n; i++) {
+		bool match = o->name ? ents[i].name_len == strlen(o->name) &&
+				       !memcmp(ents[i].name, o->name, ents[i].name_len) :
+				       (long)i == o->index;
+		if (match && hit < 0) {
+			hit = i;
+			continue;
+		}
+		raw[m] = ents[i].raw;
+		len[m++] = ents[i].raw_len;
+	}
+	if (hit < 0)
+		die("%s: no such signed policy", argv[0]);
+	auth_len = m ? auth_field(raw, len, m, auth, sizeof(auth)) : 0;
+	out_len = key_write(&k, k.policy >= 0 ? k.e[k.policy].raw : NULL,
+			    k.policy >= 0 ? k.e[k.policy].raw_len : 0,
+			    m ? auth : NULL, auth_len, out, sizeof(out));
+	write_all(argv[1], out, out_len, k.hex);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "signer", required_argument, NULL, 's' },
+		{ "pcrs", required_argument, NULL, 'p' },
+		{ "pcr-values", required_argument, NULL, 'v' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "index", required_argument, NULL, 'i' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .index = -1 };
+	const char *cmd;
+	struct signer s;
+	u8 d[SHA256_LEN];
+	int c;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	cmd = argv[1];
+	argv++;
+	argc--;
+	while ((c = getopt_long(argc, argv, "s:p:v:n:i:P:o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': o.signer = optarg; break;
+		case 'p': o.pcrs = optarg; break;
+		case 'v': o.values = optarg; break;
+		case 'n': o.name = optarg; break;
+		case 'i': o.index = strtol(optarg, NULL, 10); break;
+		case 'P': o.policy = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	argv += optind;
+	argc -= optind;
+
+	if (!strcmp(cmd, "authorize") || !strcmp(cmd, "signer-name") ||
+	    !strcmp(cmd, "signer-public")) {
+		if (!o.signer || argc)
+			die("%s: --signer KEY", cmd);
+		signer_load(o.signer, false, &s);
+		if (!strcmp(cmd, "authorize")) {
+			authorize_digest(&s, d);
+			hex_print(stdout, d, sizeof(d));
+		} else if (!strcmp(cmd, "signer-name")) {
+			hex_print(stdout, s.name, sizeof(s.name));
+		} else {
+			u8 b[sizeof(s.pub) + 2];
+
+			if (!o.out)
+				die("signer-public: -o FILE");
+			put_unaligned_be16(s.pub_len, b);
+			memcpy(b + 2, s.pub, s.pub_len);
+			write_all(o.out, b, s.pub_len + 2, false);
+			EVP_PKEY_free(s.key);
+			return 0;
+		}
+		printf("\n");
+		EVP_PKEY_free(s.key);
+		return 0;
+	}
+	if (!strcmp(cmd, "pcr-digest")) {
+		struct pcr_policy pp;
+
+		pcr_policy(o.pcrs, o.values, &pp);
+		hex_print(stdout, pp.policy, sizeof(pp.policy));
+		printf("\n");
+		return 0;
+	}
+	if (!strcmp(cmd, "sign")) {
+		u8 sig[600];
+		u32 n;
+
+		if (!o.signer || !o.policy ||
+		    hex_decode(o.policy, strlen(o.policy), d, sizeof(d)) != SHA256_LEN)
+			die("sign: --signer KEY --policy HEX (32 bytes)");
+		signer_load(o.signer, true, &s);
+		n = sign_policy(&s, d, sig, sizeof(sig));
+		EVP_PKEY_free(s.key);
+		if (o.out) {
+			write_all(o.out, sig, n, false);
+		} else {
+			hex_print(stdout, sig, n);
+			printf("\n");
+		}
+		return 0;
+	}
+	if (!strcmp(cmd, "add"))
+		return cmd_add(&o, argv, argc);
+	if (!strcmp(cmd, "list"))
+		return cmd_list(argv, argc);
+	if (!strcmp(cmd, "remove"))
+		return cmd_remove(&o, argv, argc);
+	usage(stderr);
+	return 2;
+}
