@@ -234,7 +234,7 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 	if (!ret && draw)
 		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
 							p->key_len) :
-			       trusted_tpm_random(p->key, p->key_len);
+			       trusted_tpm_random(p->key, p->key_len, o);
 	if (!ret && pcrs)
 		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
