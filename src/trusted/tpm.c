@@ -43,11 +43,20 @@ static int find_chip(void)
 	return 0;
 }
 
+/**
+ * trusted_tpm_init() - take a reference on the default TPM at module load
+ *
+ * Return: 0, -ENODEV without a TPM (then trusted_tpm_present() looks again
+ * at each operation), or tpm_is_tpm2()'s error.
+ */
 int trusted_tpm_init(void)
 {
 	return find_chip();
 }
 
+/**
+ * trusted_tpm_exit() - drop the reference on the TPM at module unload
+ */
 void trusted_tpm_exit(void)
 {
 	if (chip)
@@ -79,17 +88,34 @@ bool trusted_tpm_present(void)
 	return found;
 }
 
+/**
+ * trusted_tpm_is_tpm2() - whether the TPM found is a TPM 2.0
+ *
+ * Meaningful once trusted_tpm_present() returned true.
+ *
+ * Return: true for a TPM 2.0, false for a TPM 1.2.
+ */
 bool trusted_tpm_is_tpm2(void)
 {
 	return is_tpm2;
 }
 
-/* The TPM core reads and writes a whole page of a command buffer. */
+/**
+ * trusted_tpm_buf_alloc() - a zeroed command buffer
+ *
+ * The TPM core reads and writes a whole page of a command buffer.
+ *
+ * Return: PAGE_SIZE bytes, or NULL. Free with trusted_tpm_buf_free().
+ */
 u8 *trusted_tpm_buf_alloc(void)
 {
 	return kzalloc(PAGE_SIZE, GFP_KERNEL);
 }
 
+/**
+ * trusted_tpm_buf_free() - wipe and free a command buffer
+ * @buf: from trusted_tpm_buf_alloc(), or NULL
+ */
 void trusted_tpm_buf_free(u8 *buf)
 {
 	kfree_sensitive(buf);
@@ -144,15 +170,18 @@ void trusted_tpm_release(void)
 	tk_tpm_put(chip);
 }
 
-/*
- * Send the command in @buf; the response replaces it. Returns 0, a
- * negative errno, or the TPM's positive return code, which callers turn
- * into an errno with trusted_tpm_errno() after naming it in the log as
- * @what (NULL: the caller logs what went wrong itself).
+/**
+ * trusted_tpm_send() - one exchange with the TPM
+ * @buf: the command; the response replaces it
+ * @what: the command's name for the log, or NULL when the caller logs
  *
- * The TPM core returns the TPM's 32-bit code as an int: a code of
- * 0x80000000 and up comes back negative, and one near 0xffffffff looks
- * like an errno. Those are no TPM return codes (TK_TPM_RC_MAX): -EIO.
+ * Callers turn a TPM return code into an errno with trusted_tpm_errno()
+ * after naming it in the log as @what. The TPM core returns the TPM's
+ * 32-bit code as an int: a code of 0x80000000 and up comes back negative,
+ * and one near 0xffffffff looks like an errno. Those are no TPM return
+ * codes (TK_TPM_RC_MAX): -EIO.
+ *
+ * Return: 0, a negative errno, or the TPM's positive return code.
  */
 int trusted_tpm_send(u8 *buf, const char *what)
 {
@@ -237,7 +266,17 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 	return n;
 }
 
-/* Fill @out from the TPM's RNG; the TPM may hand out fewer bytes a call. */
+/**
+ * trusted_tpm_random() - fill a buffer from the TPM's random number generator
+ * @out: the buffer
+ * @len: its length
+ * @o: the key's options (on a TPM 1.2, sessions= chooses the transport)
+ *
+ * The TPM may hand out fewer bytes a call; it is asked again.
+ *
+ * Return: 0, -ENOMEM, -EIO when the TPM gave too little, or an exchange's
+ * errno.
+ */
 int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o)
 {
 	size_t done = 0;
@@ -261,8 +300,13 @@ int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o)
 	return done == len ? 0 : -EIO;
 }
 
-/* Extend @pcr in every bank with a random value: nothing sealed to its
- * current value unseals again until the next boot.
+/**
+ * trusted_tpm_pcrlock() - extend a PCR with random values in every bank
+ * @pcr: the PCR
+ *
+ * Nothing sealed to its current value unseals again until the next boot.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL when the TPM refused the extend.
  */
 int trusted_tpm_pcrlock(u32 pcr)
 {
@@ -287,7 +331,12 @@ int trusted_tpm_pcrlock(u32 pcr)
 	return 0;
 }
 
-/* Release a session (TK1_RT_AUTH, TK1_RT_TRANS) an exchange left open. */
+/**
+ * trusted_tpm1_flush() - release a TPM 1.2 session an exchange left open
+ * @buf: a command buffer to use
+ * @handle: the session's handle
+ * @type: its resource type (TK1_RT_AUTH, TK1_RT_TRANS)
+ */
 void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
 {
 	struct tk_cmd_buf b;

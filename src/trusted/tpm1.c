@@ -249,6 +249,13 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	return 0;
 }
 
+/**
+ * trusted_tpm1_seal() - seal a payload's key with TPM_Seal
+ * @p: the payload; its key is sealed into its blob
+ * @o: the options (keyhandle, keyauth, blobauth, pcrinfo, sessions)
+ *
+ * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+ */
 int trusted_tpm1_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o)
 {
@@ -355,6 +362,13 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	return 0;
 }
 
+/**
+ * trusted_tpm1_unseal() - unseal a payload's blob with TPM_Unseal
+ * @p: the payload; its blob is unsealed into its key and migratable flag
+ * @o: the options (keyhandle, keyauth, blobauth, sessions)
+ *
+ * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+ */
 int trusted_tpm1_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o)
 {

@@ -20,6 +20,11 @@ struct hmac_work {
 	struct shash_desc desc;		/* followed by the descriptor context */
 };
 
+/**
+ * trusted_auth_init() - allocate the SHA-1 transform of TPM 1.2 authorisations
+ *
+ * Return: 0, or the crypto API's error.
+ */
 int trusted_auth_init(void)
 {
 	sha1_tfm = crypto_alloc_shash("sha1", 0, 0);
@@ -30,6 +35,9 @@ int trusted_auth_init(void)
 	return 0;
 }
 
+/**
+ * trusted_auth_exit() - free what trusted_auth_init() allocated
+ */
 void trusted_auth_exit(void)
 {
 	crypto_free_shash(sha1_tfm);
@@ -63,6 +71,14 @@ static int digest_spans(struct shash_desc *desc, const u8 *prefix,
 	return ret ?: crypto_shash_final(desc, out);
 }
 
+/**
+ * trusted_sha1() - SHA-1 over a list of spans
+ * @out: SHA1_DIGEST_SIZE bytes
+ * @spans: the data
+ * @n: how many spans
+ *
+ * Return: 0, -ENOMEM, or the crypto API's error.
+ */
 int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n)
 {
 	struct hmac_work *w = trusted_hmac_work_alloc();
@@ -84,7 +100,15 @@ static void key_pad(u8 *pad, const u8 *key, u8 byte)
 		pad[i] ^= key[i];
 }
 
-/* HMAC-SHA1 with a 20-byte @key (TPM 1.2 authorisation values). */
+/**
+ * trusted_hmac() - HMAC-SHA1 over a list of spans
+ * @out: SHA1_DIGEST_SIZE bytes
+ * @key: a 20-byte key (a TPM 1.2 authorisation value)
+ * @spans: the data
+ * @n: how many spans
+ *
+ * Return: 0, -ENOMEM, or the crypto API's error.
+ */
 int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
 		 unsigned int n)
 {

@@ -62,6 +62,11 @@ static struct tk2_auth password(const u8 *value, u16 len)
 	return a;
 }
 
+/**
+ * trusted_tpm2_flush() - TPM2_FlushContext of a transient object or session
+ * @buf: a command buffer to use
+ * @handle: the handle; failures are ignored (nothing left to undo)
+ */
 void trusted_tpm2_flush(u8 *buf, u32 handle)
 {
 	struct tk_cmd_buf b;
@@ -314,6 +319,11 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	return ret;
 }
 
+/**
+ * trusted_tpm2_parent_put() - release what trusted_tpm2_parent_get() made
+ * @buf: a command buffer to use
+ * @pa: the parent; a primary created for the operation is flushed
+ */
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa)
 {
 	if (pa->flush)

@@ -107,6 +107,16 @@ static int extend(struct crypto_shash *tfm, u8 *policy,
 	return n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n, policy);
 }
 
+/**
+ * trusted_tpm2_pcr_policy() - the PolicyPCR digest of a pcrs= key at seal
+ * @buf: a command buffer (PCR_Read)
+ * @o: the options: the bank and the PCRs of pcrs=
+ * @name_alg: the sealed object's name algorithm, the policy's hash
+ * @tfm: a transform of that hash, allocated before the chip was held
+ * @pol: filled with the policy digest and the policy to store in the blob
+ *
+ * Return: 0, -ENOMEM, or an exchange's errno.
+ */
 int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol)
@@ -143,7 +153,13 @@ out:
 	return ret;
 }
 
-/* The blob's policy field must yield the object's authPolicy. */
+/**
+ * trusted_tpm2_policy_check() - whether a blob's policy yields its authPolicy
+ * @k: the parsed blob
+ *
+ * Return: 0, -EINVAL when the policy field gives another digest, or an
+ * allocation or parse error.
+ */
 int trusted_tpm2_policy_check(const struct tk2_key *k)
 {
 	u16 alg = k->info.name_alg;
@@ -176,7 +192,14 @@ int trusted_tpm2_policy_check(const struct tk2_key *k)
 	return 0;
 }
 
-/* Start a policy session and satisfy the blob's policy in it. */
+/**
+ * trusted_tpm2_policy_session() - a policy session that satisfies a blob's policy
+ * @buf: a command buffer
+ * @k: the parsed blob
+ * @session: set to the session's handle; the caller flushes it
+ *
+ * Return: 0, or a negative errno.
+ */
 int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 				u32 *session)
 {
