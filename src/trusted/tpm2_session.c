@@ -13,6 +13,7 @@
 #include <crypto/kpp.h>
 #include <crypto/sha2.h>
 #include <linux/err.h>
+#include <linux/kmod.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
@@ -133,6 +134,21 @@ static int make_ephemeral(struct trusted_tpm2_sess *ts)
 	return ret ?: kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
 }
 
+/*
+ * The kernel asks the module loader for "crypto-ecdh-nist-p256", but
+ * ecdh_generic (a module in Debian's 6.1 and 6.12 kernels) is aliased only
+ * as "crypto-ecdh": ask for that name once and look again.
+ */
+static struct crypto_kpp *alloc_ecdh(void)
+{
+	struct crypto_kpp *kpp = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
+
+	if (PTR_ERR_OR_ZERO(kpp) != -ENOENT)
+		return kpp;
+	request_module("crypto-ecdh");
+	return crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
+}
+
 /**
  * trusted_tpm2_sess_init() - prepare a session before the TPM is held
  * @ts: zeroed state, in heap memory (the kpp works on scatterlists)
@@ -152,7 +168,7 @@ void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
 		.aes_setkey = k_aes_setkey,
 		.aes_encrypt = k_aes_encrypt,
 	};
-	ts->kpp = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
+	ts->kpp = alloc_ecdh();
 	if (IS_ERR(ts->kpp)) {
 		ts->kpp_err = PTR_ERR(ts->kpp);
 		ts->kpp = NULL;
