@@ -10,7 +10,8 @@
 #      and checked with a seal/unseal after a restart. Owner auth stays
 #      SHA1(20 zero bytes) = 6768033e216468247bd031a0a2d9876d79818f8f.
 # 2.0: swtpm_setup --tpm2 --createek, then a persistent ECC primary (SRK) at
-#      0x81000001 under the owner hierarchy (empty auth); --no-srk skips it.
+#      0x81000001 under the owner hierarchy (empty auth); --no-srk skips it;
+#      dictionary-attack lockout after 1000 failures (1 s recovery).
 # Templates live in ~/.cache/tek/tpm/, keyed by this script, tpm.py and swtpm's version.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -84,7 +85,7 @@ build_template() {
 		python3 "$tpmpy" savestate --port "$swtpm_port"
 		stop
 	else
-		need tpm2_createprimary tpm2_evictcontrol tpm2_shutdown
+		need tpm2_createprimary tpm2_evictcontrol tpm2_dictionarylockout tpm2_shutdown
 		swtpm_setup --tpm2 --tpmstate "$t/state" --createek --logfile "$t/setup.log" >/dev/null ||
 			die "swtpm_setup --tpm2 failed (see $t/setup.log)"
 		serve "$t/state"
@@ -94,6 +95,12 @@ build_template() {
 			tpm2_evictcontrol -Q -C o -c "$t/prim.ctx" 0x81000001 || die "tpm2_evictcontrol failed"
 			rm -f "$t/prim.ctx"
 		fi
+		# Dictionary-attack lockout after 1000 failures, one healed a second:
+		# a boot runs many suites that each expect a few wrong authorisations,
+		# and libtpms' defaults (3 tries, 1000 s) lock the SRK out for the
+		# rest of the boot (TPM_RC_LOCKOUT). A test of lockout sets its own.
+		tpm2_dictionarylockout -Q -s -n 1000 -t 1 -l 1 ||
+			die "tpm2_dictionarylockout failed"
 		tpm2_shutdown || die "tpm2_shutdown failed"
 		stop
 	fi
