@@ -335,16 +335,17 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 				 odd);
 	if (ret)
 		return ret;
+	/*
+	 * A TPM that refuses the transport usually ends it; it stays marked
+	 * open all the same, so trusted_tpm1_end() flushes it (a flush of a
+	 * handle already gone fails harmlessly, and the chip is still ours).
+	 */
 	ret = trusted_tpm_send(buf, NULL);
-	if (ret > 0)		/* the transport refused it, and is gone */
-		x->open = false;
 	if (ret)
 		return trusted_tpm_errno(ret, what);
 	*ran = true;
 	ret = tk1_transport_unwrap(&x_crypto, &x->t, buf, PAGE_SIZE, ordinal,
 				   odd);
-	if (ret > 0)
-		x->open = false;
 	if (ret == -EINVAL)
 		pr_info_ratelimited("%s: transport response failed its HMAC check\n",
 				    what);

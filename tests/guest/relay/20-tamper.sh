@@ -30,13 +30,14 @@ if [ "$TK_TPM" = 1.2 ]; then
 else
 	# TPM 2.0 Unseal response: header, parameterSize (10), outData size
 	# (14) and data (16), then the session area. Load: the object handle
-	# at 10. Create: parameterSize, outPrivate size at 14. GetRandom: size at 10.
+	# at 10. Create: parameterSize, outPrivate size at 14. GetRandom: size at 10
+	# (in sessions: parameterSize at 10, whose byte 11 is 00 already).
 	CASES="15e:flip=16:load 15e:flip=-1:load 15e:byte=15=10:load 15e:byte=14=ff:load
 15e:byte=13=05:load 15e:rc=80000000:load 15e:rc=101:load 15e:rc=ffffffff:load
 15e:tag=8001:load 15e:trunc=10:load 15e:trunc=20:load 15e:grow=8:load
 157:flip=13:load 157:rc=80000000:load 157:trunc=12:load 157:grow=4:load
 153:flip=-1:new 153:byte=14=ff:new 153:trunc=30:new 153:rc=80000000:new
-17b:trunc=12:new 17b:byte=11=00:new 17b:rc=80000000:new"
+17b:trunc=12:new 17b:flip=11:new 17b:rc=80000000:new"
 fi
 NC=$(echo "$CASES" | wc -w)
 N=$((NC + 3))
