@@ -216,8 +216,10 @@ int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 	int rc;
 
 	if (!ts->kpp) {
-		pr_info_ratelimited("no ECDH P-256 in this kernel (%d): use sessions=0 to go without sessions\n",
-				    ts->kpp_err);
+		/* out of memory is not a missing algorithm */
+		if (ts->kpp_err != -ENOENT)
+			return ts->kpp_err;
+		pr_info_ratelimited("no ECDH P-256 in this kernel: use sessions=0 to go without sessions\n");
 		return -ENOPKG;
 	}
 	memcpy(ts->peer, pa->x, P256);

@@ -34,6 +34,7 @@ allowed 2.0 trusted .*[+]keyhandle.* ok EPERM keyhandle=0x40000001 (owner) means
 allowed 2.0 trusted .*[+]keyhandle.* EINVAL ok a parent handle of more than 32 bits (0x181000001): in-tree keeps the low 32 (docs/trusted-tpm2.md, blob; docs/security.md 58)
 allowed * encrypted blob-(nonhex|flip|flip-head|flip-tail)[+]sep EINVAL ok the two digits between IV and ciphertext must be 00; in-tree ignores them (docs/encrypted.md, deliberate differences)
 allowed 2.0 trusted blob-extended.* EINVAL * a byte after the TPMKey (docs/trusted-tpm2.md, blob; docs/security.md 59)
+allowed 2.0 trusted blob-flip-head.* ok (E2BIG|EINVAL) a changed OID byte can make the loadable-key OID, which ours reads for sealed data (docs/trusted-tpm2.md, Interop with tpm2-tools)
 allowed * trusted .*[+]space.* ok EINVAL a run of blanks ("new  32"): in-tree EINVAL, ours accepts (docs/trusted.md, deliberate differences)
 allowed * trusted .*[+]plus.* EINVAL ok a sign before the length ("new +32"): in-tree accepts (kstrtoul), ours EINVAL (docs/trusted.md, deliberate differences)
 allowed 2.0 trusted .*[+]blobauth.* EINVAL (ok|EPERM) an empty blobauth=, or one on load of a blob sealed without: ours EINVAL before the TPM, in-tree sends it (docs/trusted.md, deliberate differences)
