@@ -91,8 +91,12 @@ static int oiap_command(u8 *buf, struct start_work *w,
 	ret = tk1_finish(b);
 	if (ret)
 		return ret;
+	/*
+	 * The TPM ends the session with the command; after a TPM error it
+	 * is flushed all the same (a flush of a closed handle is harmless).
+	 */
 	ret = trusted_tpm_send(buf, NULL);
-	if (ret >= 0)
+	if (ret == 0)
 		w->open = false;
 	if (ret < 0)
 		return trusted_tpm_errno(ret, what);
