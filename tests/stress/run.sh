@@ -16,7 +16,8 @@
 # at the end.
 #
 # Environment: TKH_STRESS_PARTS=1,2 (default both), TKH_SMP (default 2),
-# TKH_STRESS_TIMEOUT (s per guest script, default 14400).
+# TKH_STRESS_TIMEOUT (s per guest script, default 14400), TKH_ST_SECS (s per
+# tkstress run on the stress kernel; default the script's 300).
 set -euo pipefail
 # shellcheck source=../qemu/common.sh
 . "$(dirname "$0")/../qemu/common.sh"
@@ -44,12 +45,12 @@ if [[ ,$parts, == *,2,* ]]; then
 			"$TK_QEMU/provision.sh" "$tpm" "$m/tpm" 2>/dev/null
 			TKH_SMP=${TKH_SMP:-2} TKH_BOOT_NAME=stress-smp-$tpm TKH_BOOT_TIMEOUT=$((tmo * 2)) \
 				"$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" "$m/tpm" "$tpm" \
-				"tk.phase=1 tk.kernel=test tk.suites=stress-smp tk.timeout=$tmo" \
+				"tk.phase=1 tk.kernel=test tk.suites=stress-smp tk.timeout=$tmo${TKH_ST_SECS:+ tk.st_secs=$TKH_ST_SECS}" \
 				"$m/p1" "$m/state" || rc=1
 		done
 	fi
 fi
 echo "make stress figures ($run):"
-find "$run" -name results.ktap -print0 | xargs -0 grep -ho '# \(faults\|fuzz\|tkfuzz\|stress\)[^\r]*' |
-	sort | uniq -c | sed 's/^ *1 /  /' || true
+find "$run" -name results.ktap -print0 | xargs -0 grep -h '# \(faults\|fuzz\|tkfuzz\|stress\)' |
+	tr -d '\r' | sed 's/^ *//' | sort | uniq -c | sed 's/^ *1 /  /' || true
 exit $rc
