@@ -100,7 +100,7 @@ if [ -x "$TK_TOP/tests/lint.sh" ]; then
 else
 	skipped lint "no tests/lint.sh"
 fi
-stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/kat.py\" --check" || failed=1
+stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/kat.py\" --check && \"$TK_TOP/tests/tools/secdoc.py\"" || failed=1
 [ -n "$guest_pid" ] || start_guest
 
 if [ -n "$guest_pid" ]; then

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check docs/security.md (make check, docs stage).
+
+Every row of its tables has six cells and a proof that either names a test
+that exists (guest/S/F.sh, host/F.c[:fn], fuzz/F.c, tests/..., with each
+host function present in its file and each quoted guest description found
+in the script it follows) or says why no test can exist: "N/A" (the bug
+cannot occur in a key type: a keyring-core or other-backend bug) or
+"**no runtime test**" with the reason. A row that only says **gap** fails.
+src/ paths must exist too.
+
+It also checks the source rules that stand in for runtime tests where none
+can exist (rows 21, 22, 35, 45): MACs and digests are compared with
+crypto_memneq (memcmp only on the listed public values: OID, policy
+digest, TPM Names); buffers
+are freed with kfree_sensitive (plain kfree only on the listed public
+buffers); key material and IVs come from get_random_bytes_wait. Exit 1 with
+one line per problem.
+
+usage: secdoc.py [--top DIR] [-v]
+"""
+import argparse
+import os
+import re
+import sys
+
+REF = re.compile(r'(?<![\w/])((?:tests/)?(?:guest|host|fuzz|stress|tools)/[\w./-]+\.(?:sh|c|py)'
+                 r'|src/[\w./-]+\.[ch])(?::(\w+))?')
+QUOTED = re.compile(r'"([^"]+)"')
+BARE_FN = re.compile(r'`(test_\w+)`')
+
+
+def cells(line):
+    """Split a table row on | outside backticks (\\| is a literal bar)."""
+    out, cur, code, i = [], '', False, 0
+    while i < len(line):
+        ch = line[i]
+        if ch == '\\' and i + 1 < len(line) and line[i + 1] == '|':
+            cur += '|'
+            i += 2
+            continue
+        if ch == '`':
+            code = not code
+        if ch == '|' and not code:
+            out.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+        i += 1
+    out.append(cur.strip())
+    return out[1:-1]
+
+
+def path_of(top, ref):
+    if ref.startswith(('tests/', 'src/')):
+        return os.path.join(top, ref)
+    return os.path.join(top, 'tests', ref)
+
+
+def desc_found(text, d):
+    """A quoted description, its placeholders (TYPE, FMT/KIND, N, PARAM), values
+    a script makes from variables (quoted words, numbers, a leading "word: ")
+    and abbreviations (...) aside: its longest literal piece is in the
+    script."""
+    pieces = re.split(r"\.\.\.|\bTYPE\b|\bFMT/KIND\b|\bN\b|\bPARAM\b|'[^']*'|\b\d+\b|^[\w.-]+: ", d)
+    piece = max((p.strip(' :,') for p in pieces), key=len)
+    if len(piece) < 6:
+        return True
+    norm = text.replace('\\"', '"').replace("\\'", "'")
+    return piece in norm
+
+
+def check(top, verbose):
+    doc = os.path.join(top, 'docs', 'security.md')
+    bad = []
+    rows = 0
+    with open(doc, encoding='utf-8') as f:
+        lines = f.readlines()
+    for ln, line in enumerate(lines, 1):
+        if not re.match(r'^\| \d+ \|', line):
+            continue
+        rows += 1
+        c = cells(line.rstrip('\n'))
+        row = c[0] if c else '?'
+        where = 'docs/security.md:%d row %s' % (ln, row)
+        if len(c) != 6:
+            bad.append('%s: %d cells, not 6 (an unescaped | ?)' % (where, len(c)))
+            continue
+        proof = c[5]
+        tests = 0
+        last_text, last_host = None, None
+        pos = 0
+        for m in REF.finditer(proof):
+            ref, fn = m.group(1), m.group(2)
+            p = path_of(top, ref)
+            if not os.path.isfile(p):
+                bad.append('%s: %s does not exist' % (where, ref))
+                continue
+            with open(p, encoding='utf-8', errors='replace') as f:
+                text = f.read()
+            if not ref.startswith('src/'):
+                tests += 1
+            if fn and not re.search(r'\b%s\s*\(' % re.escape(fn), text):
+                bad.append('%s: no function %s in %s' % (where, fn, ref))
+            if '/host/' in p:
+                last_host = text
+            # quoted descriptions between this reference and the next one
+            nxt = REF.search(proof, m.end())
+            seg = proof[m.end():nxt.start() if nxt else len(proof)]
+            if ref.endswith('.sh'):
+                for d in QUOTED.findall(seg):
+                    if not desc_found(text, d):
+                        bad.append('%s: "%s" not in %s' % (where, d, ref))
+            for fn2 in BARE_FN.findall(seg):
+                if last_host and not re.search(r'\b%s\s*\(' % re.escape(fn2), last_host):
+                    bad.append('%s: no function %s in the host file before it' % (where, fn2))
+            last_text = text
+            pos = m.end()
+        del last_text, pos
+        if tests:
+            continue
+        if proof.startswith('N/A') or '**no runtime test**' in proof:
+            continue
+        bad.append('%s: no test named, and no "N/A" or "**no runtime test**" reason' % where)
+    bad += src_rules(top)
+    if verbose or bad:
+        print('secdoc: %d rows, %d problems' % (rows, len(bad)))
+    for b in bad:
+        print('secdoc: ' + b)
+    return 1 if bad or rows == 0 else 0
+
+
+# (file, rule, what a line with the call must contain to be allowed)
+ALLOWED = {
+    'memcmp': [('src/lib/tk2_key.c', 'oid'),                    # public OID
+               ('src/trusted/tpm2_policy.c', 'memcmp(policy'),  # public authPolicy
+               ('src/trusted/tpm2_parent.c', 'memcmp(pin'),     # public TPM Names
+               ('src/trusted/tpm2_parent.c', 'memcmp(tofu')],
+    'kfree': [('src/trusted/tpm2_policy.c', 'kfree(w)'),        # policy digests
+              ('src/trusted/tpm2_policy.c', 'kfree(input)'),    # policy input
+              ('src/trusted/tpm.c', 'kfree(digests)')],         # PCR digests
+}
+
+
+def src_rules(top):
+    bad = []
+    for d, _, files in os.walk(os.path.join(top, 'src')):
+        for fn in files:
+            if not fn.endswith('.c') or fn.endswith('.mod.c'):
+                continue
+            p = os.path.join(d, fn)
+            rel = os.path.relpath(p, top)
+            with open(p, encoding='utf-8', errors='replace') as f:
+                for ln, line in enumerate(f, 1):
+                    for call, allow in ALLOWED.items():
+                        if not re.search(r'\b%s\(' % call, line):
+                            continue
+                        if any(rel == a and w in line for a, w in allow):
+                            continue
+                        bad.append('%s:%d: %s( (row %s: use %s)' % (
+                            rel, ln, call, '21' if call == 'memcmp' else '22, 45',
+                            'crypto_memneq' if call == 'memcmp' else 'kfree_sensitive'))
+                    if (rel.startswith('src/encrypted/') or rel == 'src/trusted/core.c') and \
+                            re.search(r'\bget_random_bytes\(', line):
+                        bad.append('%s:%d: get_random_bytes( for key material (row 35: '
+                                   'get_random_bytes_wait)' % (rel, ln))
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--top', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+    ap.add_argument('-v', action='store_true')
+    a = ap.parse_args()
+    sys.exit(check(os.path.normpath(a.top), a.v))
+
+
+if __name__ == '__main__':
+    main()
