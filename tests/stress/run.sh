@@ -17,7 +17,9 @@
 #
 # Environment: TKH_STRESS_PARTS=1,2 (default both), TKH_SMP (default 2),
 # TKH_STRESS_TIMEOUT (s per guest script, default 14400), TKH_ST_SECS (s per
-# tkstress run on the stress kernel; default the script's 300).
+# tkstress run on the stress kernel; default the script's 300), TKH_FZ_T and
+# TKH_FZ_E (differential-fuzzing inputs per boot, trusted and encrypted;
+# default 20000 and 80000).
 set -euo pipefail
 # shellcheck source=../qemu/common.sh
 . "$(dirname "$0")/../qemu/common.sh"
@@ -29,7 +31,7 @@ run=$(tk_rundir)
 export TKH_NESTED=1 TKH_RUN=$run
 rc=0
 if [[ ,$parts, == *,1,* ]]; then
-	TKH_JOBS=1 TKH_ONLY=test,test-tpm2 TKH_SUITES=stress TKH_EXTRA="tk.timeout=$tmo" \
+	TKH_JOBS=1 TKH_ONLY=test,test-tpm2 TKH_SUITES=stress TKH_EXTRA="tk.timeout=$tmo${TKH_FZ_T:+ tk.fz_t=$TKH_FZ_T}${TKH_FZ_E:+ tk.fz_e=$TKH_FZ_E}" \
 		TKH_BOOT_TIMEOUT=$((tmo * 3)) "$TK_QEMU/run-all.sh" || rc=1
 fi
 if [[ ,$parts, == *,2,* ]]; then

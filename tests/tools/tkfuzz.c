@@ -479,6 +479,145 @@ static void da_reset(void)
 	tk_tpm(c, sizeof(c), r, sizeof(r));
 }
 
+/*
+ * TPM 1.2: TPM_ResetLockValue under an OIAP session with the owner's
+ * authorisation (provision.sh: the well-known owner secret, SHA-1 of 20
+ * zero bytes). The in-tree module sends malformed blobs and options to the TPM,
+ * which counts some as failed authorisations and, after a few, refuses
+ * everything (TPM_DEFEND_LOCK_RUNNING) for a growing time; this clears the
+ * count. Returns the TPM's return code, or -1.
+ */
+/* SHA-1 and HMAC-SHA1 (FIPS 180-4, RFC 2104), for TPM 1.2 authorisations. */
+static uint32_t rol(uint32_t x, int n)
+{
+	return (x << n) | (x >> (32 - n));
+}
+
+static void sha1_block(uint32_t h[5], const unsigned char *p)
+{
+	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f, k, t;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | p[4 * i + 1] << 16 |
+		       p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 80; i++)
+		w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+	for (i = 0; i < 80; i++) {
+		if (i < 20) {
+			f = (b & c) | (~b & d);
+			k = 0x5a827999;
+		} else if (i < 40) {
+			f = b ^ c ^ d;
+			k = 0x6ed9eba1;
+		} else if (i < 60) {
+			f = (b & c) | (b & d) | (c & d);
+			k = 0x8f1bbcdc;
+		} else {
+			f = b ^ c ^ d;
+			k = 0xca62c1d6;
+		}
+		t = rol(a, 5) + f + e + k + w[i];
+		e = d;
+		d = c;
+		c = rol(b, 30);
+		b = a;
+		a = t;
+	}
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+}
+
+/* SHA-1 of the concatenation of @a (@al bytes) and @b (@bl bytes). */
+static void sha1_2(const unsigned char *a, size_t al, const unsigned char *b,
+		   size_t bl, unsigned char out[20])
+{
+	uint32_t h[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
+			  0xc3d2e1f0 };
+	unsigned char blk[64];
+	uint64_t bits = (uint64_t)(al + bl) * 8;
+	size_t n = 0, i;
+	int j;
+
+	for (i = 0; i < al + bl; i++) {
+		blk[n++] = i < al ? a[i] : b[i - al];
+		if (n == 64) {
+			sha1_block(h, blk);
+			n = 0;
+		}
+	}
+	blk[n++] = 0x80;
+	if (n > 56) {
+		memset(blk + n, 0, 64 - n);
+		sha1_block(h, blk);
+		n = 0;
+	}
+	memset(blk + n, 0, 56 - n);
+	for (j = 0; j < 8; j++)
+		blk[56 + j] = bits >> (56 - 8 * j);
+	sha1_block(h, blk);
+	for (j = 0; j < 20; j++)
+		out[j] = h[j / 4] >> (24 - 8 * (j % 4));
+}
+
+/* HMAC-SHA1 with a key of at most 64 bytes. */
+static void hmac_sha1(const unsigned char *key, size_t klen,
+		      const unsigned char *m, size_t len, unsigned char out[20])
+{
+	unsigned char k[64], in[20];
+	int i;
+
+	memset(k, 0, sizeof(k));
+	memcpy(k, key, klen);
+	for (i = 0; i < 64; i++)
+		k[i] ^= 0x36;
+	sha1_2(k, 64, m, len, in);
+	for (i = 0; i < 64; i++)
+		k[i] ^= 0x36 ^ 0x5c;
+	sha1_2(k, 64, in, 20, out);
+}
+
+static long tk1_resets, tk1_reset_fail;
+
+static int tk1_reset_lock(void)
+{
+	static const unsigned char oiap[] = {
+		0x00, 0xc1, 0, 0, 0, 10, 0, 0, 0, 0x0a };
+	static const unsigned char ord[4] = { 0, 0, 0, 0x40 };
+	unsigned char owner[20], r[64], c[55], h[61];
+	int n;
+
+	memset(r, 0, 20);
+	sha1_2(r, 20, NULL, 0, owner);
+
+	n = tk_tpm(oiap, sizeof(oiap), r, sizeof(r));
+	if (n < 34 || tk_be32(r + 6))
+		goto fail;
+	/* HMAC(owner, SHA1(ordinal) || nonceEven || nonceOdd || continue) */
+	sha1_2(ord, 4, NULL, 0, h);
+	memcpy(h + 20, r + 14, 20);
+	memset(h + 40, 0x5a, 20);	/* nonceOdd: fixed, the TPM's is fresh */
+	h[60] = 0;
+	memcpy(c, (const unsigned char[]){ 0x00, 0xc2, 0, 0, 0, 55, 0, 0, 0, 0x40 }, 10);
+	memcpy(c + 10, r + 10, 4);	/* authHandle */
+	memcpy(c + 14, h + 40, 20);
+	c[34] = 0;
+	hmac_sha1(owner, sizeof(owner), h, sizeof(h), c + 35);
+	n = tk_tpm(c, sizeof(c), r, sizeof(r));
+	if (n < 10)
+		goto fail;
+	tk1_resets++;
+	if (tk_be32(r + 6))
+		tk1_reset_fail++;
+	return (int)tk_be32(r + 6);
+fail:
+	tk1_reset_fail++;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	long first, count, i, made = 0, failed = 0, skipped = 0;
@@ -537,15 +676,20 @@ int main(int argc, char **argv)
 		}
 		if (trusted && tpm2 && strstr(in, "blobauth="))
 			da_reset();
+		if (trusted && !tpm2 && e && !getenv("TKFUZZ_NO_RESET"))
+			tk1_reset_lock();
 		if (getenv("TKFUZZ_SHOW"))
 			fprintf(stderr, "%ld: %.200s\n", i, in);
 	}
 	printf("# tkfuzz %s seed %llu inputs %ld: made %ld failed %ld skipped %ld\n",
 	       argv[optind], (unsigned long long)seed, count, made, failed,
 	       skipped);
+	if (tk1_resets || tk1_reset_fail)
+		printf("# tkfuzz TPM 1.2 lock resets %ld, failed %ld\n",
+		       tk1_resets, tk1_reset_fail);
 	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 	tk_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
-	return 0;
+	return tk1_reset_fail ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: tkfuzz [-x OPTS] [-t 1.2|2.0] [-d DIR] trusted|encrypted SEED FIRST COUNT\n");
 	return 2;

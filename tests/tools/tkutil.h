@@ -19,6 +19,10 @@
 #include <sys/syscall.h>
 #include <linux/keyctl.h>
 
+#ifndef TK_TPM_DEV
+#define TK_TPM_DEV "/dev/tpm0"	/* host tests point it elsewhere */
+#endif
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static inline long tk_add_key(const char *type, const char *desc,
@@ -121,7 +125,7 @@ static inline void tk_put32(unsigned char *p, uint32_t v)
 static inline int tk_tpm(const unsigned char *cmd, size_t len,
 			 unsigned char *rsp, size_t size)
 {
-	int fd = open("/dev/tpm0", O_RDWR);
+	int fd = open(TK_TPM_DEV, O_RDWR);
 	ssize_t n;
 
 	if (fd < 0)
