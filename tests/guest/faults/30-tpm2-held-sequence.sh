@@ -77,7 +77,9 @@ r1=$(cat $W/rounds 2>/dev/null || echo 0)
 : >$W/stop
 wait $fp
 echo "# held: flusher rounds during the operations: $((r1 - r0)) ($(((r1 - r0) * 9)) FlushContext)"
-t_check "the flusher ran throughout (at least $N rounds)" test $((r1 - r0)) -ge "$N"
+# a round is 9 FlushContext through busybox (each waits while a sequence
+# holds the chip): a few rounds per key operation is what a TCG guest does
+t_check "the flusher ran throughout (at least $((N / 5)) rounds)" test $((r1 - r0)) -ge $((N / 5))
 t_check "afterwards the blob still loads" keyctl add trusted th_l "load $blob $O" @u
 no_left() {
 	_l=$(tk2_leftovers)
