@@ -246,7 +246,8 @@ out_unlock:
 	mutex_unlock(&tk2_lock);
 out:
 	crypto_free_shash(tfm);
-	trusted_tpm2_sess_free(&w->ts);
+	if (w)	/* NULL when its allocation failed */
+		trusted_tpm2_sess_free(&w->ts);
 	kfree_sensitive(w);
 	trusted_tpm_buf_free(buf);
 	return ret;

@@ -13,7 +13,7 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/ft.inc"
 
-t_plan 6
+t_plan 7
 why=$(ft_why)
 [ -n "$why" ] || [ "$TK_TPM" != none ] || why="no TPM in this boot"
 if [ -n "$why" ]; then
@@ -30,6 +30,10 @@ o=$(ft_opts)
 T1=trusted_tpm1_parse_session,trusted_hmac_work_alloc
 E=encrypted_cbc_encrypt,encrypted_cbc_decrypt
 ft_run "trusted, every operation: the Nth fault site fails" -x "$o" -F "$T1" trusted all nth
+# every one of the first sites of new (the stride skips some): a failed
+# allocation of the TPM 2.0 seal's work area freed a session through NULL
+# (found by make stress, stride 1)
+ft_run "trusted new: each of the first 16 fault sites fails" -s 1 -m 16 -x "$o" -F "$T1" trusted new nth
 ft_run "trusted, every operation: each TPM exchange fails (EIO)" -s 1 -x "$o" -T 1 trusted all exch
 ft_run "trusted, every operation: each TPM exchange fails (a TPM error code)" -s 1 -x "$o" -T 1 -r 0x101 trusted all exch
 ft_run "encrypted under user:, every operation: the Nth fault site fails" -F "$E" enc-user all nth
