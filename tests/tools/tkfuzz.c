@@ -707,7 +707,7 @@ int main(int argc, char **argv)
 			da_reset();
 		if (trusted && !tpm2) {
 			if (tk1_flush_sessions() > 0)
-				printf("# tkfuzz input %ld left sessions in the TPM\n", i);
+				fprintf(stderr, "tkfuzz: input %ld left sessions in the TPM\n", i);
 			if (e && !getenv("TKFUZZ_NO_RESET"))
 				tk1_reset_lock();
 		}
