@@ -25,8 +25,8 @@
  * or CreatePrimary's outPublic) and its Name computed from it; that Name
  * must be the module parameter srk_name= when it is set, and otherwise the
  * one first seen for the handle since the module was loaded (trust on
- * first use): else EKEYREJECTED. An ECC P-256 parent is the salt key of
- * the operation's session (docs/tpm2-sessions.md).
+ * first use): else EKEYREJECTED. An ECC P-256 or RSA decryption parent
+ * is the salt key of the operation's session (docs/tpm2-sessions.md).
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -145,15 +145,23 @@ static int take_public(const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa, const u8 *area, u32 len)
 {
 	struct tk2_ecc_key k;
+	struct tk2_rsa_key r;
 
 	pa->named = !tk2_name(&ts->c, area, len, pa->name);
 	pa->ecc = pa->named && !tk2_ecc_public_parse(area, len, &k) &&
 		  (k.attrs & TK2_OA_DECRYPT);
+	pa->rsa = pa->named && !pa->ecc &&
+		  !tk2_rsa_public_parse(area, len, &r) &&
+		  (r.attrs & TK2_OA_DECRYPT);
 	if (pa->ecc) {
 		memcpy(pa->x, k.x, sizeof(pa->x));
 		memcpy(pa->y, k.y, sizeof(pa->y));
+	} else if (pa->rsa) {
+		memcpy(pa->n, r.n, r.n_len);
+		pa->n_len = r.n_len;
+		pa->e = r.exponent;
 	} else {
-		pr_info_once("parent 0x%08x is no ECC P-256 key: its keys go without sessions\n",
+		pr_info_once("parent 0x%08x is no ECC P-256 or RSA decryption key: its keys go without sessions\n",
 			     pa->recorded);
 	}
 	return check_name(pa);
@@ -286,6 +294,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	pa->flush = false;
 	pa->named = false;
 	pa->ecc = false;
+	pa->rsa = false;
 	pa->auth = password(o->keyauth, sizeof(o->keyauth));
 	if (probe_srk) {
 		ret = srk_present(buf, ts, pa);
