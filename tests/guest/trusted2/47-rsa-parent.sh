@@ -20,7 +20,7 @@ tk2_begin $N "$why" || exit 0
 P=/sys/module/trusted/parameters/srk_name
 H=81000011
 # The TCG RSA 2048 storage template (TPMT_PUBLIC), objectAttributes 00030472.
-RSA_TMPL=0001000b0003047200000006008000430010080000000000000000
+RSA_TMPL=0001000b00030472000000060080004300100800000000000000
 
 # rsa_primary: TPM2_CreatePrimary of the RSA template (owner, empty auth).
 rsa_primary() {
