@@ -71,7 +71,7 @@ if [ "$ver" = 1.2 ]; then
 		--data-auth "$ba" >"$out/relay-blob-ba"
 	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --savestate
 else
-	need tpm2_create tpm2_readpublic xxd tpm2_shutdown
+	need tpm2_create tpm2_readpublic xxd tpm2_shutdown tpm2_createprimary tpm2_evictcontrol
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
 	if ! tpm2_readpublic -Q -c 0x81000001 >/dev/null 2>&1; then
 		echo "no SRK at 0x81000001 on this TPM" >"$out/relay-why"
