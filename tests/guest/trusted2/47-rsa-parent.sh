@@ -25,7 +25,7 @@ RSA_TMPL=0001000b00030472000000060080004300100800000000000000
 # rsa_primary: TPM2_CreatePrimary of the RSA template (owner, empty auth).
 rsa_primary() {
 	_r=$(tk2_tpm "$(tk2_cmd 8002 00000131 \
-		"400000010000000940000009000000000000040000000000$(printf %04x $((${#RSA_TMPL} / 2)))${RSA_TMPL}000000000000")")
+		"4000000100000009400000090000000000000400000000$(printf %04x $((${#RSA_TMPL} / 2)))${RSA_TMPL}000000000000")")
 	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
 	echo "$_r" | cut -c21-28
 }
