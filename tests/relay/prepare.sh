@@ -71,7 +71,7 @@ if [ "$ver" = 1.2 ]; then
 		--data-auth "$ba" >"$out/relay-blob-ba"
 	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --savestate
 else
-	need tpm2_create tpm2_readpublic xxd tpm2_shutdown tpm2_createprimary tpm2_evictcontrol
+	need tpm2_create tpm2_readpublic xxd tpm2_shutdown tpm2_createprimary tpm2_evictcontrol tpm2_flushcontext
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
 	if ! tpm2_readpublic -Q -c 0x81000001 >/dev/null 2>&1; then
 		echo "no SRK at 0x81000001 on this TPM" >"$out/relay-why"
@@ -99,6 +99,8 @@ else
 				die "tpm2_createprimary rsa2048 failed"
 			tpm2_evictcontrol -Q -C o -c "$work/rsa.ctx" 0x81000002 >/dev/null ||
 				die "tpm2_evictcontrol 0x81000002 failed"
+			# no resource manager here: the transient primary stays loaded
+			tpm2_flushcontext -t || die "tpm2_flushcontext failed"
 		fi
 		printf '%s' "$secrsa" | xxd -r -p >"$work/rsa.dat"
 		tpm2_create -Q -C 0x81000002 -i "$work/rsa.dat" -u "$work/rsa.pub" \
