@@ -3,7 +3,7 @@
 # A substituted salt key (issue 8): the relay swaps the public area that
 # TPM2_ReadPublic returns for the parent 0x81000001 for another ECC P-256
 # storage key's (a primary of this test, same template but other
-# attributes: a valid key the interposer could hold the private part of).
+# attributes (noDA): a valid key whose private part an interposer could hold).
 # With srk_name= pinning the SRK's Name: a load and a new are refused
 # (EKEYREJECTED) and the control without tampering works; with trust on
 # first use (srk_name= empty): after a first clean use, the substitution is
@@ -43,8 +43,15 @@ name_of() {
 	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
 }
 
-srk=$(outpub 81000001) && h=$(tk2_primary 00030072) && other=$(outpub "$h")
-tk2_flush "$h" 2>/dev/null
+# The test machines' SRK is one of these two (tpm2-tools' default
+# attributes, or the TCG template's): the other key is the other one.
+srk=$(outpub 81000001) other=
+for at in 00030472 00030072; do
+	h=$(tk2_primary $at) || continue
+	o=$(outpub "$h")
+	tk2_flush "$h" 2>/dev/null
+	[ "$o" != "$srk" ] && other=$o && break
+done
 if [ -z "$other" ] || [ ${#other} != ${#srk} ] || [ "$other" = "$srk" ]; then
 	tk_skip_rest 1 $N "no other ECC key of the SRK's size (${#srk} / ${#other} digits)"
 	exit 0
