@@ -10,7 +10,7 @@ export TEK_CACHE := $(CACHE)
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
 .PHONY: all modules clean deps lint host-test fuzz guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools
+	relay-test relay-fuzz stress tools bench-tpm2
 
 all: modules
 
@@ -62,6 +62,10 @@ relay-fuzz: deps
 bench: deps
 	$(TOP)/tests/qemu/bench.sh
 	$(TOP)/tests/qemu/bench-enc.sh
+
+# TPM 2.0: ms, ops/s and TPM commands per operation, ours (sessions) vs in-tree.
+bench-tpm2: deps
+	$(TOP)/tests/qemu/bench-tpm2.sh
 
 bench-enc: deps
 	$(TOP)/tests/qemu/bench-enc.sh

@@ -21,13 +21,25 @@
 #include <crypto/algapi.h>
 #include "tk_buf.h"
 #include "tk_der.h"
+#include "tk_oaep.h"
 #include "tk1_msg.h"
 #include "tk1_transport.h"
 
-#define MGF1_SEEDS_MAX	4
 #define EXEC_HEADER	(TK_TPM_HEADER_SIZE + 4)	/* + wrappedCmdSize */
 
 static const u8 oaep_label[4] = { 'T', 'C', 'P', 'A' };
+
+/* SHA-1 as an OAEP/MGF1 hash, label "TCPA" (unused by MGF1 alone). */
+static struct tk_oaep sha1_oaep(const struct tk1_crypto *c)
+{
+	return (struct tk_oaep){
+		.ctx = c->ctx,
+		.hash = c->sha1,
+		.hlen = TK1_DIGEST_SIZE,
+		.label = oaep_label,
+		.label_len = sizeof(oaep_label),
+	};
+}
 
 /**
  * tk1_mgf1_xor() - XOR a buffer with MGF1-SHA1 of a seed
@@ -42,26 +54,9 @@ static const u8 oaep_label[4] = { 'T', 'C', 'P', 'A' };
 int tk1_mgf1_xor(const struct tk1_crypto *c, const struct tk_span *seed,
 		 unsigned int n, u8 *buf, u32 len)
 {
-	struct tk_span in[MGF1_SEEDS_MAX + 1];
-	u8 block[TK1_DIGEST_SIZE], ctr[4];
-	u32 i, done, k;
-	int ret = 0;
+	struct tk_oaep h = sha1_oaep(c);
 
-	if (n > MGF1_SEEDS_MAX)
-		return -EINVAL;
-	memcpy(in, seed, n * sizeof(*seed));
-	in[n].p = ctr;
-	in[n].len = sizeof(ctr);
-	for (i = 0, done = 0; done < len; i++) {
-		put_unaligned_be32(i, ctr);
-		ret = c->sha1(c->ctx, in, n + 1, block);
-		if (ret)
-			break;
-		for (k = 0; k < TK1_DIGEST_SIZE && done < len; k++)
-			buf[done++] ^= block[k];
-	}
-	memzero_explicit(block, sizeof(block));
-	return ret;
+	return tk_mgf1_xor(&h, seed, n, buf, len);
 }
 
 /**
@@ -78,33 +73,11 @@ int tk1_mgf1_xor(const struct tk1_crypto *c, const struct tk_span *seed,
 int tk1_oaep_encode(const struct tk1_crypto *c, const u8 *msg, u32 msg_len,
 		    const u8 *seed, u8 *em, u32 k)
 {
-	struct tk_span s = { oaep_label, sizeof(oaep_label) };
-	u8 *db = em + 1 + TK1_DIGEST_SIZE;
-	u32 db_len;
-	int ret;
+	struct tk_oaep h = sha1_oaep(c);
 
-	if (k < TK1_RSA_MIN_BYTES || k > TK1_RSA_MAX_BYTES ||
-	    msg_len > k - 2 * TK1_DIGEST_SIZE - 2)
+	if (k < TK1_RSA_MIN_BYTES || k > TK1_RSA_MAX_BYTES)
 		return -EINVAL;
-	db_len = k - 1 - TK1_DIGEST_SIZE;
-	memset(em, 0, k);
-	ret = c->sha1(c->ctx, &s, 1, db);
-	if (ret)
-		return ret;
-	db[db_len - msg_len - 1] = 0x01;
-	memcpy(db + db_len - msg_len, msg, msg_len);
-	s.p = seed;
-	s.len = TK1_DIGEST_SIZE;
-	ret = tk1_mgf1_xor(c, &s, 1, db, db_len);
-	if (!ret) {
-		memcpy(em + 1, seed, TK1_DIGEST_SIZE);
-		s.p = db;
-		s.len = db_len;
-		ret = tk1_mgf1_xor(c, &s, 1, em + 1, TK1_DIGEST_SIZE);
-	}
-	if (ret)
-		memzero_explicit(em, k);
-	return ret;
+	return tk_oaep_encode(&h, msg, msg_len, seed, em, k);
 }
 
 /**

@@ -76,7 +76,7 @@ void tk2_aes_cfb(const struct tk2_crypto *c, u8 iv[TK2_AES_BLOCK_SIZE],
 		 u8 *buf, u32 len, bool decrypt);
 
 /*
- * RSA-OAEP salt (Part 1 Annex B, for an RSA parent; later): the salt is
+ * RSA-OAEP salt (Part 1 Annex B.10.3, for an RSA parent): the salt is
  * OAEP-encrypted to the parent with this label, its NUL included.
  */
 #define TK2_OAEP_SALT_LABEL	"SECRET"

@@ -21,6 +21,7 @@
 #include "tk2_msg.h"
 #include "tk2_kdf.h"
 #include "tk2_session.h"
+#include "tk_oaep.h"
 
 #define HANDLES_MAX	3
 #define SEAL_ATTRS	(TK2_SESS_CONTINUE | TK2_SESS_DECRYPT | TK2_SESS_ENCRYPT)
@@ -473,6 +474,85 @@ int tk2_ecc_public_parse(const u8 *pub, u32 len, struct tk2_ecc_key *k)
 	if (tk_rsp_end(&r) || k->curve != TK2_ECC_NIST_P256)
 		return -EINVAL;
 	return 0;
+}
+
+#define TK2_ALG_OAEP	0x0017
+
+/**
+ * tk2_rsa_public_parse() - the public area of an RSA key
+ * @pub: a TPMT_PUBLIC (the contents of a TPM2B_PUBLIC), whole
+ * @len: its length
+ * @k: the fields; @k->n points into @pub
+ *
+ * Part 2 §12.2.4 (TPMT_PUBLIC), §12.2.3.5 (TPMS_RSA_PARMS), §11.2.4.5
+ * (TPM2B_PUBLIC_KEY_RSA). Every byte must be accounted for; the modulus
+ * must be keyBits long, 1024 to 4096 bits; the scheme none or OAEP with
+ * the name algorithm (the TPM decrypts a salt with OAEP then).
+ *
+ * Return: 0, or -EINVAL when @pub is not such an RSA public area.
+ */
+int tk2_rsa_public_parse(const u8 *pub, u32 len, struct tk2_rsa_key *k)
+{
+	struct tk_rsp_buf r = { .data = pub, .len = len };
+	u16 sym, hash = TK2_ALG_NULL;
+
+	memset(k, 0, sizeof(*k));
+	if (tk_rsp_u16(&r) != TK2_ALG_RSA)
+		return -EINVAL;
+	k->name_alg = tk_rsp_u16(&r);
+	k->attrs = tk_rsp_u32(&r);
+	tk_rsp_bytes(&r, tk_rsp_u16(&r));	/* authPolicy */
+	sym = tk_rsp_u16(&r);
+	if (sym != TK2_ALG_NULL) {
+		tk_rsp_u16(&r);
+		tk_rsp_u16(&r);
+	}
+	k->scheme = tk_rsp_u16(&r);
+	if (k->scheme != TK2_ALG_NULL)
+		hash = tk_rsp_u16(&r);
+	k->bits = tk_rsp_u16(&r);
+	k->exponent = tk_rsp_u32(&r);
+	if (!k->exponent)
+		k->exponent = 65537;
+	k->n_len = tk_rsp_u16(&r);
+	k->n = tk_rsp_bytes(&r, k->n_len);
+	if (tk_rsp_end(&r) || k->n_len != k->bits / 8 || k->bits % 8 ||
+	    k->n_len < 128 || k->n_len > TK2_RSA_MAX_BYTES || !(k->n[0] & 0x80))
+		return -EINVAL;
+	if (k->scheme != TK2_ALG_NULL &&
+	    (k->scheme != TK2_ALG_OAEP || hash != k->name_alg))
+		return -EINVAL;
+	return 0;
+}
+
+static const u8 salt_label[TK2_OAEP_SALT_LABEL_LEN] = TK2_OAEP_SALT_LABEL;
+
+/**
+ * tk2_rsa_salt_encode() - a session salt, OAEP-encoded for an RSA key
+ * @c: the primitives (their digest is SHA-256: the parent's nameAlg)
+ * @salt: the salt
+ * @seed: 32 random bytes
+ * @em: the encoded message, @k bytes; RSA-encrypted to the parent it is
+ *	StartAuthSession's encryptedSalt (Part 1 Annex B.10.3, B.4)
+ * @k: the parent's modulus size in bytes
+ *
+ * EME-OAEP with SHA-256, MGF1-SHA256 and the label "SECRET" with its NUL.
+ *
+ * Return: 0, -EINVAL for a modulus out of range, or the digest's errno.
+ */
+int tk2_rsa_salt_encode(const struct tk2_crypto *c,
+			const u8 salt[TK2_SHA256_SIZE],
+			const u8 seed[TK2_SHA256_SIZE], u8 *em, u32 k)
+{
+	struct tk_oaep h = {
+		.ctx = c->ctx,
+		.hash = c->digest,
+		.hlen = TK2_SHA256_SIZE,
+		.label = salt_label,
+		.label_len = sizeof(salt_label),
+	};
+
+	return tk_oaep_encode(&h, salt, TK2_SHA256_SIZE, seed, em, k);
 }
 
 /**

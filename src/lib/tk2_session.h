@@ -80,6 +80,23 @@ bool tk2_ecc_is_srk(const struct tk2_ecc_key *k);
 int tk2_name(const struct tk2_crypto *c, const u8 *pub, u32 len,
 	     u8 out[TK2_NAME_SIZE]);
 
+/* The public area of an RSA salt key (a parent), as parsed. */
+#define TK2_RSA_MAX_BYTES	512		/* a 4096-bit modulus */
+struct tk2_rsa_key {
+	u16 name_alg;
+	u32 attrs;
+	u16 scheme;				/* TK2_ALG_NULL or OAEP */
+	u16 bits;
+	u32 exponent;				/* 0 in the area: 65537 */
+	const u8 *n;				/* the modulus, big-endian */
+	u16 n_len;
+};
+
+int tk2_rsa_public_parse(const u8 *pub, u32 len, struct tk2_rsa_key *k);
+int tk2_rsa_salt_encode(const struct tk2_crypto *c,
+			const u8 salt[TK2_SHA256_SIZE],
+			const u8 seed[TK2_SHA256_SIZE], u8 *em, u32 k);
+
 /* TPMS_ECC_POINT of P-256 (x and y as TPM2Bs): an ECDH encryptedSalt */
 #define TK2_ECC_POINT_SIZE	(2 + TK2_ECC_P256_SIZE + 2 + TK2_ECC_P256_SIZE)
 

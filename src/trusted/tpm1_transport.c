@@ -149,13 +149,54 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 						  &w->pk.auth);
 }
 
-/* w->secret = RSA(OAEP(TPM_TRANSPORT_AUTH)) for the key in w->pk. */
-static int encrypt_secret(struct start_work *w, struct crypto_akcipher *tfm,
-			  const u8 *auth)
+/**
+ * trusted_rsa_encrypt() - raw RSA encryption of an encoded message
+ * @tfm: an "rsa" akcipher
+ * @der: the public key, an RSAPublicKey in DER (tk1_rsa_pub_der())
+ * @der_len: its length
+ * @em: the encoded message (OAEP), @k bytes
+ * @out: the ciphertext, @k bytes
+ * @k: the modulus size in bytes: the key's must be that
+ *
+ * Shared by the TPM 1.2 transport secret and the TPM 2.0 RSA salt.
+ *
+ * Return: 0 or a negative errno (one rate-limited line).
+ */
+int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
+			u32 der_len, u8 *em, u8 *out, u32 k)
 {
 	struct akcipher_request *req = NULL;
 	struct scatterlist src, dst;
 	DECLARE_CRYPTO_WAIT(wait);
+	int ret;
+
+	ret = crypto_akcipher_set_pub_key(tfm, der, der_len);
+	if (!ret && crypto_akcipher_maxsize(tfm) != k)
+		ret = -EINVAL;
+	if (!ret) {
+		req = akcipher_request_alloc(tfm, GFP_KERNEL);
+		if (!req)
+			ret = -ENOMEM;
+	}
+	if (!ret) {
+		sg_init_one(&src, em, k);
+		sg_init_one(&dst, out, k);
+		akcipher_request_set_crypt(req, &src, &dst, k, k);
+		akcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP,
+					      crypto_req_done, &wait);
+		ret = crypto_wait_req(crypto_akcipher_encrypt(req), &wait);
+	}
+	if (ret)
+		pr_info_ratelimited("RSA encryption to the parent failed (%d)\n",
+				    ret);
+	akcipher_request_free(req);
+	return ret;
+}
+
+/* w->secret = RSA(OAEP(TPM_TRANSPORT_AUTH)) for the key in w->pk. */
+static int encrypt_secret(struct start_work *w, struct crypto_akcipher *tfm,
+			  const u8 *auth)
+{
 	u32 k = w->pk.modulus.len;
 	int ret;
 
@@ -170,29 +211,8 @@ static int encrypt_secret(struct start_work *w, struct crypto_akcipher *tfm,
 			      w->pk.exponent);
 	if (ret < 0)
 		return ret;
-
-	ret = crypto_akcipher_set_pub_key(tfm, w->der, ret);
-	if (!ret && crypto_akcipher_maxsize(tfm) != k)
-		ret = -EINVAL;
-	if (!ret) {
-		req = akcipher_request_alloc(tfm, GFP_KERNEL);
-		if (!req)
-			ret = -ENOMEM;
-	}
-	if (!ret) {
-		sg_init_one(&src, w->em, k);
-		sg_init_one(&dst, w->secret, k);
-		akcipher_request_set_crypt(req, &src, &dst, k, k);
-		akcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP,
-					      crypto_req_done, &wait);
-		ret = crypto_wait_req(crypto_akcipher_encrypt(req), &wait);
-	}
-	if (ret)
-		pr_info_ratelimited("TPM 1.2 transport: RSA encryption failed (%d)\n",
-				    ret);
-	akcipher_request_free(req);
 	w->secret_len = k;
-	return ret;
+	return trusted_rsa_encrypt(tfm, w->der, ret, w->em, w->secret, k);
 }
 
 static int establish(u8 *buf, struct start_work *w, struct tk1_xport *x,

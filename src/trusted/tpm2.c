@@ -228,7 +228,7 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 				      o->sessions ? &w->ts : NULL, &w->parent);
 	if (ret)
 		goto out_release;
-	w->use = o->sessions && w->parent.ecc;
+	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
 	if (w->use)
 		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
 	if (!ret && draw)
@@ -512,7 +512,7 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 				      o->sessions ? &w->ts : NULL, &w->parent);
 	if (ret)
 		goto out_release;
-	w->use = o->sessions && w->parent.ecc;
+	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
 	if (w->use)
 		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
 	ret = ret ?: load_object(buf, w);

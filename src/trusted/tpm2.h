@@ -23,18 +23,34 @@ struct trusted_tpm2_parent {
 	struct tk2_auth auth;	/* authorisation of commands under it */
 	bool named;		/* name is its Name, from its public area */
 	bool ecc;		/* an ECC P-256 decryption key: a salt key */
+	bool rsa;		/* an RSA decryption key: a salt key */
 	u8 name[TK2_NAME_SIZE];
 	u8 x[TK2_ECC_P256_SIZE], y[TK2_ECC_P256_SIZE];
+	u16 n_len;		/* RSA: modulus size in bytes */
+	u32 e;			/* RSA: public exponent */
+	u8 n[TK2_RSA_MAX_BYTES];
 };
+
+/* Can the parent salt a session (an ECC P-256 or RSA decryption key)? */
+static inline bool trusted_tpm2_salt_key(const struct trusted_tpm2_parent *pa)
+{
+	return pa->ecc || pa->rsa;
+}
 
 /* tpm2_session.c: the salted HMAC session of one key operation. */
 struct crypto_kpp;
+struct crypto_akcipher;
 struct trusted_tpm2_sess {
 	struct tk2_session s;
 	struct tk2_crypto c;
 	struct crypto_aes_ctx aes;
 	struct crypto_kpp *kpp;
 	int kpp_err;
+	struct crypto_akcipher *rsa;		/* an RSA parent's salt */
+	int rsa_err;
+	u8 em[TK2_RSA_MAX_BYTES];		/* OAEP-encoded salt */
+	u8 esalt[TK2_RSA_MAX_BYTES];		/* encrypted */
+	u8 der[TK2_RSA_MAX_BYTES + 32];		/* the parent's RSAPublicKey */
 	bool active;				/* the TPM has the session */
 	u8 point[2 * TK2_ECC_P256_SIZE];	/* our ephemeral key: x || y */
 	u8 peer[2 * TK2_ECC_P256_SIZE];		/* the parent's point */

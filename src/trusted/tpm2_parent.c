@@ -25,12 +25,14 @@
  * or CreatePrimary's outPublic) and its Name computed from it; that Name
  * must be the module parameter srk_name= when it is set, and otherwise the
  * one first seen for the handle since the module was loaded (trust on
- * first use): else EKEYREJECTED. An ECC P-256 parent is the salt key of
- * the operation's session (docs/tpm2-sessions.md).
+ * first use): else EKEYREJECTED. An ECC P-256 or RSA decryption parent
+ * is the salt key of the operation's session (docs/tpm2-sessions.md).
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include "tk_hex.h"
 #include "tpm2.h"
@@ -145,15 +147,23 @@ static int take_public(const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa, const u8 *area, u32 len)
 {
 	struct tk2_ecc_key k;
+	struct tk2_rsa_key r;
 
 	pa->named = !tk2_name(&ts->c, area, len, pa->name);
 	pa->ecc = pa->named && !tk2_ecc_public_parse(area, len, &k) &&
 		  (k.attrs & TK2_OA_DECRYPT);
+	pa->rsa = pa->named && !pa->ecc &&
+		  !tk2_rsa_public_parse(area, len, &r) &&
+		  (r.attrs & TK2_OA_DECRYPT);
 	if (pa->ecc) {
 		memcpy(pa->x, k.x, sizeof(pa->x));
 		memcpy(pa->y, k.y, sizeof(pa->y));
+	} else if (pa->rsa) {
+		memcpy(pa->n, r.n, r.n_len);
+		pa->n_len = r.n_len;
+		pa->e = r.exponent;
 	} else {
-		pr_info_once("parent 0x%08x is no ECC P-256 key: its keys go without sessions\n",
+		pr_info_once("parent 0x%08x is no ECC P-256 or RSA decryption key: its keys go without sessions\n",
 			     pa->recorded);
 	}
 	return check_name(pa);
@@ -226,21 +236,88 @@ static int srk_present(u8 *buf, const struct trusted_tpm2_sess *ts,
 	return 1;
 }
 
-static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
-			  u32 *handle)
+/*
+ * An unsalted, unbound HMAC session (its session key is empty, Part 1
+ * §19.6.8) for one command: the hierarchy password keys its HMAC and
+ * never crosses the bus; the TPM checks the HMAC as it would the password.
+ */
+static int start_hmac_session(u8 *buf, struct tk2_session *s)
 {
+	struct tk_span nc = { .p = s->nonce_caller, .len = TK2_SHA256_SIZE };
 	struct tk_cmd_buf b;
 	int rc;
 
-	rc = tk2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
+	s->nonce_caller_len = TK2_SHA256_SIZE;
+	get_random_bytes(s->nonce_caller, TK2_SHA256_SIZE);
+	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, TK2_RH_NULL,
+					TK2_RH_NULL, &nc, NULL, TK2_SE_HMAC);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (rc && rc == -EBADMSG && s->handle >> 24 == TK2_HT_HMAC_SESSION)
+		trusted_tpm2_flush(buf, s->handle);
+	if (rc)
+		return trusted_tpm_errno(rc, "starting an HMAC session");
+	s->hmac = true;
+	s->key_len = 0;
+	return 0;
+}
+
+/*
+ * CreatePrimary in @hierarchy. With sessions (@c) and a hierarchy
+ * password, in an HMAC session; else with the password (in clear).
+ */
+static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
+			  const struct tk2_crypto *c, u32 *handle)
+{
+	struct tk2_session *s = NULL;
+	struct tk_cmd_buf b;
+	u8 hname[4];
+	struct tk_span name = { .p = hname, .len = sizeof(hname) };
+	const char *why;
+	int rc;
+
+	if (c && auth->len) {
+		s = kzalloc(sizeof(*s), GFP_KERNEL);
+		if (!s)
+			return -ENOMEM;
+		rc = start_hmac_session(buf, s);
+		if (rc)
+			goto out;
+		memcpy(s->auth, auth->value, auth->len);
+		s->auth_len = auth->len;
+		s->attrs = 0;		/* the TPM ends it with the command */
+		get_random_bytes(s->nonce_caller, TK2_SHA256_SIZE);
+		put_unaligned_be32(hierarchy, hname);	/* a permanent handle's Name */
+	}
+	rc = tk2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
+	if (!rc && s) {
+		rc = tk2_cmd_sessions(c, buf, PAGE_SIZE, 1, &name, &s, 1, &why);
+		if (rc)
+			pr_info_ratelimited("CreatePrimary: %s\n", why);
+	}
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	if (!rc && s) {
+		rc = tk2_rsp_sessions(c, buf, PAGE_SIZE, TK2_CC_CREATE_PRIMARY, 1,
+				      &s, 1, &why);
+		if (rc < 0) {
+			pr_warn_ratelimited("TPM response to CreatePrimary refused: %s\n",
+					    why);
+			rc = -EBADMSG;
+		}
+	}
+	/* the session is gone after a successful command, else flushed */
+	if (s && rc)
+		trusted_tpm2_flush(buf, s->handle);
 	rc = rc ?: tk2_rsp_create_primary(buf, PAGE_SIZE, handle);
 	if (!rc)
-		return 0;
+		goto out;
 	/* A malformed response may still have made a primary. */
 	if (rc == -EBADMSG && *handle >> 24 == TK2_HT_TRANSIENT)
 		trusted_tpm2_flush(buf, *handle);
-	return trusted_tpm_errno(rc, "creating the storage primary");
+	rc = trusted_tpm_errno(rc, "creating the storage primary");
+out:
+	kfree_sensitive(s);
+	return rc;
 }
 
 /* May the caller have a primary made in @hierarchy with @auth? */
@@ -286,6 +363,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	pa->flush = false;
 	pa->named = false;
 	pa->ecc = false;
+	pa->rsa = false;
 	pa->auth = password(o->keyauth, sizeof(o->keyauth));
 	if (probe_srk) {
 		ret = srk_present(buf, ts, pa);
@@ -304,7 +382,8 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 		return ts ? read_parent(buf, ts, pa) : 0;
 
 	ret = hierarchy_ok(handle, &pa->auth);
-	ret = ret ?: create_primary(buf, handle, &pa->auth, &pa->handle);
+	ret = ret ?: create_primary(buf, handle, &pa->auth, ts ? &ts->c : NULL,
+				    &pa->handle);
 	if (ret)
 		return ret;
 	pa->flush = true;

@@ -4,12 +4,14 @@
  * primitives src/lib's session code asks for (the SHA-256 and AES
  * libraries; HMAC-SHA256 over the SHA-256 library), an ephemeral ECDH
  * P-256 key for the salt (the "ecdh-nist-p256" kpp: allocated and its key
- * made before the TPM is held, since either may load a module), the salted
- * TPM2_StartAuthSession to the parent, and one exchange in sessions: fresh
+ * made before the TPM is held, since either may load a module; the "rsa"
+ * akcipher for an RSA parent, likewise), the salted TPM2_StartAuthSession
+ * to the parent (ECDH, or RSA-OAEP of a random salt), and one exchange in sessions: fresh
  * nonces, the session area, and the response's HMACs checked before any
  * byte of it is used.
  */
 #include <crypto/aes.h>
+#include <crypto/akcipher.h>
 #include <crypto/kpp.h>
 #include <crypto/sha2.h>
 #include <linux/err.h>
@@ -153,13 +155,21 @@ static struct crypto_kpp *alloc_ecdh(void)
  * trusted_tpm2_sess_init() - prepare a session before the TPM is held
  * @ts: zeroed state, in heap memory (the kpp works on scatterlists)
  *
- * Sets the primitives and makes the ephemeral ECDH key. Both the kpp's
- * allocation and its key generation (the default RNG) may load modules.
- * A kernel without ECDH P-256 fails only trusted_tpm2_sess_start().
+ * Sets the primitives, makes the ephemeral ECDH key and allocates the
+ * "rsa" akcipher (the parent's kind is not known yet). The allocations
+ * and the key generation (the default RNG) may load modules. A kernel
+ * without ECDH P-256 (or RSA) fails only trusted_tpm2_sess_start() with
+ * such a parent.
  */
 void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
 {
 	int ret;
+
+	ts->rsa = crypto_alloc_akcipher("rsa", 0, 0);
+	if (IS_ERR(ts->rsa)) {
+		ts->rsa_err = PTR_ERR(ts->rsa);
+		ts->rsa = NULL;
+	}
 
 	ts->c = (struct tk2_crypto){
 		.ctx = ts,
@@ -191,28 +201,16 @@ void trusted_tpm2_sess_free(struct trusted_tpm2_sess *ts)
 	if (ts->kpp)
 		crypto_free_kpp(ts->kpp);
 	ts->kpp = NULL;
+	if (ts->rsa)
+		crypto_free_akcipher(ts->rsa);
+	ts->rsa = NULL;
 }
 
-/**
- * trusted_tpm2_sess_start() - start the salted HMAC session of an operation
- * @buf: the command buffer
- * @ts: prepared by trusted_tpm2_sess_init()
- * @pa: the parent, an ECC P-256 key whose public area we checked
- *
- * TPM2_StartAuthSession with tpmKey = the parent, no bind, the salt
- * encrypted to the parent's point by ECDH (Part 1 §C.6.1); the session
- * key derived from the salt and both nonces. Unbound: it authorises any
- * entity with that entity's authValue.
- *
- * Return: 0, or a negative errno (the session is not open then).
- */
-int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
-			    const struct trusted_tpm2_parent *pa)
+/* The salt, ECDH to the parent's point: @es is our ephemeral point. */
+static int ecdh_salt(struct trusted_tpm2_sess *ts,
+		     const struct trusted_tpm2_parent *pa,
+		     u8 salt[TK2_SHA256_SIZE], struct tk_span *es)
 {
-	u8 salt[TK2_SHA256_SIZE], esalt[TK2_ECC_POINT_SIZE];
-	struct tk_span nc, nt, es = { .p = esalt, .len = sizeof(esalt) };
-	struct tk2_session *s = &ts->s;
-	struct tk_cmd_buf b;
 	int rc;
 
 	if (!ts->kpp) {
@@ -230,9 +228,74 @@ int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 	memzero_explicit(ts->z, sizeof(ts->z));
 	if (rc) {
 		pr_info_ratelimited("session salt: ECDH failed (%d)\n", rc);
-		goto out;
+		return rc;
 	}
-	tk2_ecc_point(esalt, ts->point, ts->point + P256);
+	tk2_ecc_point(ts->esalt, ts->point, ts->point + P256);
+	*es = (struct tk_span){ .p = ts->esalt, .len = TK2_ECC_POINT_SIZE };
+	return 0;
+}
+
+/*
+ * A random salt, RSA-OAEP encrypted to the parent (SHA-256, the label
+ * "SECRET\0": Part 1 Annex B.10.3): @es is the ciphertext.
+ */
+static int rsa_salt(struct trusted_tpm2_sess *ts,
+		    const struct trusted_tpm2_parent *pa,
+		    u8 salt[TK2_SHA256_SIZE], struct tk_span *es)
+{
+	struct tk_span n = { .p = pa->n, .len = pa->n_len };
+	u8 seed[TK2_SHA256_SIZE];
+	int rc;
+
+	if (!ts->rsa) {
+		if (ts->rsa_err != -ENOENT)
+			return ts->rsa_err;
+		pr_info_ratelimited("no RSA in this kernel: use sessions=0 to go without sessions\n");
+		return -ENOPKG;
+	}
+	get_random_bytes(salt, TK2_SHA256_SIZE);
+	get_random_bytes(seed, sizeof(seed));
+	rc = tk2_rsa_salt_encode(&ts->c, salt, seed, ts->em, pa->n_len);
+	memzero_explicit(seed, sizeof(seed));
+	if (rc)
+		return rc;
+	rc = tk1_rsa_pub_der(ts->der, sizeof(ts->der), &n, pa->e);
+	if (rc >= 0)
+		rc = trusted_rsa_encrypt(ts->rsa, ts->der, rc, ts->em,
+					 ts->esalt, pa->n_len);
+	memzero_explicit(ts->em, sizeof(ts->em));
+	if (rc)
+		return rc;
+	*es = (struct tk_span){ .p = ts->esalt, .len = pa->n_len };
+	return 0;
+}
+
+/**
+ * trusted_tpm2_sess_start() - start the salted HMAC session of an operation
+ * @buf: the command buffer
+ * @ts: prepared by trusted_tpm2_sess_init()
+ * @pa: the parent, an ECC P-256 or RSA key whose public area we checked
+ *
+ * TPM2_StartAuthSession with tpmKey = the parent, no bind, the salt
+ * encrypted to the parent: by ECDH to an ECC key (Part 1 §C.6.1), by
+ * RSA-OAEP to an RSA key (Annex B.10.3); the session key derived from the
+ * salt and both nonces. Unbound: it authorises any entity with that
+ * entity's authValue.
+ *
+ * Return: 0, or a negative errno (the session is not open then).
+ */
+int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct trusted_tpm2_parent *pa)
+{
+	u8 salt[TK2_SHA256_SIZE];
+	struct tk_span nc, nt, es;
+	struct tk2_session *s = &ts->s;
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = pa->rsa ? rsa_salt(ts, pa, salt, &es) : ecdh_salt(ts, pa, salt, &es);
+	if (rc)
+		goto out;
 	s->nonce_caller_len = TK2_SHA256_SIZE;
 	get_random_bytes(s->nonce_caller, s->nonce_caller_len);
 	nc = (struct tk_span){ .p = s->nonce_caller, .len = s->nonce_caller_len };

@@ -67,6 +67,8 @@ void trusted_tpm1_end(u8 *buf, struct tk1_xport *x);
 int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		      const char *what, bool *ran);
 int trusted_tpm1_random(u8 *out, size_t len, const struct tk_options *o);
+int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
+			u32 der_len, u8 *em, u8 *out, u32 k);
 
 /* tpm2.c: sealing on a TPM 2.0. */
 int trusted_tpm2_seal(struct trusted_key_payload *p,

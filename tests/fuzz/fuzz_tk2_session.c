@@ -3,7 +3,7 @@
  * libFuzzer target: tk2_rsp_sessions() (src/lib/tk2_session.c) on the
  * input as a response, then, when it is accepted, the ordinary Unseal
  * parser on what it left; tk2_cmd_sessions() on the input as a
- * command; tk2_ecc_public_parse() on it as a salt key's public area. The crypto is a stand-in whose HMAC is all zeros, so that a
+ * command; tk2_ecc_public_parse() and tk2_rsa_public_parse() on it as a salt key's public area. The crypto is a stand-in whose HMAC is all zeros, so that a
  * response with a zero HMAC field passes the check and the decryption
  * path is reached too; no real cryptography is under test here (that is
  * tests/host/test_tk2_*.c). The first input byte picks the sessions:
@@ -74,6 +74,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	u8 name[34] = { 0x00, 0x0b };
 	struct tk_span names[1] = { { name, sizeof(name) } }, data_out;
 	struct tk2_ecc_key key;
+	struct tk2_rsa_key rkey;
 	unsigned int n, i, enc;
 	const char *why;
 	u32 len, nh;
@@ -127,6 +128,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	memcpy(buf, data + 1, len);
 	if (!tk2_ecc_public_parse(buf, len, &key) &&
 	    (key.x < buf || key.y + TK2_ECC_P256_SIZE > buf + len))
+		abort();
+	if (!tk2_rsa_public_parse(buf, len, &rkey) &&
+	    (rkey.n < buf || rkey.n + rkey.n_len > buf + len ||
+	     rkey.n_len > TK2_RSA_MAX_BYTES))
 		abort();
 	free(buf);
 	return 0;

@@ -3,6 +3,11 @@
 """Count TPM 2.0 commands per segment in a swtpm log (log level 20).
 
 usage: tpm2_count.py SWTPM_LOG RESULTS_KTAP
+       tpm2_count.py --table SWTPM_LOG RESULTS_KTAP
+
+--table: one table of the operations both modules ran: milliseconds per
+operation and operations per second from the "# bench2 IMPL OP N MS"
+lines, the ratio ours / in-tree (time), and the commands per operation.
 
 The guest (tests/guest/bench2) brackets each operation with marker
 commands: a PCR_Read of exactly PCR s (s = 0..11) in the SHA-256 bank
@@ -24,6 +29,14 @@ NAMES = {
     0x17E: "PCR_Read", 0x17F: "PolicyPCR", 0x182: "PCR_Extend",
 }
 MARKERS = range(12)
+
+
+def random_size(c):
+    """bytesRequested of a GetRandom command (after its sessions, if any)."""
+    off = 10
+    if int.from_bytes(c[0:2], "big") == 0x8002 and len(c) >= 14:
+        off = 14 + int.from_bytes(c[10:14], "big")
+    return int.from_bytes(c[off:off + 2], "big") if len(c) >= off + 2 else None
 
 
 RESENT = (0x922, 0x908, 0x90A)
@@ -64,8 +77,8 @@ def marker(c):
     return pcr if pcr in MARKERS else None
 
 
-def main():
-    log, ktap = sys.argv[1], sys.argv[2]
+def segments(log, ktap):
+    """[(IMPL, OP, Counter)] of the marked segments."""
     names = {}
     for line in open(ktap, errors="replace"):
         m = re.search(r"# seg (\d+) (\S+) (\S+)", line)
@@ -74,7 +87,7 @@ def main():
     segs, cur = OrderedDict(), None
     for c, rc in commands(log):
         cc = int.from_bytes(c[6:10], "big")
-        if rc in RESENT or (cc == 0x17B and int.from_bytes(c[10:12], "big") != 32):
+        if rc in RESENT or (cc == 0x17B and random_size(c) != 32):
             continue
         s = marker(c)
         if s is not None:
@@ -84,8 +97,42 @@ def main():
             continue
         if cur is not None:
             segs[cur][NAMES.get(cc, hex(cc))] += 1
-    for s, cnt in segs.items():
-        impl, op = names[s]
+    return [(names[s][0], names[s][1], cnt) for s, cnt in segs.items()]
+
+
+def table(log, ktap):
+    ms, n, order = {}, {}, []
+    for line in open(ktap, errors="replace"):
+        m = re.search(r"# bench2 (\S+) (\S+) (\d+) (\d+)", line)
+        if not m:
+            continue
+        impl, op, k, t = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+        ms[impl, op] = ms.get((impl, op), 0) + t
+        n[impl, op] = n.get((impl, op), 0) + k
+        if op not in order:
+            order.append(op)
+    cmds = {(i, o): sum(c.values()) for i, o, c in segments(log, ktap)}
+    print("  %-13s %9s %9s %8s %8s %7s %6s %6s" % (
+        "op", "ours ms", "tree ms", "ours/s", "tree/s", "ratio", "cmds", "tree"))
+    for op in order:
+        mo = ms[("ours", op)] / n[("ours", op)]
+        if ("ref", op) in ms:
+            mr = ms[("ref", op)] / n[("ref", op)]
+            tree = "%9.0f" % mr
+            trees = "%8.2f" % (1000.0 / mr if mr else 0)
+            ratio = "%7.2f" % (mo / mr if mr else 0)
+        else:
+            tree, trees, ratio = "%9s" % "-", "%8s" % "-", "%7s" % "-"
+        print("  %-13s %9.0f %s %8.2f %s %s %6s %6s" % (
+            op, mo, tree, 1000.0 / mo if mo else 0, trees, ratio,
+            cmds.get(("ours", op), "-"), cmds.get(("ref", op), "-")))
+
+
+def main():
+    if sys.argv[1] == "--table":
+        table(sys.argv[2], sys.argv[3])
+        return
+    for impl, op, cnt in segments(sys.argv[1], sys.argv[2]):
         detail = " ".join("%s:%d" % (k, v) for k, v in sorted(cnt.items()))
         print("%s %s %d %s" % (impl, op, sum(cnt.values()), detail))
 

@@ -13,6 +13,8 @@
 #   relay-secret-ba  hex: 32 bytes sealed in relay-blob-ba
 #   relay-ba         hex: that blob's auth (blobauth=, 20 bytes)
 #   relay-blob-ba    hex: the blob with an auth
+#   relay-secret-rsa, relay-blob-rsa  TPM 2.0: 32 bytes sealed under an RSA 2048
+#                    storage primary this script persists at 0x81000002
 # TPM 2.0: TPMKey (ASN.1 DER, id-sealedkey, tpmkey.py) under the SRK 0x81000001,
 # created with tpm2_create; without an SRK no blobs (relay-why says so).
 # TPM 1.2: TPM_Seal under the SRK (auth 20 zero bytes) with tests/relay/seal12.py;
@@ -31,7 +33,7 @@ state=$(cd "$state" && pwd)
 if [ -n "$state_in" ] && [ -d "$state_in" ]; then cp -a "$state_in/." "$out/"; fi
 
 rnd() { od -An -tx1 -N"$1" /dev/urandom | tr -d ' \n'; }
-sec=$(rnd 32) secba=$(rnd 32) ba=$(rnd 20)
+sec=$(rnd 32) secba=$(rnd 32) ba=$(rnd 20) secrsa=$(rnd 32)
 work=$(mktemp -d /tmp/tk-relay-prep.XXXXXX)
 pid=
 port=
@@ -69,7 +71,7 @@ if [ "$ver" = 1.2 ]; then
 		--data-auth "$ba" >"$out/relay-blob-ba"
 	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --savestate
 else
-	need tpm2_create tpm2_readpublic xxd tpm2_shutdown
+	need tpm2_create tpm2_readpublic xxd tpm2_shutdown tpm2_createprimary tpm2_evictcontrol tpm2_flushcontext
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
 	if ! tpm2_readpublic -Q -c 0x81000001 >/dev/null 2>&1; then
 		echo "no SRK at 0x81000001 on this TPM" >"$out/relay-why"
@@ -89,6 +91,23 @@ else
 		}
 		seal2 "$sec" - relay-blob
 		seal2 "$secba" "$ba" relay-blob-ba
+		# An RSA 2048 storage primary (the TCG RSA SRK template) at
+		# 0x81000002 and a secret sealed under it: sessions salted
+		# by RSA-OAEP (10-bus-leak).
+		if ! tpm2_readpublic -Q -c 0x81000002 >/dev/null 2>&1; then
+			tpm2_createprimary -Q -C o -G rsa2048 -c "$work/rsa.ctx" ||
+				die "tpm2_createprimary rsa2048 failed"
+			tpm2_evictcontrol -Q -C o -c "$work/rsa.ctx" 0x81000002 >/dev/null ||
+				die "tpm2_evictcontrol 0x81000002 failed"
+			# no resource manager here: the transient primary stays loaded
+			tpm2_flushcontext -t || die "tpm2_flushcontext failed"
+		fi
+		printf '%s' "$secrsa" | xxd -r -p >"$work/rsa.dat"
+		tpm2_create -Q -C 0x81000002 -i "$work/rsa.dat" -u "$work/rsa.pub" \
+			-r "$work/rsa.priv" || die "tpm2_create under 0x81000002 failed"
+		python3 "$TK_TOP/tests/relay/tpmkey.py" "$work/rsa.pub" "$work/rsa.priv" \
+			81000002 >"$out/relay-blob-rsa" || die "tpmkey.py failed"
+		echo "$secrsa" >"$out/relay-secret-rsa"
 	fi
 	tpm2_shutdown -Q || die "tpm2_shutdown failed"
 fi

@@ -24,7 +24,8 @@ MODE (also armed later by the guest, see below):
   tamper:RULE[,RULE...]  RULE = ORD[@N]:ACTION  (ORD hex; the Nth response to
                          ORD counted from the start, default 1)
                          ACTION = flip=OFF | rc=HEX | tag=HEX | trunc=LEN |
-                         grow=N | byte=OFF=HEX  (OFF may be negative: from the end)
+                         grow=N | byte=OFF=HEX  (OFF may be negative: from the end;
+                         HEX of more bytes overwrites that many)
   fuzz:SEED[:N[:ORDS]]   random mutations of the next N (default 50) responses
                          to ORDS (hex, '+'-separated; default every ordinal)
 
@@ -101,10 +102,12 @@ def apply_action(buf, action, arg):
         if 0 <= off < len(buf):
             buf[off] ^= 0xFF
     elif action == "byte":
+        # byte=OFF=HEX: one byte, or as many as HEX holds (a substitution)
         o, v = arg.split("=")
         off = _off(o, len(buf))
+        data = bytes.fromhex(v if len(v) > 2 else v.zfill(2))
         if 0 <= off < len(buf):
-            buf[off] = int(v, 16) & 0xFF
+            buf[off:off + len(data)] = data[:len(buf) - off]
     elif action == "rc":
         struct.pack_into(">I", buf, 6, int(arg, 16) & 0xFFFFFFFF)
     elif action == "tag":

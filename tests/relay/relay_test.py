@@ -53,6 +53,11 @@ def unit_tests():
     check("rc sets the response code", out[6:10] == b"\x80\0\0\0")
     out = relay.apply_action(bytearray(r), "flip", "-1")
     check("flip -1 flips the last byte", out[-1] == 9 ^ 0xFF)
+    out = relay.apply_action(bytearray(r), "byte", "11=aabbcc")
+    check("byte=OFF=HEX of three bytes overwrites three, size kept",
+          bytes(out[10:15]) == bytes.fromhex("00aabbcc04") and len(out) == 20)
+    out = relay.apply_action(bytearray(r), "byte", "-1=aabb")
+    check("byte= past the end is cut", out[-1] == 0xAA and len(out) == 20)
     out = relay.apply_action(bytearray(r), "grow", "3")
     check("grow appends and fixes the size", len(out) == 23 and out[5] == 23)
     msgs = detect.parse(["# mark a\n", "1 C 0000015e 8001aabbcc\n", "2 R 0000015e 00112233\n",

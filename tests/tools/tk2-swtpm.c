@@ -7,7 +7,12 @@
  * Unseal (outData encrypted) in that session, every response checked by
  * tk2_rsp_sessions() before the tk2_msg parsers see it. If the KDFs,
  * HMACs or CFB were wrong the TPM would refuse the commands or we its
- * responses. Run by tests/tools/tk2-swtpm.sh; prints "ok N - ..." lines.
+ * responses. Then a session salted by RSA-OAEP to an RSA 2048 primary
+ * (tk2_rsa_public_parse, tk2_rsa_salt_encode; the RSA operation with
+ * OpenSSL's BIGNUMs) and GetRandom encrypted in it; and CreatePrimary
+ * under an owner password authorised by an unsalted HMAC session, the
+ * password absent from the command. Run by tests/tools/tk2-swtpm.sh;
+ * prints "ok N - ..." lines.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -67,6 +72,115 @@ static void new_nonce(struct tk2_session *s)
 {
 	s->nonce_caller_len = 32;
 	RAND_bytes(s->nonce_caller, 32);
+}
+
+/* A session salted by RSA-OAEP to an RSA primary; GetRandom in it. */
+static void rsa_salt(const struct tk2_crypto *c)
+{
+	static const char tmpl[] =
+		"800200000043000001314000000100000009400000090000000000000400"
+		"000000001a0001000b000304720000000600800043001008000000000000"
+		"00000000000000";
+	u8 cmd[BUF], rsp[BUF], salt[32], seed[32], em[512], ct[512];
+	struct tk2_session s0 = { .hmac = true, .key_len = 32 };
+	struct tk2_session *s[] = { &s0 };
+	struct tk_span nc, nt, es;
+	struct tk2_rsa_key k;
+	struct tk_cmd_buf b;
+	BIGNUM *m, *n, *e, *r;
+	BN_CTX *bc = BN_CTX_new();
+	const char *why = "";
+	u32 h, rlen, plen;
+
+	unhex(cmd, tmpl);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h), 0);
+	plen = get_unaligned_be16(rsp + 18);
+	CHECK_EQ(tk2_rsa_public_parse(rsp + 20, plen, &k), 0);
+	CHECK_EQ(k.n_len, 256);
+	RAND_bytes(salt, 32);
+	RAND_bytes(seed, 32);
+	CHECK_EQ(tk2_rsa_salt_encode(c, salt, seed, em, k.n_len), 0);
+	m = BN_bin2bn(em, k.n_len, NULL);
+	n = BN_bin2bn(k.n, k.n_len, NULL);
+	e = BN_new();
+	r = BN_new();
+	BN_set_word(e, k.exponent);
+	BN_mod_exp(r, m, e, n, bc);
+	BN_bn2binpad(r, ct, k.n_len);
+	new_nonce(&s0);
+	nc = (struct tk_span){ s0.nonce_caller, 32 };
+	es = (struct tk_span){ ct, k.n_len };
+	tk2_cmd_start_auth_session(&b, cmd, BUF, h, TK2_RH_NULL, &nc, &es,
+				   TK2_SE_HMAC);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_start_auth_session(rsp, rlen, &s0.handle, &s0), 0);
+	nt = (struct tk_span){ s0.nonce_tpm, s0.nonce_tpm_len };
+	CHECK_EQ(tk2_session_key(c, NULL, 0, salt, 32, &nt, &nc, s0.key), 0);
+	tk_cmd_start(&b, cmd, BUF, TK2_TAG_NO_SESSIONS, TK2_CC_GET_RANDOM);
+	tk_cmd_u16(&b, 16);
+	tk_cmd_end(&b);
+	s0.attrs = TK2_SESS_ENCRYPT;
+	new_nonce(&s0);
+	CHECK_EQ(tk2_cmd_sessions(c, cmd, BUF, 0, NULL, s, 1, &why), 0);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_GET_RANDOM, 0, s, 1,
+				  &why), 0);
+	printf("ok 7 - a session salted by RSA-OAEP to an RSA 2048 primary: GetRandom accepted\n");
+	tk2_cmd_flush(&b, cmd, BUF, h);
+	xfer(cmd, rsp);
+	BN_free(m);
+	BN_free(n);
+	BN_free(e);
+	BN_free(r);
+	BN_CTX_free(bc);
+}
+
+/* CreatePrimary under an owner password, in an unsalted HMAC session. */
+static void hierarchy_hmac(const struct tk2_crypto *c)
+{
+	static const u8 pwv[20] = "hierarchy-password-1";
+	struct tk2_session s0 = { .hmac = true, .key_len = 0 };
+	struct tk2_session *s[] = { &s0 };
+	struct tk2_auth pw = { .handle = TK2_RS_PW, .value = pwv, .len = 20 };
+	u8 cmd[BUF], rsp[BUF], hname[4] = { 0x40, 0, 0, 1 };
+	struct tk_span nc, names[1] = { { hname, 4 } };
+	struct tk_cmd_buf b;
+	const char *why = "";
+	u32 h, rlen;
+
+	tk_cmd_start(&b, cmd, BUF, TK2_TAG_SESSIONS, 0x129);
+	tk_cmd_u32(&b, TK2_RH_OWNER);
+	tk_cmd_u32(&b, 9);
+	tk_cmd_u32(&b, TK2_RS_PW);
+	tk_cmd_u16(&b, 0);
+	tk_cmd_u8(&b, 0);
+	tk_cmd_u16(&b, 0);
+	tk_cmd_u16(&b, 20);
+	tk_cmd_bytes(&b, pwv, 20);
+	tk_cmd_end(&b);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(get_unaligned_be32(rsp + 6), 0);
+	new_nonce(&s0);
+	nc = (struct tk_span){ s0.nonce_caller, 32 };
+	tk2_cmd_start_auth_session(&b, cmd, BUF, TK2_RH_NULL, TK2_RH_NULL, &nc,
+				   NULL, TK2_SE_HMAC);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_start_auth_session(rsp, rlen, &s0.handle, &s0), 0);
+	memcpy(s0.auth, pwv, 20);
+	s0.auth_len = 20;
+	s0.attrs = 0;
+	tk2_cmd_create_srk(&b, cmd, BUF, TK2_RH_OWNER, &pw);
+	new_nonce(&s0);
+	CHECK_EQ(tk2_cmd_sessions(c, cmd, BUF, 1, names, s, 1, &why), 0);
+	CHECK(!memmem(cmd, get_unaligned_be32(cmd + 2), pwv, 20));
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_CREATE_PRIMARY, 1, s, 1,
+				  &why), 0);
+	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h), 0);
+	printf("ok 8 - CreatePrimary under an owner password in an HMAC session, the password not sent\n");
+	tk2_cmd_flush(&b, cmd, BUF, h);
+	xfer(cmd, rsp);
 }
 
 int main(int argc, char **argv)
@@ -217,6 +331,8 @@ int main(int argc, char **argv)
 	xfer(cmd, rsp);
 	tk2_cmd_flush(&b, cmd, BUF, parent);
 	xfer(cmd, rsp);
+	rsa_salt(c);
+	hierarchy_hmac(c);
 	close(fd);
 	BN_free(bx);
 	BN_free(by);

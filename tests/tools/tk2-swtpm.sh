@@ -19,8 +19,7 @@ trap cleanup EXIT
 
 gcc -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -I"$top/tests/host/shim" -I"$top/src/lib" \
-	-o "$work/tk2-swtpm" "$here/tk2-swtpm.c" "$top"/src/lib/tk2_*.c \
-	"$top/src/lib/tk2_msg.c" "$top/src/lib/tk1_msg.c" -lcrypto
+	-o "$work/tk2-swtpm" "$here/tk2-swtpm.c" "$top"/src/lib/*.c -lcrypto
 mkdir "$work/state"
 swtpm socket --tpm2 --tpmstate dir="$work/state" \
 	--server type=tcp,port="$port" --ctrl type=tcp,port=$((port + 1)) \

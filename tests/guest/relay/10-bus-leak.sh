@@ -10,14 +10,17 @@
 # over the bus since the module was loaded. The in-tree module leaks the
 # sealed data (the Unseal response is in clear): that proves the detector.
 # Ours must not: until sessions are wired (RL_NOLEAK2/RL_NOLEAK12 in rl.inc)
-# its leaks are reported as skips "TODO sessions not wired".
+# its leaks are reported as skips "TODO sessions not wired". TPM 2.0: also
+# a blob sealed under an RSA parent (0x81000002, prepare.sh) and a new key
+# with a blobauth under it: ours starts a session salted to that key (a
+# StartAuthSession naming it as tpmKey is on the bus) and leaks neither.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted/tk.inc"
 . "$here/../trusted2/tk2.inc"
 . "$here/rl.inc"
 
-N=12
+N=15
 t_plan $N
 why=$(tk_phase1)
 [ -n "$why" ] || why=$(rl_why)
@@ -31,6 +34,10 @@ KH=$(rl_kh)
 KA=
 [ "$TK_TPM" = 1.2 ] && KA="keyauth=$TK_Z40"
 BA2=0123456789abcdef0123456789abcdef01234567
+BA3=89abcdef0123456789abcdef0123456789abcdef
+SR=
+[ "$TK_TPM" = 2.0 ] && [ -f "$TK_STATE/relay-blob-rsa" ] &&
+	SR=$(rl_get relay-secret-rsa) R=$(rl_get relay-blob-rsa)
 
 # traffic IMPL: the operations (4 results), the relay marked at the start.
 traffic() {
@@ -44,7 +51,12 @@ traffic() {
 	_p=$(tk_blob l_n) && tk_add l_n2 "load $_p $KH" 2>/dev/null
 	keyctl update "$(tk_id l_n2)" "update $KH" >/dev/null 2>&1
 	tk_blob l_a >/dev/null
-	tk_drop l_a l_b l_n l_nb l_nb2 l_n2
+	if [ -n "$SR" ]; then	# the RSA parent (not asserted here)
+		tk_add l_r "load $R keyhandle=0x81000002" 2>/dev/null
+		tk_add l_rb "new 32 keyhandle=0x81000002 blobauth=$BA3" 2>/dev/null
+		_p=$(tk_blob l_rb) && tk_add l_rb2 "load $_p keyhandle=0x81000002 blobauth=$BA3" 2>/dev/null
+	fi
+	tk_drop l_a l_b l_n l_nb l_nb2 l_n2 l_r l_rb l_rb2
 }
 
 # The in-tree module.
@@ -54,6 +66,7 @@ else
 	traffic ref
 	h1=$(rl_hits "$S") h2=$(rl_hits "$SBA") h3=$(rl_hits "$BA")
 	msg="sealed data: $h1 message(s); sealed data of the blobauth blob: $h2; the blobauth: $h3"
+	[ -z "$SR" ] || msg="$msg; under the RSA parent: $(rl_hits "$SR"), its new key's blobauth: $(rl_hits "$BA3")"
 	if [ "$h1" != 0 ] && [ "$h1" != "?" ] && [ "$h2" != 0 ] && [ "$h2" != "?" ]; then
 		_t_diag "ref (expected to leak) $msg"
 		t_ok "ref: the detector sees the sealed data on the bus"
@@ -64,7 +77,7 @@ fi
 
 # Ours.
 if ! tk_mods ours; then
-	for i in 6 7 8 9 10 11 12; do t_fail "test $i" "our trusted.ko did not load"; done
+	for i in 6 7 8 9 10 11 12 13 14 15; do t_fail "test $i" "our trusted.ko did not load"; done
 	exit 0
 fi
 traffic ours
@@ -79,4 +92,24 @@ for v in "sealed data:$S" "sealed data of the blobauth blob:$SBA" "the blobauth 
 		t_skip "ours: $d not on the bus" "TODO sessions not wired: seen in $h message(s)"
 	fi
 done
+# The RSA parent: the session is salted to it, and nothing leaks.
+if [ -z "$SR" ]; then
+	tk_skip_rest 13 15 "no RSA parent (TPM $TK_TPM, or prepare.sh made none)"
+else
+	h=$(rl_hits 0000017681000002)
+	if [ "$h" != 0 ] && [ "$h" != "?" ]; then
+		t_ok "ours: sessions salted to the RSA parent 0x81000002 ($h StartAuthSession)"
+	else
+		t_fail "ours: sessions salted to the RSA parent 0x81000002" "no StartAuthSession with tpmKey 0x81000002 on the bus ($h)"
+	fi
+	for v in "sealed data under the RSA parent:$SR" "the blobauth of a new key under it:$BA3"; do
+		d=${v%%:*} x=${v#*:}
+		h=$(rl_hits "$x")
+		if [ "$h" = 0 ]; then
+			t_ok "ours: $d not on the bus"
+		else
+			t_fail "ours: $d not on the bus" "seen in $h message(s) (see relay.rec in the boot's directory)"
+		fi
+	done
+fi
 rl_ctl "mark ours-end" >/dev/null

@@ -17,34 +17,13 @@ here=${0%/*}
 
 N=6
 t_plan $N
-why=$(tk_phase1)
-[ -n "$why" ] || why=$(rl_why)
-[ -n "$why" ] || [ "$(tk_impl)" = ours ] || [ -n "$TK_REF" ] || why="no in-tree reference on $TK_KERNEL"
-if [ -n "$why" ]; then
-	tk_skip_rest 1 $N "$why"
-	exit 0
-fi
-if ! tk_mods "$(tk_impl)"; then
-	for i in 1 2 3 4 5 6; do t_fail "test $i" "trusted.ko ($(tk_impl)) did not load"; done
-	exit 0
-fi
-impl=$(tk_impl)
-rl_ctl disarm >/dev/null
-rl_flush_transients >/dev/null
-A=$(rl_get relay-blob) B=$(rl_get relay-blob-ba) BA=$(rl_get relay-ba)
-KH=$(rl_kh)
+rl_setup $N
+B=$(rl_get relay-blob-ba) BA=$(rl_get relay-ba)
 if [ "$TK_TPM" = 1.2 ]; then
 	ORDS=18+17+46
 else
 	ORDS=15e+157+153+17b+176
 fi
-check_enc=0
-if tk_have_enc && tk_add good "load $A $KH" && tk_enc_new e_good good; then
-	EB=$(tk_enc_blob e_good)
-	check_enc=1
-fi
-tk_drop good e_good
-
 a=$(rl_ctl "fuzz $RL_SEED $RL_FUZZ_N $ORDS")
 t_check "$impl: fuzz armed (seed $RL_SEED, $RL_FUZZ_N responses to $ORDS)" test "$a" = "armed $RL_FUZZ_N"
 undoc='' leftkey='' objs=0 wrong=0 right=0 refused=0 ok=0 i=0
@@ -102,10 +81,4 @@ elif [ "$(rl_auth)" = 1 ]; then
 else
 	t_skip "$impl: no load gave a wrong key" "TODO responses not authenticated: $wrong wrong key(s)"
 fi
-t_check "$impl: the TPM still works: a clean load" tk_add good "load $A $KH"
-if [ $check_enc = 1 ]; then
-	t_check "$impl: and it holds the sealed bytes (encrypted key check)" tk_enc_loads e_chk "$EB"
-else
-	t_skip "$impl: and it holds the sealed bytes" "no in-tree encrypted-keys.ko taking trusted masters"
-fi
-tk_drop good e_chk
+rl_still_works

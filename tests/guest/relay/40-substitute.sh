@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A substituted salt key (issue 8): the relay swaps the public area that
+# TPM2_ReadPublic returns for the parent 0x81000001 for another ECC P-256
+# storage key's (a primary of this test, same template but other
+# attributes (noDA): a valid key whose private part an interposer could hold).
+# With srk_name= pinning the SRK's Name: a load and a new are refused
+# (EKEYREJECTED) and the control without tampering works; with trust on
+# first use (srk_name= empty): after a first clean use, the substitution is
+# refused too. Ours only (the in-tree module reads no public area).
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/../trusted2/tk2.inc"
+. "$here/rl.inc"
+
+N=7
+t_plan $N
+if [ "$TK_TPM" != 2.0 ]; then
+	tk_skip_rest 1 $N "TPM $TK_TPM: a TPM 2.0 parent's public area"
+	exit 0
+fi
+if [ "$(tk_impl)" != ours ]; then
+	tk_skip_rest 1 $N "the in-tree module has no sessions"
+	exit 0
+fi
+rl_setup $N
+P=/sys/module/trusted/parameters/srk_name
+
+# outpub HANDLE: the public area (TPMT_PUBLIC, hex) ReadPublic returns.
+outpub() {
+	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
+	_l=$((0x$(echo "$_r" | cut -c21-24)))
+	echo "$_r" | cut -c25-$((24 + 2 * _l))
+}
+# name_of HANDLE: the Name it reports (hex).
+name_of() {
+	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
+	_n=$((0x$(echo "$_r" | cut -c21-24)))
+	_o=$((24 + 2 * _n))
+	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
+	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
+}
+
+# The test machines' SRK is one of these two (tpm2-tools' default
+# attributes, or the TCG template's): the other key is the other one.
+srk=$(outpub 81000001) other=
+for at in 00030472 00030072; do
+	h=$(tk2_primary $at) || continue
+	o=$(outpub "$h")
+	tk2_flush "$h" 2>/dev/null
+	[ "$o" != "$srk" ] && other=$o && break
+done
+if [ -z "$other" ] || [ ${#other} != ${#srk} ] || [ "$other" = "$srk" ]; then
+	tk_skip_rest 1 $N "no other ECC key of the SRK's size (${#srk} / ${#other} digits)"
+	exit 0
+fi
+SN=$(name_of 81000001)
+
+# swapped NAME DATA: the add of trusted key NAME with DATA, the next
+# ReadPublic response carrying the other key; fails unless the swap fired.
+swapped() {
+	_a=$(rl_ctl "tamper 173:byte=12=$other")
+	[ "$_a" = "armed 1" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
+	_o=$(tk_refused "$1" "$2" 2>&1)
+	_rc=$?
+	_f=$(rl_ctl disarm)
+	[ "$_f" = "fired 1" ] || { echo "no ReadPublic was swapped ($_f)" >&2; return 2; }
+	echo "$_o" >&2
+	return $_rc
+}
+
+echo "$SN" >$P
+t_errno "srk_name= pinned: load with the parent's public area swapped: EKEYREJECTED" \
+	EKEYREJECTED swapped s_l "load $A $KH"
+t_errno "srk_name= pinned: new with it swapped: EKEYREJECTED" \
+	EKEYREJECTED swapped s_n "new 32 $KH"
+t_check "srk_name= pinned: the same load without the swap works" tk_add s_c "load $A $KH"
+echo "" >$P
+t_check "trust on first use: a clean first use" tk_add s_t "load $A $KH"
+t_errno "trust on first use: then the swap: EKEYREJECTED" \
+	EKEYREJECTED swapped s_t2 "load $A $KH"
+t_errno "trust on first use: a new with the swap: EKEYREJECTED" \
+	EKEYREJECTED swapped s_t3 "new 32 $KH"
+tk_drop s_c s_t
+rl_flush_transients "80 02 03" >/dev/null
+tk2_da_reset
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The hierarchy password on the bus (issue 8): with keyhandle=0x40000001
+# and keyauth= the owner password, ours authorises TPM2_CreatePrimary with
+# an HMAC session: only an HMAC keyed by the password crosses the bus. The
+# owner password is set (and cleared) through /dev/tpm0, outside the
+# relay's marked segments. Control: with sessions=0 the password is on
+# the bus (a password session), which proves the detector. Ours only.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/../trusted2/tk2.inc"
+. "$here/rl.inc"
+
+N=6
+t_plan $N
+if [ "$TK_TPM" != 2.0 ]; then
+	tk_skip_rest 1 $N "TPM $TK_TPM: TPM 2.0 hierarchies"
+	exit 0
+fi
+if [ "$(tk_impl)" != ours ]; then
+	tk_skip_rest 1 $N "the in-tree module has no sessions"
+	exit 0
+fi
+rl_setup $N
+PW=5a5b5c5d5e5f606162636465666768696a6b6c6d
+
+# owner_pw OLD NEW: TPM2_HierarchyChangeAuth of the owner hierarchy.
+owner_pw() {
+	_a=$(printf '%04x%s' $((${#1} / 2)) "$1")
+	_s=$(printf '%08x' $((7 + ${#_a} / 2)))400000090000"00$_a"
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000129 "40000001$_s$(printf '%04x%s' $((${#2} / 2)) "$2")")")
+	tk_eq "HierarchyChangeAuth" "$(tk2_rc "$_r")" 00000000
+}
+
+if ! owner_pw "" "$PW" >&2; then
+	tk_skip_rest 1 $N "cannot set the owner password"
+	exit 0
+fi
+rl_ctl "mark hier-sessions" >/dev/null
+t_check "new under the owner primary with keyauth= (sessions)" \
+	tk_add h_n "new 32 keyhandle=0x40000001 keyauth=$PW"
+b=$(tk_blob h_n)
+t_check "load it with keyauth= (sessions)" tk_add h_l "load $b keyhandle=0x40000001 keyauth=$PW"
+h=$(rl_hits "$PW")
+t_check "the owner password is not on the bus" tk_eq "messages holding it" "$h" 0
+rl_ctl "mark hier-clear" >/dev/null
+t_check "sessions=0: the same load works" tk_add h_l0 "load $b keyhandle=0x40000001 keyauth=$PW sessions=0"
+h=$(rl_hits "$PW")
+if [ "$h" != 0 ] && [ "$h" != "?" ]; then
+	t_ok "sessions=0: the detector sees the password ($h message(s))"
+else
+	t_fail "sessions=0: the detector sees the password" "hits: $h"
+fi
+rl_ctl "mark hier-end" >/dev/null
+tk_drop h_n h_l h_l0
+tk2_da_reset
+t_check "owner password cleared again" owner_pw "$PW" ""

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# An RSA parent in sessions (issue 8): an RSA 2048 storage primary (the
+# TCG RSA SRK template) persisted at 0x81000011 by this test; with
+# keyhandle= it the session is salted by RSA-OAEP (SHA-256, "SECRET\0")
+# to it. new, load, update in sessions, with blobauth; blobs load both
+# ways with sessions=0; srk_name= its Name (as ReadPublic reports it) is
+# accepted, another Name refused (the RSA parent is read and named in
+# sessions); no object or session left. The relay suite (10-bus-leak)
+# proves the salted session on the bus. Ours only.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted/tk.inc"
+. "$here/tk2.inc"
+
+N=10
+why=$(tk_phase1)
+[ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
+tk2_begin $N "$why" || exit 0
+P=/sys/module/trusted/parameters/srk_name
+H=81000011
+# The TCG RSA 2048 storage template (TPMT_PUBLIC), objectAttributes 00030472.
+RSA_TMPL=0001000b00030472000000060080004300100800000000000000
+
+# rsa_primary: TPM2_CreatePrimary of the RSA template (owner, empty auth).
+rsa_primary() {
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000131 \
+		"4000000100000009400000090000000000000400000000$(printf %04x $((${#RSA_TMPL} / 2)))${RSA_TMPL}000000000000")")
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
+	echo "$_r" | cut -c21-28
+}
+persist() {
+	_h=$(rsa_primary) || return 1
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${_h}00000009400000090000000000$H")")
+	tk2_flush "$_h"
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
+}
+unpersist() {
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${H}00000009400000090000000000$H")")
+	[ "$(tk2_rc "$_r")" = 00000000 ]
+}
+# name_of HANDLE: the Name TPM2_ReadPublic reports (hex).
+name_of() {
+	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
+	_n=$((0x$(echo "$_r" | cut -c21-24)))
+	_o=$((24 + 2 * _n))
+	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
+	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
+}
+
+if [ ! -w $P ]; then
+	tk_skip_rest 1 $N "no writable $P"
+	exit 0
+fi
+echo "" >$P
+unpersist 2>/dev/null
+if ! persist; then
+	tk_skip_rest 1 $N "cannot make the RSA primary at 0x$H"
+	exit 0
+fi
+KH=keyhandle=0x$H
+t_check "new 32 under an RSA parent (salted by RSA-OAEP)" tk_add r_n "new 32 $KH"
+b=$(tk_blob r_n)
+t_check "parent recorded: 0x$H" tk_eq parent "$(tk2_parent "$b")" "$H"
+t_check "load in sessions" tk_add r_l "load $b $KH"
+t_check "load with sessions=0" tk_add r_l0 "load $b $KH sessions=0"
+# new_load NAME NEW_OPTIONS [LOAD_OPTIONS]: a new key, then its blob loaded.
+new_load() {
+	tk_add "$1" "new 32 $KH $2" && tk_add "$1_l" "load $(tk_blob "$1") $KH $3"
+}
+t_check "new with blobauth, load with it" new_load r_b "blobauth=$TK2_BA" "blobauth=$TK2_BA"
+t_check "update in sessions" tk_updates r_n "$KH"
+t_check "a blob made with sessions=0 loads in sessions" new_load r_0 sessions=0
+rn=$(name_of $H)
+echo "$rn" >$P
+t_check "srk_name= the RSA parent's Name: accepted" tk_add r_p "load $b $KH"
+echo 000b0000000000000000000000000000000000000000000000000000000000000000 >$P
+t_errno "srk_name= another Name: EKEYREJECTED" EKEYREJECTED tk_refused r_x "load $b $KH"
+echo "" >$P
+tk_drop r_n r_l r_l0 r_b r_b_l r_0 r_0_l r_p
+unpersist
+tk2_da_reset
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
