@@ -46,14 +46,16 @@ add_policy() {
 }
 # extend: TPM2_PCR_Extend of PCR P (password session, empty auth).
 extend() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000182 "000000$(printf %02x $P)00000009400000090000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000182 "000000$(printf %02x $P)0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
 	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Extend: $_r" >&2; return 1; }
 }
-# with_a3 BLOB A3-TLV: BLOB with its authPolicy [3] element replaced.
+# with_a3 BLOB A3-TLV: BLOB with its authPolicy [3] element replaced (the
+# TPMKey re-encoded around it).
 with_a3() {
-	_old=$(tk2_der_get "$1" a3) || return 1
-	_old=$(tk2_der a3 "$_old")
-	echo "$1" | sed "s/$_old/$2/"
+	_f=$(tk2_der_fields "$1" | while read -r _t _v; do
+		if [ "$_t" = a3 ]; then printf %s "$2"; else printf %s "$(tk2_der "$_t" "$_v")"; fi
+	done)
+	tk2_der 30 "$_f"
 }
 # logged TEXT: our module logged TEXT since tk2_dmesg_mark.
 logged() {
