@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include "tk_der.h"
 #include "tk2_pcr.h"
+#include "tk2_signed.h"
 #include "tk2_key.h"
 
 /* 2.23.133.10.1.5: TCG, TPM 2.0 key, sealed data */
@@ -85,14 +86,11 @@ static int parse_raw(const u8 *blob, u32 len, struct tk2_key *k)
 	return check_parts(k);
 }
 
-static int parse_one_policy(struct tk_der *seq, struct tk2_key *k)
+static int parse_one_policy(struct tk_der *seq, struct tk2_key_policy *pol)
 {
-	struct tk2_key_policy *pol = &k->policy[k->npolicy];
 	struct tk_der item, field;
 	struct tk_der_tlv t;
 
-	if (k->npolicy == TK2_KEY_POLICY_MAX)
-		return refuse(k, "too many policy commands");
 	if (tk_der_enter(seq, TK_DER_SEQUENCE, &item) ||
 	    tk_der_enter(&item, CTX(0), &field) ||
 	    tk_der_next(&field, &t) || tk_der_u32(&t, &pol->code) ||
@@ -100,11 +98,35 @@ static int parse_one_policy(struct tk_der *seq, struct tk2_key *k)
 	    tk_der_enter(&item, CTX(1), &field) ||
 	    tk_der_expect(&field, TK_DER_OCTET_STRING, &t) ||
 	    !tk_der_empty(&field) || !tk_der_empty(&item))
-		return refuse(k, "malformed policy");
+		return -EINVAL;
 	pol->body = t.val;
 	pol->len = t.len;
-	k->npolicy++;
 	return 0;
+}
+
+/* A SEQUENCE OF TPMPolicy (not empty) into @pol, at most @max of them. */
+static int parse_policy_seq(struct tk_der *seq, struct tk2_key_policy *pol,
+			    unsigned int max, unsigned int *n)
+{
+	if (tk_der_empty(seq))
+		return -EINVAL;
+	for (*n = 0; !tk_der_empty(seq); (*n)++) {
+		if (*n == max || parse_one_policy(seq, &pol[*n]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* policy [1]: one PolicyAuthorize, sigAlg NULL: a signed policy key. */
+static bool is_authorize(const struct tk2_key *k)
+{
+	struct tk2_authorize_body ab;
+
+	return k->npolicy == 1 &&
+	       k->policy[0].code == TK2_CC_POLICY_AUTHORIZE &&
+	       !tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
+					 &ab) &&
+	       ab.sig_alg == TK2_ALG_NULL;
 }
 
 /* Only the PCR policies we can replay, each for the object's hash. */
@@ -113,10 +135,17 @@ static int check_policy(struct tk2_key *k)
 	struct tk2_policy_pcr pp;
 	unsigned int i;
 
+	if (k->nauth && !k->npolicy)
+		return refuse(k, "signed policies without a PolicyAuthorize policy");
 	if (!k->npolicy)
 		return 0;
 	if (!k->info.policy_len)
 		return refuse(k, "policy given for an object without one");
+	k->signed_policy = is_authorize(k);
+	if (k->signed_policy)
+		return 0;
+	if (k->nauth)
+		return refuse(k, "signed policies without a PolicyAuthorize policy");
 	for (i = 0; i < k->npolicy; i++) {
 		if (k->policy[i].code != TK2_CC_POLICY_PCR)
 			return refuse(k, "unsupported policy command");
@@ -133,13 +162,48 @@ static int parse_policies(struct tk_der *d, struct tk2_key *k)
 
 	if (tk_der_enter(d, CTX(1), &outer) ||
 	    tk_der_enter(&outer, TK_DER_SEQUENCE, &seq) ||
-	    !tk_der_empty(&outer) || tk_der_empty(&seq))
+	    !tk_der_empty(&outer) ||
+	    parse_policy_seq(&seq, k->policy, TK2_KEY_POLICY_MAX, &k->npolicy))
 		return refuse(k, "malformed policy");
-	while (!tk_der_empty(&seq)) {
-		int ret = parse_one_policy(&seq, k);
+	return 0;
+}
 
-		if (ret)
-			return ret;
+static int parse_one_auth(struct tk_der *seq, struct tk2_key_auth *a)
+{
+	struct tk_der item, field, cmds;
+	struct tk_der_tlv t;
+
+	if (tk_der_enter(seq, TK_DER_SEQUENCE, &item))
+		return -EINVAL;
+	if (tk_der_peek(&item) == CTX(0)) {
+		if (tk_der_enter(&item, CTX(0), &field) ||
+		    tk_der_expect(&field, TK_DER_UTF8STRING, &t) ||
+		    !tk_der_empty(&field))
+			return -EINVAL;
+		a->name = t.val;
+		a->name_len = t.len;
+	}
+	if (tk_der_enter(&item, CTX(1), &field) ||
+	    tk_der_enter(&field, TK_DER_SEQUENCE, &cmds) ||
+	    !tk_der_empty(&field) || !tk_der_empty(&item))
+		return -EINVAL;
+	return parse_policy_seq(&cmds, a->cmd, TK2_KEY_AUTH_CMDS, &a->ncmd);
+}
+
+/* authPolicy [3]: the signed policies, in the order load tries them. */
+static int parse_auth_policies(struct tk_der *d, struct tk2_key *k)
+{
+	struct tk_der outer, seq;
+
+	if (tk_der_enter(d, CTX(3), &outer) ||
+	    tk_der_enter(&outer, TK_DER_SEQUENCE, &seq) ||
+	    !tk_der_empty(&outer) || tk_der_empty(&seq))
+		return refuse(k, "malformed authPolicy");
+	while (!tk_der_empty(&seq)) {
+		if (k->nauth == TK2_KEY_AUTH_MAX)
+			return refuse(k, "more than 8 signed policies");
+		if (parse_one_auth(&seq, &k->auth[k->nauth++]))
+			return refuse(k, "malformed signed policy");
 	}
 	return 0;
 }
@@ -166,8 +230,11 @@ static int parse_optional(struct tk_der *d, struct tk2_key *k)
 	}
 	if (tk_der_peek(d) == CTX(2))
 		return refuse(k, "a sealed key has no import secret");
-	if (tk_der_peek(d) == CTX(3))
-		return refuse(k, "signed policies are not supported");
+	if (tk_der_peek(d) == CTX(3)) {
+		ret = parse_auth_policies(d, k);
+		if (ret)
+			return ret;
+	}
 	if (tk_der_peek(d) == CTX(4)) {
 		if (tk_der_enter(d, CTX(4), &inner) ||
 		    tk_der_expect(&inner, TK_DER_UTF8STRING, &t) ||

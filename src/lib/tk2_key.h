@@ -11,7 +11,7 @@
  *     emptyAuth   [0] EXPLICIT BOOLEAN OPTIONAL,
  *     policy      [1] EXPLICIT SEQUENCE OF TPMPolicy OPTIONAL,
  *     secret      [2] EXPLICIT OCTET STRING OPTIONAL,     -- refused
- *     authPolicy  [3] EXPLICIT SEQUENCE OF ... OPTIONAL,  -- refused
+ *     authPolicy  [3] EXPLICIT SEQUENCE OF TPMAuthPolicy OPTIONAL,
  *     description [4] EXPLICIT UTF8String OPTIONAL,       -- ignored
  *     rsaParent   [5] EXPLICIT BOOLEAN OPTIONAL,          -- must be FALSE
  *     parent      INTEGER,
@@ -20,6 +20,15 @@
  *   TPMPolicy ::= SEQUENCE {
  *     CommandCode   [0] EXPLICIT INTEGER,
  *     CommandPolicy [1] EXPLICIT OCTET STRING }
+ *   TPMAuthPolicy ::= SEQUENCE {
+ *     name   [0] EXPLICIT UTF8String OPTIONAL,
+ *     policy [1] EXPLICIT SEQUENCE OF TPMPolicy }
+ *
+ * policy [1] is PolicyPCR commands (pcrs=), or, for a key sealed under a
+ * signed policy (policykey=), exactly one PolicyAuthorize of the signer
+ * with sigAlg NULL; [3] is then allowed: the signed policies, each a list
+ * of commands ending in PolicyAuthorize with the signature. Their
+ * commands are checked when load tries them, not here.
  */
 #ifndef TK2_KEY_H
 #define TK2_KEY_H
@@ -28,11 +37,20 @@
 #include "tk2_msg.h"
 
 #define TK2_KEY_POLICY_MAX	8
+#define TK2_KEY_AUTH_MAX	8	/* signed policies in [3] */
+#define TK2_KEY_AUTH_CMDS	4	/* commands in one of them */
 
 struct tk2_key_policy {
 	u32 code;
 	const u8 *body;
 	u32 len;
+};
+
+struct tk2_key_auth {
+	const u8 *name;			/* UTF-8, not NUL-terminated, or NULL */
+	u32 name_len;
+	unsigned int ncmd;
+	struct tk2_key_policy cmd[TK2_KEY_AUTH_CMDS];
 };
 
 struct tk2_key {
@@ -46,6 +64,9 @@ struct tk2_key {
 	u32 priv_len;
 	unsigned int npolicy;
 	struct tk2_key_policy policy[TK2_KEY_POLICY_MAX];
+	bool signed_policy;		/* policy is a PolicyAuthorize */
+	unsigned int nauth;
+	struct tk2_key_auth auth[TK2_KEY_AUTH_MAX];
 	struct tk2_public info;	/* what pub says */
 	const char *why;		/* static text: why the blob was refused */
 };

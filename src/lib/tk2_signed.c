@@ -3,8 +3,7 @@
  * Messages of signed policies (TPM 2.0 Library Part 3: 12.3 LoadExternal,
  * 20.1 VerifySignature, 23.16 PolicyAuthorize, 23.17 PolicyAuthValue) and
  * the PolicyAuthorize CommandPolicy of a TPMKey. As in tk2_msg.c, a
- * response is walked to its last byte before a field is handed out. Not
- * wired into the module yet.
+ * response is walked to its last byte before a field is handed out.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -241,5 +240,73 @@ int tk2_authorize_body_parse(const u8 *body, u32 len,
 	if (tk_rsp_end(&r))
 		return -EINVAL;
 	out->sig.len = r.pos - (out->sig.p - body);
+	return 0;
+}
+
+/* A TPMS_SCHEME of a signer: NULL, or @alg with a known hash. */
+static void take_scheme(struct tk_rsp_buf *r, u16 alg)
+{
+	u16 scheme = tk_rsp_u16(r);
+
+	if (scheme == TK2_ALG_NULL)
+		return;
+	if (scheme != alg || !tk2_alg_digest_size(tk_rsp_u16(r)))
+		r->bad = true;
+}
+
+/* A TPM2B of exactly @n bytes. */
+static void take_exact(struct tk_rsp_buf *r, u16 n)
+{
+	struct tk_span s;
+
+	if (take_tpm2b(r, n, &s) && s.len != n)
+		r->bad = true;
+}
+
+/**
+ * tk2_signer_check() - check the TPMT_PUBLIC of a policy signer
+ * @pub: the TPMT_PUBLIC (no size field)
+ * @len: its length, which it must fill
+ * @name_alg: its name algorithm, on success
+ *
+ * A signer is an RSA-2048 key (RSASSA or no scheme) or an ECC NIST P-256
+ * key (ECDSA or no scheme, no KDF), not a storage key, with a known name
+ * algorithm; TPM2_LoadExternal checks the rest.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg)
+{
+	struct tk_rsp_buf r = { .data = pub, .len = len };
+	struct tk_span auth;
+	u16 type;
+
+	type = tk_rsp_u16(&r);
+	*name_alg = tk_rsp_u16(&r);
+	tk_rsp_u32(&r);				/* objectAttributes */
+	take_tpm2b(&r, TK2_DIGEST_MAX, &auth);
+	if (tk_rsp_u16(&r) != TK2_ALG_NULL)	/* symmetric: not a parent */
+		r.bad = true;
+	switch (type) {
+	case TK2_ALG_RSA:
+		take_scheme(&r, TK2_ALG_RSASSA);
+		if (tk_rsp_u16(&r) != 2048)
+			r.bad = true;
+		tk_rsp_u32(&r);			/* exponent */
+		take_exact(&r, 256);
+		break;
+	case TK2_ALG_ECC:
+		take_scheme(&r, TK2_ALG_ECDSA);
+		if (tk_rsp_u16(&r) != TK2_ECC_NIST_P256 ||
+		    tk_rsp_u16(&r) != TK2_ALG_NULL)
+			r.bad = true;
+		take_exact(&r, 32);
+		take_exact(&r, 32);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (tk_rsp_end(&r) || !tk2_alg_digest_size(*name_alg))
+		return -EINVAL;
 	return 0;
 }

@@ -4,7 +4,7 @@
  * commands that satisfy a TPM2_PolicyAuthorize (LoadExternal of the signer,
  * VerifySignature, PolicyAuthorize) and PolicyAuthValue, and the
  * CommandPolicy of a PolicyAuthorize in a TPMKey. Builders and parsers
- * only: nothing calls them yet. Kernel-free.
+ * for src/trusted/tpm2_signed.c. Kernel-free.
  */
 #ifndef TK2_SIGNED_H
 #define TK2_SIGNED_H
@@ -52,6 +52,8 @@ struct tk2_authorize_body {
 	u16 sig_alg;
 	u16 sig_hash;
 };
+
+int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg);
 
 int tk2_authorize_body_parse(const u8 *body, u32 len,
 			      struct tk2_authorize_body *out);

@@ -9,6 +9,7 @@
 #include <linux/string.h>
 #include "tk_hex.h"
 #include "tk2_pcr.h"
+#include "tk2_signed.h"
 #include "tk_opts.h"
 
 #define SEPARATORS " \t\n"
@@ -26,6 +27,7 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_PCRS]		= "pcrs",
 	[TK_OPT_LOGON]		= "logon",
 	[TK_OPT_SESSIONS]	= "sessions",
+	[TK_OPT_POLICYKEY]	= "policykey",
 };
 
 static int refuse(struct tk_request *req, const char *why)
@@ -111,6 +113,32 @@ static int parse_logon(struct tk_request *req, const char *val)
 	return 0;
 }
 
+/*
+ * policykey=<hex>: the signer of a signed policy, a TPM2B_PUBLIC or a bare
+ * TPMT_PUBLIC of an RSA-2048 or ECC P-256 key (trusted-policy
+ * signer-public writes the former); kept as the TPMT_PUBLIC.
+ */
+static int parse_policykey(struct tk_request *req, const char *val, bool tpm2)
+{
+	struct tk_options *o = &req->opt;
+	int n;
+	u16 alg;
+
+	if (!tpm2)
+		return refuse(req, "policykey needs a TPM 2.0");
+	n = tk_hex_decode(o->policykey, sizeof(o->policykey), val, strlen(val));
+	if (n <= 0)
+		return refuse(req, "policykey is not hex or is too long");
+	if (n > 2 && get_unaligned_be16(o->policykey) == n - 2) {
+		n -= 2;
+		memmove(o->policykey, o->policykey + 2, n);
+	}
+	if (n > TK_SIGNER_MAX || tk2_signer_check(o->policykey, n, &alg))
+		return refuse(req, "policykey is not an RSA-2048 or ECC P-256 public key");
+	o->policykey_len = n;
+	return 0;
+}
+
 static int parse_option(struct tk_request *req, enum tk_opt opt,
 			const char *val, bool tpm2)
 {
@@ -181,6 +209,8 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 			return refuse(req, "sessions must be 0 or 1");
 		o->sessions = val[0] == '1';
 		return 0;
+	case TK_OPT_POLICYKEY:
+		return parse_policykey(req, val, tpm2);
 	default:
 		return refuse(req, "unknown option");
 	}
@@ -256,6 +286,8 @@ int tk_parse_request(char *line, bool tpm2, struct tk_request *req)
 		if (ret <= 0)
 			return refuse(req, ret == -E2BIG ? "blob too large" :
 				      "blob is not an even number of hex digits");
+		if (!tpm2 && ret > TK_BLOB_MAX)
+			return refuse(req, "blob too large");
 		req->blob_len = ret;
 	} else if (!strcmp(tok, "update")) {
 		req->cmd = TK_CMD_UPDATE;

@@ -12,6 +12,8 @@
 #define TK_KEY_MIN	32
 #define TK_KEY_MAX	128	/* struct trusted_key_payload: MAX_KEY_SIZE */
 #define TK_BLOB_MAX	512	/* MAX_BLOB_SIZE */
+#define TK_LOAD_MAX	4096	/* a TPM 2.0 blob with signed policies */
+#define TK_SIGNER_MAX	600	/* policykey=: a TPMT_PUBLIC */
 #define TK_PCRINFO_MAX	64	/* MAX_PCRINFO_SIZE */
 #define TK_DIGEST_MAX	64	/* MAX_DIGEST_SIZE */
 #define TK_AUTH_SIZE	20	/* TPM 1.2 authorisation data: SHA-1 sized */
@@ -38,6 +40,7 @@ enum tk_opt {
 	TK_OPT_PCRS,
 	TK_OPT_LOGON,
 	TK_OPT_SESSIONS,
+	TK_OPT_POLICYKEY,
 	TK_OPT_COUNT
 };
 
@@ -49,6 +52,7 @@ struct tk_options {
 	u32 blobauth_len;
 	u32 pcrinfo_len;
 	u32 policydigest_len;
+	u32 policykey_len;
 	enum tk_hash hash;
 	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
 	u32 pcrs_mask;
@@ -58,6 +62,7 @@ struct tk_options {
 	u8 blobauth[TK_AUTH_SIZE];
 	u8 pcrinfo[TK_PCRINFO_MAX];
 	u8 policydigest[TK_DIGEST_MAX];
+	u8 policykey[TK_SIGNER_MAX + 2];	/* TPMT_PUBLIC of the signer */
 	char logon[TK_LOGON_MAX + 1];	/* logon=: "<prefix>:<desc>" */
 };
 
@@ -65,7 +70,7 @@ struct tk_request {
 	enum tk_cmd cmd;
 	u32 key_len;			/* new */
 	u32 blob_len;			/* load */
-	u8 blob[TK_BLOB_MAX];
+	u8 blob[TK_LOAD_MAX];		/* at most TK_BLOB_MAX on a TPM 1.2 */
 	struct tk_options opt;
 	const char *why;		/* static text: why the input was refused */
 };

@@ -80,6 +80,11 @@ static int trusted_new_key(struct trusted_key_payload *p, const struct tk_reques
 
 static int trusted_load_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
+	/* TPM 2.0 blobs with signed policies may be longer than p->blob */
+	if (req->blob_len > sizeof(p->blob))
+		return trusted_tpm_is_tpm2() ?
+		       trusted_tpm2_unseal_blob(p, req->blob, req->blob_len,
+						&req->opt) : -EINVAL;
 	memcpy(p->blob, req->blob, req->blob_len);
 	p->blob_len = req->blob_len;
 	return trusted_unseal(p, &req->opt);

@@ -8,7 +8,8 @@
  * fixedTPM and fixedParent, which is how a blob says so. The blob is a
  * TPMKey (tk2_key.h) naming the parent; blobs in the older raw form, whose
  * sealed data ends with the migratable byte, still load. Parents are
- * tpm2_parent.c's, PCR policies tpm2_policy.c's.
+ * tpm2_parent.c's, PCR policies tpm2_policy.c's, signed policies
+ * (policykey=) tpm2_signed.c's.
  *
  * Every handle this code makes the TPM create (a primary, the loaded
  * object, a policy session) is flushed before it returns, on every path.
@@ -49,6 +50,7 @@ struct unseal_work {
 	u8 name[2 + TK2_DIGEST_MAX];	/* the object's Name, from the blob */
 	u32 name_len;
 	struct tk2_session pol;		/* the policy session, in sessions */
+	struct trusted_tpm2_signed sg;	/* signed policies, checked */
 };
 
 static void set_auth(struct tk2_session *s, const u8 *auth, u32 len, u8 attrs)
@@ -93,6 +95,10 @@ static int check_seal_options(const struct tk_options *o)
 		why = "pcrs cannot be combined with policydigest or policyhandle";
 	else if (tk_opt_given(o, TK_OPT_PCRS) && o->blobauth_len)
 		why = "pcrs cannot be combined with blobauth";
+	else if (o->policykey_len &&
+		 (tk_opt_given(o, TK_OPT_PCRS) || has_policyhandle(o) ||
+		  tk_opt_given(o, TK_OPT_POLICYDIGEST) || o->blobauth_len))
+		why = "policykey cannot be combined with pcrs, policydigest, policyhandle or blobauth";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
@@ -129,7 +135,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		  const struct tk_options *o, u16 alg)
 {
-	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
+	bool pcrs = tk_opt_given(o, TK_OPT_PCRS), own = pcrs || o->policykey_len;
 	struct tk2_create_in in = {
 		.parent = w->parent.handle,
 		.parent_auth = w->parent.auth,
@@ -138,8 +144,8 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		.data = p->key,
 		.data_len = p->key_len,
 		.name_alg = alg,
-		.policy = pcrs ? w->pcr.digest : o->policydigest,
-		.policy_len = pcrs ? tk2_alg_digest_size(alg) :
+		.policy = own ? w->pcr.digest : o->policydigest,
+		.policy_len = own ? tk2_alg_digest_size(alg) :
 				     o->policydigest_len,
 	};
 	struct tk_span priv, pub;
@@ -215,6 +221,11 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 			tfm = NULL;
 			goto out;
 		}
+	}
+	if (o->policykey_len) {	/* no TPM needed */
+		ret = trusted_tpm2_authorize_policy(o, alg, &w->pcr);
+		if (ret)
+			goto out;
 	}
 	if (o->sessions)
 		trusted_tpm2_sess_init(&w->ts);
@@ -303,6 +314,9 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
 	}
+	if (k->signed_policy)
+		return trusted_tpm2_signed_check(k) ?:
+		       trusted_tpm2_signed_prepare(k, &w->sg);
 	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
 }
 
@@ -418,7 +432,10 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 	int rc;
 
 	if (w->key.npolicy) {
-		rc = trusted_tpm2_policy_session(buf, &w->key, &w->session);
+		rc = w->key.signed_policy ?
+		     trusted_tpm2_signed_session(buf, &w->key, &w->sg,
+						 &w->session) :
+		     trusted_tpm2_policy_session(buf, &w->key, &w->session);
 		if (rc)
 			return rc;
 		session = true;
@@ -467,6 +484,26 @@ static int object_name(struct unseal_work *w)
 	return ret;
 }
 
+/*
+ * A blob longer than the payload's (signed policies make it so) is kept
+ * as far as it fits: without authPolicy [3], or without policy [1] too.
+ */
+static int keep_blob(struct trusted_key_payload *p, struct tk2_key *k)
+{
+	int n;
+
+	k->nauth = 0;
+	n = tk2_key_encode(p->blob, sizeof(p->blob), k);
+	if (n < 0) {
+		k->npolicy = 0;
+		n = tk2_key_encode(p->blob, sizeof(p->blob), k);
+	}
+	if (n < 0)
+		return -EINVAL;
+	p->blob_len = n;
+	return 0;
+}
+
 /**
  * trusted_tpm2_unseal() - load and unseal p->blob
  * @p: the payload; the key is set on success
@@ -477,6 +514,22 @@ static int object_name(struct unseal_work *w)
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o)
 {
+	return trusted_tpm2_unseal_blob(p, p->blob, p->blob_len, o);
+}
+
+/**
+ * trusted_tpm2_unseal_blob() - load and unseal a blob
+ * @p: the payload; the key is set on success, and p->blob when @blob is
+ *     not p->blob (in part when it does not fit: see keep_blob())
+ * @blob: the blob
+ * @len: its length
+ * @o: the options
+ *
+ * Return: 0 or a negative errno.
+ */
+int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
+			     u32 len, const struct tk_options *o)
+{
 	struct unseal_work *w;
 	u8 *buf = NULL;
 	int ret = -ENOMEM;
@@ -484,7 +537,7 @@ int trusted_tpm2_unseal(struct trusted_key_payload *p,
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return ret;
-	if (tk2_key_parse(p->blob, p->blob_len, &w->key)) {
+	if (tk2_key_parse(blob, len, &w->key)) {
 		pr_info_ratelimited("load: %s\n", w->key.why);
 		ret = -EINVAL;
 		goto out;
@@ -529,6 +582,12 @@ out_unlock:
 	mutex_unlock(&tk2_lock);
 	trusted_tpm_buf_free(buf);
 out:
+	if (!ret && blob != p->blob && len <= sizeof(p->blob)) {
+		memcpy(p->blob, blob, len);
+		p->blob_len = len;
+	} else if (!ret && blob != p->blob) {
+		ret = keep_blob(p, &w->key);
+	}
 	trusted_tpm2_sess_free(&w->ts);
 	kfree_sensitive(w);
 	return ret;

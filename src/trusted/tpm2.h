@@ -13,6 +13,7 @@
 #include "tk2_pcr.h"
 #include "tk2_key.h"
 #include "tk2_session.h"
+#include "tk2_signed.h"
 #include <crypto/aes.h>
 
 /* The parent of a sealed object, ready for commands under it. */
@@ -90,6 +91,24 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 			    struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_policy_check(const struct tk2_key *k);
 int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
+				u32 *session);
+
+/* tpm2_signed.c */
+struct trusted_tpm2_signed {
+	u8 approved[TK2_KEY_AUTH_MAX][TK2_DIGEST_MAX];	/* approvedPolicy */
+	u8 ahash[TK2_KEY_AUTH_MAX][TK2_DIGEST_MAX];	/* what was signed */
+	u32 ahash_len[TK2_KEY_AUTH_MAX];
+	struct tk2_authorize_body ab[TK2_KEY_AUTH_MAX];
+	const char *skip[TK2_KEY_AUTH_MAX];	/* why one is not tried */
+};
+
+int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
+				  struct trusted_tpm2_pcr_policy *pol);
+int trusted_tpm2_signed_check(const struct tk2_key *k);
+int trusted_tpm2_signed_prepare(const struct tk2_key *k,
+				struct trusted_tpm2_signed *sg);
+int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
+				const struct trusted_tpm2_signed *sg,
 				u32 *session);
 
 #endif /* TRUSTED_TPM2_H */

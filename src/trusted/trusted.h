@@ -77,6 +77,8 @@ int trusted_tpm2_seal_random(struct trusted_key_payload *p,
 			     const struct tk_options *o);
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
+int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
+			     u32 len, const struct tk_options *o);
 
 /* logon.c: the logon key of logon=<prefix>:<desc>, for dm-crypt. */
 struct key;

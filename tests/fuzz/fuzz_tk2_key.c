@@ -39,7 +39,7 @@ static void same(const struct tk2_key *a, const struct tk2_key *b)
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	static u8 out[2048];
+	static u8 out[4096];
 	struct tk2_key k, k2;
 	struct tk2_policy_pcr pp;
 	unsigned int i;
@@ -58,8 +58,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	inside(k.priv, k.priv_len);
 	if (k.info.policy_len)
 		inside(k.info.policy, k.info.policy_len);
+	for (i = 0; i < k.nauth; i++) {
+		unsigned int c;
+
+		if (!k.signed_policy || !k.auth[i].ncmd ||
+		    k.auth[i].ncmd > TK2_KEY_AUTH_CMDS)
+			abort();
+		if (k.auth[i].name)
+			inside(k.auth[i].name, k.auth[i].name_len);
+		for (c = 0; c < k.auth[i].ncmd; c++)
+			inside(k.auth[i].cmd[c].body, k.auth[i].cmd[c].len);
+	}
 	for (i = 0; i < k.npolicy; i++) {
 		inside(k.policy[i].body, k.policy[i].len);
+		if (k.signed_policy)
+			continue;	/* one PolicyAuthorize, sigAlg NULL */
 		if (tk2_policy_pcr_parse(k.policy[i].body, k.policy[i].len,
 					  k.info.name_alg, &pp))
 			abort();
@@ -73,7 +86,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (n < 0 || tk2_key_parse(out, n, &k2) || k2.raw)
 		abort();
 	same(&k, &k2);
-	/* Never longer: ours drops emptyAuth FALSE, description, rsaParent FALSE. */
+	/* Never longer: ours drops emptyAuth FALSE, description, rsaParent
+	 * FALSE, authPolicy [3].
+	 */
 	if (!k.raw && (size_t)n > size)
 		abort();
 	return 0;

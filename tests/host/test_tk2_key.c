@@ -229,7 +229,7 @@ static void test_every_byte_changed(void)
 /* ---- hand-built variants ---- */
 
 struct der {
-	u8 b[1024];
+	u8 b[4096];
 	u32 n;
 };
 
@@ -776,6 +776,110 @@ static void policy_blob(struct der *d, const struct der *opt, bool with_policy)
 	tpmkey(d, &f);
 }
 
+/* An ECDSA P-256 signer's TPM2B_PUBLIC, policyRef empty (trusted-policy). */
+TK_FIXTURE signer_hex[] = "00560023000b00040040000000100010000300100020317e8f38fac1400347128db46400e7041cb199aeba6bd6df111d0c1c9dabcdec0020c17cea7fae94768579adfe80ac45bb6d9645293e3e0720b13b7f4255eeae75d2" "0000";
+/* sigAlg NULL (the key's own policy [1]), and a signature (a signed one). */
+TK_FIXTURE null_sig_hex[] = "0010";
+TK_FIXTURE sig_hex[] = "00000018000b0020203c8bf24d3d236123d563f9fdf94a9f246d3bdce8ef2efbd88bc472bdefccdd00206983f29eef040ef358c995a8a629ee19c93dc7252c4d58ee95e61f021fc0fd6d";
+
+/* One TPMPolicy into @seq. */
+static void one_policy(struct der *seq, u16 cc, const u8 *body, u32 len)
+{
+	struct der one = { .n = 0 }, f = { .n = 0 };
+	u8 c[2] = { cc >> 8, cc & 0xff };
+
+	tlv(&f, 0x02, c, 2);
+	wrap(&one, 0xa0, &f);
+	f.n = 0;
+	tlv(&f, 0x04, body, len);
+	wrap(&one, 0xa1, &f);
+	wrap(seq, 0x30, &one);
+}
+
+/* [1] PolicyAuthorize (sigAlg NULL unless @sig); @nauth entries in [3]. */
+static void signed_blob(struct der *d, bool policy, bool sig, unsigned int nauth,
+			unsigned int ncmd)
+{
+	struct der o = { .n = 0 }, seq = { .n = 0 }, outer = { .n = 0 };
+	struct der ent, cmds, f, all = { .n = 0 };
+	u8 key[200], signed_body[300];
+	u32 kl, sl, n;
+	u8 *p;
+	unsigned int i, c;
+
+	p = tk_unhex(signer_hex, &kl);
+	memcpy(key, p, kl);
+	memcpy(signed_body, p, kl);
+	free(p);
+	p = tk_unhex(sig ? sig_hex : null_sig_hex, &n);
+	memcpy(key + kl, p, n);
+	free(p);
+	p = tk_unhex(sig_hex, &sl);
+	memcpy(signed_body + kl, p, sl);
+	free(p);
+	sl += kl;
+	kl += n;
+	if (policy) {
+		one_policy(&seq, TK2_CC_POLICY_AUTHORIZE, key, kl);
+		wrap(&outer, 0x30, &seq);
+		wrap(&o, 0xa1, &outer);
+	}
+	for (i = 0; i < nauth; i++) {
+		ent.n = 0;
+		cmds.n = 0;
+		f.n = 0;
+		tlv(&f, 0x0c, "boot", 4);
+		wrap(&ent, 0xa0, &f);
+		for (c = 0; c + 1 < ncmd; c++)
+			one_policy(&cmds, TK2_CC_POLICY_PCR, parts.pcr_body,
+				   parts.pcr_body_len);
+		one_policy(&cmds, TK2_CC_POLICY_AUTHORIZE, signed_body, sl);
+		f.n = 0;
+		wrap(&f, 0x30, &cmds);
+		wrap(&ent, 0xa1, &f);
+		wrap(&all, 0x30, &ent);
+	}
+	if (nauth) {
+		f.n = 0;
+		wrap(&f, 0x30, &all);
+		wrap(&o, 0xa3, &f);
+	}
+	policy_blob(d, &o, true);
+}
+
+static void test_signed_policies(void)
+{
+	struct der d;
+	struct tk2_key k;
+
+	signed_blob(&d, true, false, 0, 0);
+	CHECK_EQ(parse_der(&d, &k), 0);
+	CHECK(k.signed_policy);
+	CHECK_EQ(k.nauth, 0);
+
+	signed_blob(&d, true, false, 2, 2);
+	CHECK_EQ(parse_der(&d, &k), 0);
+	CHECK(k.signed_policy);
+	CHECK_EQ(k.nauth, 2);
+	CHECK_EQ(k.auth[1].ncmd, 2);
+	CHECK_EQ(k.auth[1].cmd[0].code, TK2_CC_POLICY_PCR);
+	CHECK_EQ(k.auth[1].cmd[1].code, TK2_CC_POLICY_AUTHORIZE);
+	CHECK_EQ(k.auth[0].name_len, 4);
+
+	signed_blob(&d, true, false, TK2_KEY_AUTH_MAX, TK2_KEY_AUTH_CMDS);
+	CHECK_EQ(parse_der(&d, &k), 0);
+	signed_blob(&d, true, false, TK2_KEY_AUTH_MAX + 1, 2);
+	expect_refused(&d, "more signed policies than load tries");
+	signed_blob(&d, true, false, 1, TK2_KEY_AUTH_CMDS + 1);
+	expect_refused(&d, "a signed policy of too many commands");
+	signed_blob(&d, false, false, 1, 2);
+	expect_refused(&d, "authPolicy [3] without policy [1]");
+	signed_blob(&d, true, true, 0, 0);
+	expect_refused(&d, "policy [1] PolicyAuthorize with a signature");
+	signed_blob(&d, true, true, 1, 2);
+	expect_refused(&d, "[3] beside a signed [1]");
+}
+
 static void test_policy(void)
 {
 	static const u8 cc_pcr[] = { 0x01, 0x7f };
@@ -886,5 +990,6 @@ int main(void)
 	RUN(test_intree_overread_short_parts);
 	RUN(test_optional_fields);
 	RUN(test_policy);
+	RUN(test_signed_policies);
 	return tk_test_done();
 }

@@ -221,8 +221,40 @@ static void test_authorize_body(void)
 	free(p);
 }
 
+/* The signers the tool writes pass; every truncation, a bad curve do not. */
+static void test_signer_check(void)
+{
+	const char *const bodies[] = { ec_body_hex, rsa_body_hex };
+	struct tk2_authorize_body ab;
+	u32 len, i, k;
+	u16 alg;
+	u8 *p, *c;
+
+	for (k = 0; k < 2; k++) {
+		p = tk_unhex(bodies[k], &len);
+		CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), 0);
+		CHECK_EQ(tk2_signer_check(ab.pub.p + 2, ab.pub.len - 2, &alg), 0);
+		CHECK_EQ(alg, TK2_ALG_SHA256);
+		for (i = 0; i < ab.pub.len - 2; i++) {
+			c = tk_dup(ab.pub.p + 2, i);
+			CHECK_EQ(tk2_signer_check(c, i, &alg), -EINVAL);
+			free(c);
+		}
+		c = tk_dup(ab.pub.p + 2, ab.pub.len - 2);
+		c[3] = 0x55;			/* nameAlg: unknown */
+		CHECK_EQ(tk2_signer_check(c, ab.pub.len - 2, &alg), -EINVAL);
+		free(c);
+		c = tk_dup(ab.pub.p + 2, ab.pub.len - 2);
+		c[11] = 0x06;			/* symmetric AES: a parent */
+		CHECK_EQ(tk2_signer_check(c, ab.pub.len - 2, &alg), -EINVAL);
+		free(c);
+		free(p);
+	}
+}
+
 int main(void)
 {
+	RUN(test_signer_check);
 	RUN(test_load_external);
 	RUN(test_rsp_load_external);
 	RUN(test_verify_signature);

@@ -149,6 +149,13 @@ static void test_load(void)
 	hex = hexbytes(TK_BLOB_MAX + 1);
 	line = cat("load ", hex);
 	REFUSED(line, TPM12, "too large");
+	OK(line, TPM20);			/* signed policies make it long */
+	CHECK_EQ(req.blob_len, TK_BLOB_MAX + 1);
+	free(line);
+	free(hex);
+
+	hex = hexbytes(TK_LOAD_MAX + 1);
+	line = cat("load ", hex);
 	REFUSED(line, TPM20, "too large");
 	free(line);
 	free(hex);
@@ -595,6 +602,24 @@ static void test_sessions(void)
 	REFUSED("new 32 sessions=", TPM20, "empty value");
 }
 
+/* An ECC P-256 signer's TPMT_PUBLIC (nameAlg SHA-256, sign|userWithAuth). */
+#define EC_SIGNER "0023000b00040040000000100010000300100020111111111111111111111111111111111111111111111111111111111111111100202222222222222222222222222222222222222222222222222222222222222222"
+
+static void test_policykey(void)
+{
+	OK("new 32 policykey=" EC_SIGNER, TPM20);
+	CHECK_EQ(req.opt.policykey_len, 86);
+	CHECK_EQ(req.opt.policykey[1], 0x23);
+	/* the TPM2B form, as trusted-policy signer-public writes it */
+	OK("new 32 policykey=0056" EC_SIGNER, TPM20);
+	CHECK_EQ(req.opt.policykey_len, 86);
+	CHECK_EQ(req.opt.policykey[1], 0x23);
+	REFUSED("new 32 policykey=" EC_SIGNER, TPM12, "needs a TPM 2.0");
+	REFUSED("new 32 policykey=0023000b", TPM20, "RSA-2048 or ECC P-256");
+	REFUSED("new 32 policykey=0057" EC_SIGNER, TPM20, "RSA-2048 or ECC P-256");
+	REFUSED("new 32 policykey=zz", TPM20, "not hex");
+}
+
 /* Every option, given twice, is refused; the first value alone parses. */
 static void test_duplicates(void)
 {
@@ -603,8 +628,9 @@ static void test_duplicates(void)
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
 		"pcrs=sha256:0-7", "logon=tk:disk", "sessions=0",
+		"policykey=" EC_SIGNER,
 	};
-	char line[256];
+	char line[512];
 	unsigned int i;
 
 	CHECK_EQ(sizeof(opts) / sizeof(opts[0]), TK_OPT_COUNT);
@@ -691,6 +717,7 @@ int main(void)
 	RUN(test_pcrs);
 	RUN(test_logon);
 	RUN(test_sessions);
+	RUN(test_policykey);
 	RUN(test_duplicates);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);

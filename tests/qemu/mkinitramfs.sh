@@ -113,6 +113,10 @@ for p in tools/tkfault tools/tkfuzz stress/tkstress; do
 		die "cannot build tests/$p.c"
 done
 
+# tools/trusted-policy (libcrypto) for the signed-policy tests, when it builds
+make -s -C "$TK_TOP/tools" trusted-policy >/dev/null 2>&1 &&
+	copy_prog "$TK_TOP/tools/trusted-policy"
+
 # --- our modules ---------------------------------------------------------
 mkdir -p "$stage/mods"
 if [ -n "$mods" ]; then
