@@ -170,7 +170,7 @@ fi
 boot_suite() { # name kver vmlinuz moddir tpm suite
 	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f rc=0 c
 	mkdir -p "$dir/mods"
-	if [ ! -f "$dir/initrd.cpio.gz" ]; then
+	if [ ! -f "$dir/initrd.cpio" ]; then
 		rm -f "$dir"/mods/*
 		for f in /lib/modules/"$kv"/updates/dkms/*.ko*; do
 			[ -e "$f" ] || continue
@@ -181,7 +181,7 @@ boot_suite() { # name kver vmlinuz moddir tpm suite
 			*.gz) gzip -d "$dir/mods/${f##*/}" ;;
 			esac
 		done
-		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio.gz" --mods "$dir/mods" \
+		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio" --mods "$dir/mods" \
 			--moddir "$md" >"$dir/mkinitramfs.log" 2>&1 ||
 			{ not_ok "$name: initramfs" "$(tail -n 20 "$dir/mkinitramfs.log")"; return; }
 	fi
@@ -190,7 +190,7 @@ boot_suite() { # name kver vmlinuz moddir tpm suite
 	mkdir -p "$dir/state$tpm"
 	local tb
 	tb=$(now)
-	TKH_BOOT_NAME=$name-$suite "$TK_QEMU/boot.sh" "$vz" "$dir/initrd.cpio.gz" "$dir/tpm$tpm" "$tpm" \
+	TKH_BOOT_NAME=$name-$suite "$TK_QEMU/boot.sh" "$vz" "$dir/initrd.cpio" "$dir/tpm$tpm" "$tpm" \
 		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm" \
 		>"$dir/$suite.log" 2>&1 || rc=$?
 	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
@@ -271,12 +271,12 @@ sign_test() {
 	strip -g "$d/mods/trusted-unsigned.ko"
 	check "signing: strip -g removes the signature" \
 		sh -c "! tail -c 28 '$d/mods/trusted-unsigned.ko' | grep -q 'Module signature appended'"
-	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
+	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
 		{ not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
 	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
 		{ not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
 	tb=$(now)
-	TKH_BOOT_NAME=test-modsig "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
+	TKH_BOOT_NAME=test-modsig "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio" \
 		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot" \
 		>"$d/boot.log" 2>&1 || rc=$?
 	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")

@@ -64,9 +64,9 @@ fi
 # The initramfs, plus the state of earlier boots as a second (concatenated) archive.
 boot_initrd=$initrd
 if [ -n "$state_in" ] && [ -n "$(ls -A "$state_in" 2>/dev/null)" ]; then
-	"$TK_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio.gz"
-	cat "$initrd" "$out/state-in.cpio.gz" >"$out/initrd.cpio.gz"
-	boot_initrd=$out/initrd.cpio.gz
+	"$TK_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio"
+	cat "$initrd" "$out/state-in.cpio" >"$out/initrd.cpio"
+	boot_initrd=$out/initrd.cpio
 fi
 
 # swtpm serves QEMU on a UNIX socket (path limit 108 bytes) and exits with it.
