@@ -18,6 +18,7 @@
 # plus the tests of the guest boots).
 #
 # Environment: TKH_PKG_BOOTS=all|cross|0 (see part 4; 0 = packaging only),
+# TKH_PKG_LATE=build|install (part 3's late kernel; make check: install),
 # TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh.
 # Side effects that stay: the linux-headers packages (and dkms's own MOK key
 # /var/lib/dkms/mok.{key,pub}, which dkms makes on its first build).
@@ -157,8 +158,13 @@ for i in "${!kvers[@]}"; do
 done
 # A kernel whose headers come after the package: what the headers' postinst
 # runs (/etc/kernel/header_postinst.d/dkms) builds and installs (AUTOINSTALL).
+# TKH_PKG_LATE=install (make check): the module is uninstalled, its build
+# kept, so the hook installs without building again (the apt-get install
+# above has built for that kernel); default build: removed, built again.
 late=${kvers[${#kvers[@]} - 1]}
-if dkms remove -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
+late_undo=remove
+[ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
+if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
 	! installed_ok "$late" 2>/dev/null &&
 	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
 	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
@@ -167,8 +173,30 @@ else
 fi
 
 # --- 4. the stock kernels boot with exactly those modules ----------------------
-boot_suite() { # name kver vmlinuz moddir tpm suite
-	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f rc=0 c
+# The boots run in the background, at most TKH_JOBS (default: nproc) at a
+# time, while the script goes on; their points are reported in order
+# (boot_report). Each writes "EXIT SECONDS" to DIR/SUITE.rc when done.
+boot_jobs=${TKH_JOBS:-$(nproc)}
+declare -A bfail=()
+# boot_bg KEY RCFILE LOG boot.sh-args...: one boot in the background.
+boot_bg() {
+	local key=$1 rcf=$2 blog=$3
+	shift 3
+	while [ "$(jobs -rp | wc -l)" -ge "$boot_jobs" ]; do wait -n || true; done
+	rm -f "$rcf"
+	(
+		bt0=$(now) rc=0
+		TKH_BOOT_NAME=$key "$TK_QEMU/boot.sh" "$@" >"$blog" 2>&1 || rc=$?
+		echo "$rc $(elapsed "$bt0")" >"$rcf"
+	) &
+}
+# boot_wait RCFILE: wait for the boot that writes RCFILE; sets brc, btook.
+boot_wait() {
+	while [ ! -s "$1" ] && [ -n "$(jobs -rp)" ]; do wait -n || true; done
+	read -r brc btook <"$1" 2>/dev/null || { brc=2 btook=-; }
+}
+boot_start() { # name kver vmlinuz moddir tpm suite
+	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f
 	mkdir -p "$dir/mods"
 	if [ ! -f "$dir/initrd.cpio" ]; then
 		rm -f "$dir"/mods/*
@@ -183,22 +211,27 @@ boot_suite() { # name kver vmlinuz moddir tpm suite
 		done
 		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio" --mods "$dir/mods" \
 			--moddir "$md" >"$dir/mkinitramfs.log" 2>&1 ||
-			{ not_ok "$name: initramfs" "$(tail -n 20 "$dir/mkinitramfs.log")"; return; }
+			{ bfail[$name-$suite]="initramfs: $(tail -n 20 "$dir/mkinitramfs.log")"; return; }
 	fi
 	"$TK_QEMU/provision.sh" "$tpm" "$dir/tpm$tpm" >"$dir/provision$tpm.log" 2>&1 ||
-		{ not_ok "$name: provision TPM $tpm" "$(tail -n 20 "$dir/provision$tpm.log")"; return; }
+		{ bfail[$name-$suite]="provision TPM $tpm: $(tail -n 20 "$dir/provision$tpm.log")"; return; }
 	mkdir -p "$dir/state$tpm"
-	local tb
-	tb=$(now)
-	TKH_BOOT_NAME=$name-$suite "$TK_QEMU/boot.sh" "$vz" "$dir/initrd.cpio" "$dir/tpm$tpm" "$tpm" \
-		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm" \
-		>"$dir/$suite.log" 2>&1 || rc=$?
+	boot_bg "$name-$suite" "$dir/$suite.rc" "$dir/$suite.log" "$vz" "$dir/initrd.cpio" "$dir/tpm$tpm" "$tpm" \
+		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm"
+}
+boot_report() { # name kver tpm suite
+	local name=$1 kv=$2 tpm=$3 suite=$4 dir=$run/$1 c
+	if [ -n "${bfail[$name-$suite]:-}" ]; then
+		not_ok "$name: suite $suite, TPM $tpm: ${bfail[$name-$suite]%%:*}" "${bfail[$name-$suite]#*: }"
+		return
+	fi
+	boot_wait "$dir/$suite.rc"
 	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$dir/$suite"
-	if [ "$rc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
-		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $(elapsed "$tb") s"
+	if [ "$brc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
+		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $btook s"
 	else
-		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $rc, $c" \
+		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $brc, $c" \
 			"$(grep -E '^not ok|^FAIL' "$dir/$suite/results.ktap" "$dir/$suite.log" 2>/dev/null | head -n 20)"
 	fi
 }
@@ -207,23 +240,29 @@ boot_suite() { # name kver vmlinuz moddir tpm suite
 # the second (both kernels, both TPMs; the guest stage runs the rest with the
 # same sources); 0: none.
 boots=${TKH_PKG_BOOTS:-all}
+want_boot() { # i tpm:suite
+	case $boots:$1:$2 in
+	0:*|cross:0:2.0:*|cross:1:1.2:*) return 1 ;;
+	esac
+}
 for i in "${!kvers[@]}"; do
 	for st in 1.2:trusted 2.0:trusted2; do
-		want=1
-		case $boots:$i:$st in
-		0:*) want=0 ;;
-		cross:0:2.0:*|cross:1:1.2:*) want=0 ;;
-		esac
-		if [ $want = 0 ]; then
+		want_boot "$i" "$st" || continue
+		boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+	done
+done
+for i in "${!kvers[@]}"; do
+	for st in 1.2:trusted 2.0:trusted2; do
+		if ! want_boot "$i" "$st"; then
 			skip "${names[$i]}: suite ${st#*:}, TPM ${st%%:*}" "TKH_PKG_BOOTS=$boots (make pkg-test runs it)"
 			continue
 		fi
-		boot_suite "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+		boot_report "${names[$i]}" "${kvers[$i]}" "${st%%:*}" "${st#*:}"
 	done
 done
 
 # --- 5. signing, checked by the test kernel -----------------------------------
-rel='' made_moddir=0
+rel='' made_moddir=0 sign_boot=0
 # shellcheck disable=SC2317  # invoked by the trap
 sign_cleanup() {
 	rm -f "$DROPIN"
@@ -234,7 +273,7 @@ sign_cleanup() {
 }
 trap sign_cleanup EXIT
 sign_test() {
-	local kdir d=$run/modsig f signer want rc=0 c tb
+	local kdir d=$run/modsig f signer want
 	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
 		not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
 		return
@@ -275,16 +314,21 @@ sign_test() {
 		{ not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
 	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
 		{ not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
-	tb=$(now)
-	TKH_BOOT_NAME=test-modsig "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio" \
-		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot" \
-		>"$d/boot.log" 2>&1 || rc=$?
+	# The boot runs while the purge below does; sign_report reports it.
+	boot_bg test-modsig "$d/boot.rc" "$d/boot.log" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio" \
+		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot"
+	sign_boot=1
+}
+sign_report() {
+	local d=$run/modsig c
+	[ "$sign_boot" = 1 ] || return 0
+	boot_wait "$d/boot.rc"
 	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$d/boot"
-	if [ "$rc" = 0 ] && [ -f "$d/boot/counts" ]; then
-		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $(elapsed "$tb") s"
+	if [ "$brc" = 0 ] && [ -f "$d/boot/counts" ]; then
+		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $btook s"
 	else
-		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $rc, $c" \
+		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $brc, $c" \
 			"$(grep -E '^not ok|^FAIL' "$d/boot/results.ktap" "$d/boot.log" 2>/dev/null | head -n 20)"
 	fi
 }
@@ -297,7 +341,11 @@ sign_cleanup
 rel=''
 
 # --- 6. apt purge leaves nothing of ours ----------------------------------------
-if "${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1; then
+# (while the signing boot runs: it has its copy of the module)
+purge_rc=0
+"${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1 || purge_rc=$?
+sign_report
+if [ "$purge_rc" = 0 ]; then
 	ok "apt-get purge $PKG"
 else
 	not_ok "apt-get purge $PKG" "$(tail -n 30 "$run/apt-purge.log")"
