@@ -25,7 +25,8 @@
 # TKH_RELAY=record|tamper:RULES|fuzz:SEED[:N[:ORDS]] (or tk.relay=MODE in EXTRAS: QEMU
 # talks to swtpm through tests/relay/relay.py, which records the traffic to OUTDIR/relay.rec
 # and tampers as asked; known sealed secrets are added to the guest's /state: tests/relay/).
-# Exit: 0 = pass, 1 = fail, 2 = could not boot at all.
+# Exit: 0 = pass, 1 = fail, 2 = could not boot at all. A boot stopped for an ACPI
+# loop timeout (see below) leaves OUTDIR/acpi-timeout.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -145,7 +146,18 @@ if [ "${TKH_SHELL:-0}" = 1 ]; then
 else
 	timeout -k 10 "${TKH_BOOT_TIMEOUT:-1200}" "${qemu[@]}" -append "$cmdline" \
 		-chardev "file,id=con,path=$out/console.log" "${serials[@]}" \
-		</dev/null >"$out/qemu.log" 2>&1 || status=$?
+		</dev/null >"$out/qemu.log" 2>&1 &
+	qpid=$!
+	# On a host too loaded for TCG, the ACPI interpreter's 30 s loop limit
+	# can end the PCI routing method (_PRT): the guest then hangs after the
+	# virtio disk's probe until the timeout above (20 minutes). Stop such a
+	# boot at once and say so (OUTDIR/acpi-timeout): run-all.sh boots again.
+	(tail -n +1 -F --pid="$qpid" "$out/console.log" 2>/dev/null |
+		grep -q -m1 'AE_AML_LOOP_TIMEOUT' && : >"$out/acpi-timeout" && kill "$qpid") &
+	wait "$qpid" || status=$?
+	if [ -f "$out/acpi-timeout" ]; then
+		echo "$name: ACPI loop timeout at boot (loaded host): stopped" >&2
+	fi
 fi
 took=$(elapsed "$start")
 for _ in $(seq 30); do kill -0 "$swtpm_pid" 2>/dev/null || break; sleep 0.1; done
