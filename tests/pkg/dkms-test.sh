@@ -20,7 +20,8 @@
 # Environment: TKH_PKG_BOOTS=all|cross|0 (see part 4; 0 = packaging only),
 # TKH_PKG_LATE=build|install (part 3's late kernel; make check: install),
 # TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh.
-# Side effects that stay: the linux-headers packages (and dkms's own MOK key
+# Side effects that stay: the linux-headers packages, the 6.12 image's initramfs
+# made with MODULES=list (see IRDROPIN) (and dkms's own MOK key
 # /var/lib/dkms/mok.{key,pub}, which dkms makes on its first build).
 set -uo pipefail
 # shellcheck source=../qemu/common.sh
@@ -34,6 +35,12 @@ fi
 PKG=trusted-encrypted-keys-dkms
 NAME=trusted-encrypted-keys
 DROPIN=/etc/dkms/framework.conf.d/zz-tk-pkg-test.conf
+# The package's update-initramfs trigger (it ships a hook) regenerates the
+# initramfs of the newest kernel here, the 6.12 image the headers pulled in,
+# which this machine never boots: at install and again at purge, minutes each
+# with the default MODULES=most. While the test runs, this drop-in makes
+# that MODULES=list: the trigger, mkinitramfs and our hook still run.
+IRDROPIN=/etc/initramfs-tools/conf.d/zz-tk-pkg-test
 export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 
@@ -50,6 +57,10 @@ if [ -n "$(dpkg --audit 2>&1)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/n
 		tail -n 20 "$run/dpkg-configure.log" | sed 's/^/# /' >&2
 fi
 PLAN=22
+trap 'rm -f "$IRDROPIN"' EXIT
+mkdir -p "${IRDROPIN%/*}"
+printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
+	"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
 n=0 pass=0 failn=0 skipn=0
 
 ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n $1"; }
@@ -271,7 +282,7 @@ sign_cleanup() {
 		[ "$made_moddir" = 0 ] || rm -rf "/lib/modules/$rel"
 	fi
 }
-trap sign_cleanup EXIT
+trap 'sign_cleanup; rm -f "$IRDROPIN"' EXIT
 sign_test() {
 	local kdir d=$run/modsig f signer want
 	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
@@ -344,6 +355,7 @@ rel=''
 # (while the signing boot runs: it has its copy of the module)
 purge_rc=0
 "${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1 || purge_rc=$?
+rm -f "$IRDROPIN"
 sign_report
 if [ "$purge_rc" = 0 ]; then
 	ok "apt-get purge $PKG"
@@ -352,7 +364,7 @@ else
 fi
 leftovers() {
 	local p
-	ls -d /usr/src/"$NAME"-* /var/lib/dkms/"$NAME" "$DROPIN" \
+	ls -d /usr/src/"$NAME"-* /var/lib/dkms/"$NAME" "$DROPIN" "$IRDROPIN" \
 		/lib/modules/*/updates/dkms/trusted.ko* /lib/modules/*/updates/dkms/encrypted-keys.ko* 2>/dev/null
 	# Files (not the shared directories such as /usr/src) the package had.
 	while read -r p; do
