@@ -152,7 +152,8 @@ else
 	# can end the PCI routing method (_PRT): the guest then hangs after the
 	# virtio disk's probe until the timeout above (20 minutes). Stop such a
 	# boot at once and say so (OUTDIR/acpi-timeout): run-all.sh boots again.
-	(tail -n +1 -F --pid="$qpid" "$out/console.log" 2>/dev/null |
+	# (no pipefail: tail dies of SIGPIPE once grep has seen the line)
+	(set +o pipefail; tail -n +1 -F --pid="$qpid" "$out/console.log" 2>/dev/null |
 		grep -q -m1 'AE_AML_LOOP_TIMEOUT' && : >"$out/acpi-timeout" && kill "$qpid") &
 	wait "$qpid" || status=$?
 	if [ -f "$out/acpi-timeout" ]; then
