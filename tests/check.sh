@@ -5,8 +5,10 @@
 #   deps    tests/deps.sh (apt packages)
 #   kernel  tests/qemu/build-kernel.sh   (the test kernel; cached; lint and guest use it)
 #   host    make -C tests/host test      (if tests/host/Makefile exists)
-#   fuzz    make -C tests/host fuzz      (if tests/host/Makefile exists)
-#   lint    tests/lint.sh                (if present)
+#   fuzz    make -C tests/host fuzz FUZZ_TIME=$TKH_FUZZ_TIME (default 8 s a
+#           target; make fuzz: 20 s, make fuzz-long: 300 s)
+#   lint    tests/lint.sh                (if present; in the background while
+#           host and fuzz run: fuzz keeps one core busy, lint the other)
 #   docs    tests/qemu/run-all.sh --check-doc (docs/testing.md's boot table),
 #           tests/tools/kat.py --check (generated known answers up to date)
 #   guest   tests/qemu/run-all.sh        (every kernel, every boot)
@@ -83,6 +85,23 @@ esac
 }
 [ "${TKH_OVERLAP:-0}" = 1 ] && start_guest
 
+# lint in the background: its output and time follow fuzz's.
+lint_pid=
+if [ -x "$TK_TOP/tests/lint.sh" ]; then
+	case ",$stages," in *,lint,*)
+		echo "=== lint: tests/lint.sh (in the background; its output follows fuzz)"
+		(
+			t0=$(now)
+			rc=0
+			"$TK_TOP/tests/lint.sh" >"$run/check-lint.log" 2>&1 </dev/null || rc=$?
+			echo "$rc $(elapsed "$t0")" >"$run/check-lint.status"
+		) &
+		lint_pid=$!
+	esac
+else
+	skipped lint "no tests/lint.sh"
+fi
+
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
 	stage host make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
 	# The host tests' closing "N passed, N failed" line as a counts file.
@@ -90,15 +109,17 @@ if [ -f "$TK_TOP/tests/host/Makefile" ]; then
 	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2 0/p' "$run/check-host.log" 2>/dev/null |
 		tail -n 1 >"$run/host/counts" || true
 	[ -s "$run/host/counts" ] || rm -f "$run/host/counts"
-	stage fuzz make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz || failed=1
+	stage fuzz make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
 else
 	skipped host "no tests/host/Makefile"
 	skipped fuzz "no tests/host/Makefile"
 fi
-if [ -x "$TK_TOP/tests/lint.sh" ]; then
-	stage lint "$TK_TOP/tests/lint.sh" || failed=1
-else
-	skipped lint "no tests/lint.sh"
+if [ -n "$lint_pid" ]; then
+	wait "$lint_pid" || true
+	echo "=== lint: tests/lint.sh"
+	cat "$run/check-lint.log"
+	read -r lrc ltook <"$run/check-lint.status" 2>/dev/null || { lrc=1 ltook=-; }
+	done_stage lint "$lrc" "$ltook" || failed=1
 fi
 stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/kat.py\" --check && \"$TK_TOP/tests/tools/secdoc.py\"" || failed=1
 [ -n "$guest_pid" ] || start_guest
@@ -111,7 +132,7 @@ if [ -n "$guest_pid" ]; then
 	done_stage guest "$grc" "$gtook" || failed=1
 fi
 # After the boots: the package test builds with DKMS and boots the stock kernels.
-TKH_RUN=$run TKH_PKG_BOOTS=cross stage pkg "$TK_TOP/tests/pkg/dkms-test.sh" || failed=1
+TKH_RUN=$run TKH_PKG_BOOTS=cross TKH_PKG_LATE=install stage pkg "$TK_TOP/tests/pkg/dkms-test.sh" || failed=1
 
 echo
 echo "Stage     Time      Result"

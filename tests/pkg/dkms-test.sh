@@ -18,8 +18,10 @@
 # plus the tests of the guest boots).
 #
 # Environment: TKH_PKG_BOOTS=all|cross|0 (see part 4; 0 = packaging only),
+# TKH_PKG_LATE=build|install (part 3's late kernel; make check: install),
 # TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh.
-# Side effects that stay: the linux-headers packages (and dkms's own MOK key
+# Side effects that stay: the linux-headers packages, the 6.12 image's initramfs
+# made with MODULES=list (see IRDROPIN) (and dkms's own MOK key
 # /var/lib/dkms/mok.{key,pub}, which dkms makes on its first build).
 set -uo pipefail
 # shellcheck source=../qemu/common.sh
@@ -33,6 +35,12 @@ fi
 PKG=trusted-encrypted-keys-dkms
 NAME=trusted-encrypted-keys
 DROPIN=/etc/dkms/framework.conf.d/zz-tk-pkg-test.conf
+# The package's update-initramfs trigger (it ships a hook) regenerates the
+# initramfs of the newest kernel here, the 6.12 image the headers pulled in,
+# which this machine never boots: at install and again at purge, minutes each
+# with the default MODULES=most. While the test runs, this drop-in makes
+# that MODULES=list: the trigger, mkinitramfs and our hook still run.
+IRDROPIN=/etc/initramfs-tools/conf.d/zz-tk-pkg-test
 export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 
@@ -49,6 +57,10 @@ if [ -n "$(dpkg --audit 2>&1)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/n
 		tail -n 20 "$run/dpkg-configure.log" | sed 's/^/# /' >&2
 fi
 PLAN=22
+trap 'rm -f "$IRDROPIN"' EXIT
+mkdir -p "${IRDROPIN%/*}"
+printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
+	"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
 n=0 pass=0 failn=0 skipn=0
 
 ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n $1"; }
@@ -157,8 +169,13 @@ for i in "${!kvers[@]}"; do
 done
 # A kernel whose headers come after the package: what the headers' postinst
 # runs (/etc/kernel/header_postinst.d/dkms) builds and installs (AUTOINSTALL).
+# TKH_PKG_LATE=install (make check): the module is uninstalled, its build
+# kept, so the hook installs without building again (the apt-get install
+# above has built for that kernel); default build: removed, built again.
 late=${kvers[${#kvers[@]} - 1]}
-if dkms remove -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
+late_undo=remove
+[ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
+if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
 	! installed_ok "$late" 2>/dev/null &&
 	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
 	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
@@ -167,10 +184,32 @@ else
 fi
 
 # --- 4. the stock kernels boot with exactly those modules ----------------------
-boot_suite() { # name kver vmlinuz moddir tpm suite
-	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f rc=0 c
+# The boots run in the background, at most TKH_JOBS (default: nproc) at a
+# time, while the script goes on; their points are reported in order
+# (boot_report). Each writes "EXIT SECONDS" to DIR/SUITE.rc when done.
+boot_jobs=${TKH_JOBS:-$(nproc)}
+declare -A bfail=()
+# boot_bg KEY RCFILE LOG boot.sh-args...: one boot in the background.
+boot_bg() {
+	local key=$1 rcf=$2 blog=$3
+	shift 3
+	while [ "$(jobs -rp | wc -l)" -ge "$boot_jobs" ]; do wait -n || true; done
+	rm -f "$rcf"
+	(
+		bt0=$(now) rc=0
+		TKH_BOOT_NAME=$key "$TK_QEMU/boot.sh" "$@" >"$blog" 2>&1 || rc=$?
+		echo "$rc $(elapsed "$bt0")" >"$rcf"
+	) &
+}
+# boot_wait RCFILE: wait for the boot that writes RCFILE; sets brc, btook.
+boot_wait() {
+	while [ ! -s "$1" ] && [ -n "$(jobs -rp)" ]; do wait -n || true; done
+	read -r brc btook <"$1" 2>/dev/null || { brc=2 btook=-; }
+}
+boot_start() { # name kver vmlinuz moddir tpm suite
+	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f
 	mkdir -p "$dir/mods"
-	if [ ! -f "$dir/initrd.cpio.gz" ]; then
+	if [ ! -f "$dir/initrd.cpio" ]; then
 		rm -f "$dir"/mods/*
 		for f in /lib/modules/"$kv"/updates/dkms/*.ko*; do
 			[ -e "$f" ] || continue
@@ -181,24 +220,29 @@ boot_suite() { # name kver vmlinuz moddir tpm suite
 			*.gz) gzip -d "$dir/mods/${f##*/}" ;;
 			esac
 		done
-		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio.gz" --mods "$dir/mods" \
+		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio" --mods "$dir/mods" \
 			--moddir "$md" >"$dir/mkinitramfs.log" 2>&1 ||
-			{ not_ok "$name: initramfs" "$(tail -n 20 "$dir/mkinitramfs.log")"; return; }
+			{ bfail[$name-$suite]="initramfs: $(tail -n 20 "$dir/mkinitramfs.log")"; return; }
 	fi
 	"$TK_QEMU/provision.sh" "$tpm" "$dir/tpm$tpm" >"$dir/provision$tpm.log" 2>&1 ||
-		{ not_ok "$name: provision TPM $tpm" "$(tail -n 20 "$dir/provision$tpm.log")"; return; }
+		{ bfail[$name-$suite]="provision TPM $tpm: $(tail -n 20 "$dir/provision$tpm.log")"; return; }
 	mkdir -p "$dir/state$tpm"
-	local tb
-	tb=$(now)
-	TKH_BOOT_NAME=$name-$suite "$TK_QEMU/boot.sh" "$vz" "$dir/initrd.cpio.gz" "$dir/tpm$tpm" "$tpm" \
-		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm" \
-		>"$dir/$suite.log" 2>&1 || rc=$?
+	boot_bg "$name-$suite" "$dir/$suite.rc" "$dir/$suite.log" "$vz" "$dir/initrd.cpio" "$dir/tpm$tpm" "$tpm" \
+		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm"
+}
+boot_report() { # name kver tpm suite
+	local name=$1 kv=$2 tpm=$3 suite=$4 dir=$run/$1 c
+	if [ -n "${bfail[$name-$suite]:-}" ]; then
+		not_ok "$name: suite $suite, TPM $tpm: ${bfail[$name-$suite]%%:*}" "${bfail[$name-$suite]#*: }"
+		return
+	fi
+	boot_wait "$dir/$suite.rc"
 	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$dir/$suite"
-	if [ "$rc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
-		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $(elapsed "$tb") s"
+	if [ "$brc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
+		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $btook s"
 	else
-		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $rc, $c" \
+		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $brc, $c" \
 			"$(grep -E '^not ok|^FAIL' "$dir/$suite/results.ktap" "$dir/$suite.log" 2>/dev/null | head -n 20)"
 	fi
 }
@@ -207,23 +251,29 @@ boot_suite() { # name kver vmlinuz moddir tpm suite
 # the second (both kernels, both TPMs; the guest stage runs the rest with the
 # same sources); 0: none.
 boots=${TKH_PKG_BOOTS:-all}
+want_boot() { # i tpm:suite
+	case $boots:$1:$2 in
+	0:*|cross:0:2.0:*|cross:1:1.2:*) return 1 ;;
+	esac
+}
 for i in "${!kvers[@]}"; do
 	for st in 1.2:trusted 2.0:trusted2; do
-		want=1
-		case $boots:$i:$st in
-		0:*) want=0 ;;
-		cross:0:2.0:*|cross:1:1.2:*) want=0 ;;
-		esac
-		if [ $want = 0 ]; then
+		want_boot "$i" "$st" || continue
+		boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+	done
+done
+for i in "${!kvers[@]}"; do
+	for st in 1.2:trusted 2.0:trusted2; do
+		if ! want_boot "$i" "$st"; then
 			skip "${names[$i]}: suite ${st#*:}, TPM ${st%%:*}" "TKH_PKG_BOOTS=$boots (make pkg-test runs it)"
 			continue
 		fi
-		boot_suite "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+		boot_report "${names[$i]}" "${kvers[$i]}" "${st%%:*}" "${st#*:}"
 	done
 done
 
 # --- 5. signing, checked by the test kernel -----------------------------------
-rel='' made_moddir=0
+rel='' made_moddir=0 sign_boot=0
 # shellcheck disable=SC2317  # invoked by the trap
 sign_cleanup() {
 	rm -f "$DROPIN"
@@ -232,9 +282,9 @@ sign_cleanup() {
 		[ "$made_moddir" = 0 ] || rm -rf "/lib/modules/$rel"
 	fi
 }
-trap sign_cleanup EXIT
+trap 'sign_cleanup; rm -f "$IRDROPIN"' EXIT
 sign_test() {
-	local kdir d=$run/modsig f signer want rc=0 c tb
+	local kdir d=$run/modsig f signer want
 	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
 		not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
 		return
@@ -271,20 +321,25 @@ sign_test() {
 	strip -g "$d/mods/trusted-unsigned.ko"
 	check "signing: strip -g removes the signature" \
 		sh -c "! tail -c 28 '$d/mods/trusted-unsigned.ko' | grep -q 'Module signature appended'"
-	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio.gz" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
+	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
 		{ not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
 	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
 		{ not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
-	tb=$(now)
-	TKH_BOOT_NAME=test-modsig "$TK_QEMU/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" \
-		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot" \
-		>"$d/boot.log" 2>&1 || rc=$?
+	# The boot runs while the purge below does; sign_report reports it.
+	boot_bg test-modsig "$d/boot.rc" "$d/boot.log" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio" \
+		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot"
+	sign_boot=1
+}
+sign_report() {
+	local d=$run/modsig c
+	[ "$sign_boot" = 1 ] || return 0
+	boot_wait "$d/boot.rc"
 	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$d/boot"
-	if [ "$rc" = 0 ] && [ -f "$d/boot/counts" ]; then
-		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $(elapsed "$tb") s"
+	if [ "$brc" = 0 ] && [ -f "$d/boot/counts" ]; then
+		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $btook s"
 	else
-		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $rc, $c" \
+		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $brc, $c" \
 			"$(grep -E '^not ok|^FAIL' "$d/boot/results.ktap" "$d/boot.log" 2>/dev/null | head -n 20)"
 	fi
 }
@@ -297,14 +352,19 @@ sign_cleanup
 rel=''
 
 # --- 6. apt purge leaves nothing of ours ----------------------------------------
-if "${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1; then
+# (while the signing boot runs: it has its copy of the module)
+purge_rc=0
+"${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1 || purge_rc=$?
+rm -f "$IRDROPIN"
+sign_report
+if [ "$purge_rc" = 0 ]; then
 	ok "apt-get purge $PKG"
 else
 	not_ok "apt-get purge $PKG" "$(tail -n 30 "$run/apt-purge.log")"
 fi
 leftovers() {
 	local p
-	ls -d /usr/src/"$NAME"-* /var/lib/dkms/"$NAME" "$DROPIN" \
+	ls -d /usr/src/"$NAME"-* /var/lib/dkms/"$NAME" "$DROPIN" "$IRDROPIN" \
 		/lib/modules/*/updates/dkms/trusted.ko* /lib/modules/*/updates/dkms/encrypted-keys.ko* 2>/dev/null
 	# Files (not the shared directories such as /usr/src) the package had.
 	while read -r p; do

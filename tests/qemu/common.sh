@@ -93,7 +93,7 @@ tk_build_ours() {
 # tk_prepare KERNEL DIR [--no-ours]: prepare a machine of KERNEL (test |
 # stock61 | stock612 | stress) in DIR: the kernel (built or fetched, both cached), our
 # modules built against it (DIR/mods; none with --no-ours) and the initramfs
-# (DIR/initrd.cpio.gz). Writes DIR/machine: "IMAGE INITRD KVER KDIR" and sets
+# (DIR/initrd.cpio, plain: see cpio.py). Writes DIR/machine: "IMAGE INITRD KVER KDIR" and sets
 # tk_image, tk_initrd, tk_kver, tk_kdir. Steps are timed (tk_step). With
 # TKH_NO_OURS=1 a failed module build goes on without our modules.
 tk_prepare() {
@@ -131,7 +131,7 @@ tk_prepare() {
 		fi
 		log "$kernel: TKH_NO_OURS=1: going on without our modules"
 	fi
-	tk_initrd=$dir/initrd.cpio.gz
+	tk_initrd=$dir/initrd.cpio
 	tk_step "$kernel: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$tk_initrd" \
 		--mods "$dir/mods" "${ramfs[@]}" || { log "$kernel: the initramfs failed"; return 1; }
 	echo "$tk_image $tk_initrd $tk_kver $tk_kdir" >"$dir/machine"

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write a gzip'd newc cpio of a directory, owned by root, with /dev/console.
+"""Write a newc cpio of a directory, owned by root, with /dev/console.
 
-usage: cpio.py STAGEDIR OUT.cpio.gz [--prefix DIR] [--no-dev]
+usage: cpio.py STAGEDIR OUT.cpio|OUT.cpio.gz [--prefix DIR] [--no-dev]
 
 Done in Python so that no root (mknod, chown) is needed on the host: every
 entry is uid/gid 0 and mtime 0, and a /dev/console node (5,1) is added so
 the kernel can open the initial console before the init mounts devtmpfs.
 --prefix puts the tree under DIR inside the archive (e.g. state/).
+OUT is gzip'd when its name ends in .gz, plain otherwise: the test kernel
+(KASAN, under TCG) takes about 18 s to inflate the 8 MB gzip'd guest image
+and under 2 s to copy the 20 MB plain one.
 """
 import argparse
 import gzip
@@ -37,7 +40,8 @@ def main():
     a = ap.parse_args()
     src, dst, prefix = a.src, a.dst, a.prefix.strip("/")
     ino = 1
-    with gzip.open(dst, "wb", compresslevel=6) as out:
+    opener = gzip.open if dst.endswith(".gz") else open
+    with opener(dst, "wb") as out:
         if prefix:
             header(out, ino, stat.S_IFDIR | 0o755, 0, prefix, nlink=2)
             ino += 1

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the guest initramfs (gzip newc cpio).
+# Build the guest initramfs (newc cpio; gzip'd when --out ends in .gz).
 #
 # usage: mkinitramfs.sh --out FILE [--mods DIR] [--kdir KDIR | --moddir DIR]
 #        mkinitramfs.sh --out FILE --state DIR        (only /state, to append)

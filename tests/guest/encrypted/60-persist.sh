@@ -62,6 +62,7 @@ phase2() {
 	done
 }
 
+EK_PHASES=all
 ek_begin 38 || exit 0
 case $TK_PHASE in
 1) phase1 ;;

@@ -12,6 +12,7 @@ here=${0%/*}
 
 TK_ENC_TRUSTED=ours	# both key types from our modules
 N=12
+EK_PHASES=all
 ek_begin $N || exit 0
 [ -n "$(ek_disk)" ] || { t_skip_rest "no persistent disk (/dev/vda) in this run"; exit 0; }
 command -v dmsetup >/dev/null || { t_skip_rest "no dmsetup in the guest"; exit 0; }

@@ -15,6 +15,7 @@ OPTS=ecryptfs_sig=$SIG,ecryptfs_cipher=aes,ecryptfs_key_bytes=32,ecryptfs_unlink
 LOWER=/tmp/ek-lower
 UPPER=/tmp/ek-upper
 N=10
+EK_PHASES=all
 ek_begin $N || exit 0
 [ -n "$(ek_disk)" ] || { t_skip_rest "no persistent disk (/dev/vda) in this run"; exit 0; }
 mod_load ecryptfs 2>/dev/null || {
