@@ -23,10 +23,21 @@ if [ -z "${_T_BUFFER:-}" ]; then
 	export _T_BUFFER
 	exec 5>&1 >"$_T_BUFFER"
 	# shellcheck disable=SC2154  # assigned inside the trap string
-	trap '_t_rc=$?; _t_finish; exit $_t_rc' EXIT
+	trap '_t_rc=$?; _t_cleanup_run; _t_finish; exit $_t_rc' EXIT
 	trap 'exit 143' TERM
 	trap 'exit 130' INT
 fi
+
+# t_cleanup CMD: run CMD when the script exits, however it exits (a script
+# must not set its own EXIT trap: that one writes the results).
+_t_cleanup=
+t_cleanup() {
+	_t_cleanup="${_t_cleanup:+$_t_cleanup; }$1"
+}
+
+_t_cleanup_run() {
+	[ -z "$_t_cleanup" ] || eval "$_t_cleanup" >&2
+}
 
 # _t_finish: the plan (counted from the results, or "1..0 # SKIP reason"),
 # then the results and diagnostics, to the script's real stdout.
