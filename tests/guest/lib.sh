@@ -21,7 +21,7 @@ _t_skipall=
 if [ -z "${_T_BUFFER:-}" ]; then
 	_T_BUFFER=$PWD/ktap.buf
 	export _T_BUFFER
-	exec 5>&1 >"$_T_BUFFER"
+	exec 8>&1 >"$_T_BUFFER"
 	# shellcheck disable=SC2154  # assigned inside the trap string
 	trap '_t_rc=$?; _t_cleanup_run; _t_finish; exit $_t_rc' EXIT
 	trap 'exit 143' TERM
@@ -42,7 +42,7 @@ _t_cleanup_run() {
 # _t_finish: the plan (counted from the results, or "1..0 # SKIP reason"),
 # then the results and diagnostics, to the script's real stdout.
 _t_finish() {
-	exec 1>&5
+	exec 1>&8 8>&-
 	if [ -n "$_t_skipall" ] && [ "$_t_n" -eq 0 ]; then
 		echo "1..0 # SKIP $_t_skipall"
 		cat "$_T_BUFFER"
