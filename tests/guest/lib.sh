@@ -1,17 +1,68 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared library of the in-guest tests (busybox sh). Source it: . "$TK_LIB"
+# The API of the in-guest tests (busybox sh); the only one: every suite's
+# helpers build on it. Source it: . "$TK_LIB"
 # Output: KTAP v1 on stdout (the init indents it into the run's document);
 # anything for humans goes to stderr or to "# " diagnostic lines.
+# Results are buffered and the plan is computed when the script exits: a
+# script never counts its tests. It states what it needs with t_require
+# (a "1..0 # SKIP reason" plan when the boot cannot give it), loads the
+# modules with t_mods, and reports with t_check/t_errno/t_ok/t_fail/t_skip.
 # Contract: docs/testing.md.
 # shellcheck shell=sh
 
 _t_n=0
 _t_plan=
+_t_skipall=
 
-# t_plan N: the script's plan; call once, before any result.
+# The script's stdout goes to a buffer in its working directory (the init
+# shows it even when the script is killed); _t_finish writes the plan and
+# the buffer to the real stdout. Nested sourcing (a helper script that is
+# itself a test) keeps the outer buffer.
+if [ -z "${_T_BUFFER:-}" ]; then
+	_T_BUFFER=$PWD/ktap.buf
+	export _T_BUFFER
+	exec 8>&1 >"$_T_BUFFER"
+	# shellcheck disable=SC2154  # assigned inside the trap string
+	trap '_t_rc=$?; _t_cleanup_run; _t_finish; exit $_t_rc' EXIT
+	trap 'exit 143' TERM
+	trap 'exit 130' INT
+fi
+
+# t_cleanup CMD: run CMD when the script exits, however it exits (a script
+# must not set its own EXIT trap: that one writes the results).
+_t_cleanup=
+t_cleanup() {
+	_t_cleanup="${_t_cleanup:+$_t_cleanup; }$1"
+}
+
+_t_cleanup_run() {
+	[ -z "$_t_cleanup" ] || eval "$_t_cleanup" >&2
+}
+
+# _t_finish: the plan (counted from the results, or "1..0 # SKIP reason"),
+# then the results and diagnostics, to the script's real stdout.
+_t_finish() {
+	exec 1>&8 8>&-
+	if [ -n "$_t_skipall" ] && [ "$_t_n" -eq 0 ]; then
+		echo "1..0 # SKIP $_t_skipall"
+		cat "$_T_BUFFER"
+	else
+		_c=$(grep -cE '^(not )?ok [0-9]' "$_T_BUFFER")
+		if [ -n "$_t_plan" ] && [ "$_t_plan" != "$_c" ]; then
+			echo "# t_plan said $_t_plan tests, $_c ran" >>"$_T_BUFFER"
+			_c=$((_c + 1))
+			echo "not ok $_c plan: $_t_plan tests declared, $((_c - 1)) ran" >>"$_T_BUFFER"
+		fi
+		echo "1..$_c"
+		cat "$_T_BUFFER"
+	fi
+	rm -f "$_T_BUFFER"
+}
+
+# t_plan N: optional: assert that the script reports N results (the plan
+# itself is computed).
 t_plan() {
 	_t_plan=$1
-	echo "1..$1"
 }
 
 # Descriptions cannot contain '#' (KTAP directive separator) or newlines.
@@ -41,11 +92,103 @@ t_skip() {
 	echo "ok $_t_n $(_t_desc "$1") # SKIP $(_t_desc "$2")"
 }
 
-# t_skip_rest REASON: skip every planned test not yet reported.
+# t_skip_rest REASON: the rest of the script does not run: with a t_plan,
+# every planned test not yet reported is skipped; without, one skip line
+# says why (or the whole script is skipped when nothing ran yet).
 t_skip_rest() {
-	while [ "$_t_n" -lt "${_t_plan:-0}" ]; do
+	if [ -z "$_t_plan" ]; then
+		if [ "$_t_n" -eq 0 ]; then
+			_t_skipall=$1
+		else
+			t_skip "the remaining tests" "$1"
+		fi
+		return 0
+	fi
+	while [ "$_t_n" -lt "$_t_plan" ]; do
 		t_skip "test $((_t_n + 1))" "$1"
 	done
+}
+
+# t_skip_all REASON: nothing of this script runs in this boot: exit with
+# the plan "1..0 # SKIP REASON" (before any result is reported).
+t_skip_all() {
+	_t_skipall=$1
+	exit 0
+}
+
+# t_bail DESC [MSG]: a set-up step failed: report it as one failure and exit.
+t_bail() {
+	t_fail "$@"
+	exit 0
+}
+
+# t_require WHAT [ARG]: skip the whole script unless this boot has WHAT:
+#   tpm 1.2|2.0|any   a TPM of that version (any: some TPM device)
+#   notpm             no TPM device
+#   phase N[,M]       one of the boot phases listed
+#   kernel test|stock the test kernel, or a Debian stock one
+#   ref               the in-tree reference modules (test kernel only)
+#   srk               a TPM 2.0 SRK persistent at 0x81000001
+#   disk              the scratch disk /dev/vda
+#   cmd NAME          the command NAME in the guest
+#   ours              our implementation under test (not tk.impl=ref)
+#   impl              the implementation under test (t_impl) exists here
+t_require() {
+	case $1 in
+	tpm)
+		if [ ! -c /dev/tpm0 ]; then
+			t_skip_all "needs a TPM${2:+ $2} (no /dev/tpm0 in this boot)"
+		fi
+		[ "${2:-any}" = any ] || [ "$TK_TPM" = "$2" ] ||
+			t_skip_all "needs a TPM $2 (this boot: TPM $TK_TPM)"
+		;;
+	notpm)
+		[ ! -c /dev/tpm0 ] || t_skip_all "needs a boot without a TPM"
+		;;
+	phase)
+		case ",$2," in
+		*",${TK_PHASE:-1},"*) ;;
+		*) t_skip_all "runs in phase $2 only" ;;
+		esac
+		;;
+	kernel)
+		case ${TK_KERNEL:-test} in
+		"$2"*) ;;
+		*) t_skip_all "needs the $2 kernel (this boot: $TK_KERNEL)" ;;
+		esac
+		;;
+	ref)
+		[ -n "$TK_REF" ] ||
+			t_skip_all "needs the in-tree reference modules (test kernel only)"
+		;;
+	srk)
+		t_require tpm 2.0
+		command -v tk2_srk_present >/dev/null ||
+			t_bail "t_require srk: the script did not source trusted2/tk2.inc"
+		tk2_srk_present ||
+			t_skip_all "needs a TPM 2.0 SRK at 0x81000001 (this TPM has none)"
+		;;
+	disk)
+		if [ -z "$TK_DISK" ] || [ ! -b "$TK_DISK" ]; then
+			t_skip_all "needs the scratch disk (no /dev/vda in this boot)"
+		fi
+		;;
+	cmd)
+		command -v "$2" >/dev/null ||
+			t_skip_all "needs $2 in the guest"
+		;;
+	ours)
+		[ "$(t_impl)" = ours ] ||
+			t_skip_all "tests our implementation only (tk.impl=$TK_IMPL)"
+		;;
+	impl)
+		[ "$(t_impl)" = ours ] || [ -n "$TK_REF" ] ||
+			t_skip_all "tk.impl=ref: no in-tree modules on this kernel"
+		;;
+	*)
+		t_bail "t_require: unknown requirement '$1'"
+		;;
+	esac
 }
 
 # t_check DESC CMD...: ok when CMD exits 0 (its output becomes diagnostics on failure).
@@ -228,28 +371,149 @@ mods_none() {
 	return 0
 }
 
-# _t_mods DIR: load trusted.ko, then encrypted-keys.ko, from DIR (those not built in).
-_t_mods() {
-	mods_none || return 1
-	for _k in trusted:trusted encrypted:encrypted-keys; do
-		_type=${_k%%:*}
-		_file=${_k#*:}.ko
-		if _t_builtin_keytype "$_type"; then
-			echo "mods: key type $_type is built into this kernel; not loading $_file" >&2
-			continue
-		fi
-		if [ ! -f "$1/$_file" ]; then
-			echo "mods: $1/$_file missing" >&2
-			return 1
-		fi
-		mod_insmod "$1" "$_file" || return 1
-	done
+# t_impl: the implementation under test: ours, or ref when the guest runs
+# with tk.impl=ref (TKH_IMPL=ref on the host), which checks the tests
+# themselves against the in-tree modules.
+t_impl() {
+	case ${TK_IMPL:-ours} in
+	ref) echo ref ;;
+	*) echo ours ;;
+	esac
 }
 
-mods_ours() { _t_mods "$TK_MODS"; }
+# _t_mod_dir IMPL: the directory of implementation IMPL (empty: none).
+_t_mod_dir() {
+	case $1 in
+	test) _t_mod_dir "$(t_impl)" ;;
+	ours) echo "$TK_MODS" ;;
+	ref)
+		[ -n "$TK_REF" ] || { echo "mods_load: no in-tree modules on this kernel" >&2; return 1; }
+		echo "$TK_REF"
+		;;
+	ref-if-any) echo "$TK_REF" ;;
+	none) ;;
+	*) echo "mods_load: unknown implementation '$1'" >&2; return 1 ;;
+	esac
+}
 
-# mods_ref: the in-tree reference implementation; returns 1 when this kernel has none.
+# mods_load TRUSTED [ENCRYPTED]: the one module loader. Unloads both key
+# types' modules (destroying their keys), then loads trusted.ko and
+# encrypted-keys.ko as asked, each one of:
+#   test        the implementation under test (t_impl: ours or ref)
+#   ours, ref   ours, or the in-tree one (test kernel only)
+#   ref-if-any  the in-tree one where the kernel has it, else none
+#   none        not loaded (ENCRYPTED's default)
+# A key type built into the kernel stays (stock kernels: encrypted). Links
+# @u into the session keyring (encrypted keys find masters from there).
+mods_load() {
+	mods_none || return 1
+	_td=$(_t_mod_dir "$1") || return 1
+	_ed=$(_t_mod_dir "${2:-none}") || return 1
+	for _k in "trusted:trusted:$_td" "encrypted:encrypted-keys:$_ed"; do
+		_type=${_k%%:*}
+		_rest=${_k#*:}
+		_file=${_rest%%:*}.ko
+		_dir=${_rest#*:}
+		[ -n "$_dir" ] || continue
+		if _t_builtin_keytype "$_type"; then
+			echo "mods_load: key type $_type is built into this kernel; not loading $_file" >&2
+			continue
+		fi
+		if [ ! -f "$_dir/$_file" ]; then
+			echo "mods_load: $_dir/$_file missing" >&2
+			return 1
+		fi
+		mod_insmod "$_dir" "$_file" || return 1
+	done
+	keyctl link @u @s >/dev/null 2>&1
+	return 0
+}
+
+# t_mods TRUSTED [ENCRYPTED]: mods_load, or one failure and exit.
+t_mods() {
+	_o=$(mods_load "$@" 2>&1) ||
+		t_bail "load trusted.ko ($1) and encrypted-keys.ko (${2:-none})" "$_o"
+	[ -z "$_o" ] || printf '%s\n' "$_o" >&2
+	return 0
+}
+
+mods_ours() { mods_load ours ours; }
+
+# mods_ref: the in-tree reference implementation; 1 when this kernel has none.
 mods_ref() {
 	[ -n "$TK_REF" ] || return 1
-	_t_mods "$TK_REF"
+	mods_load ref ref
+}
+
+# --- keys (in @u) ------------------------------------------------------------
+# Every helper that adds a key NAME first unlinks any older key NAME of the
+# same type (add_key on an existing description would update it). Nothing
+# here writes to stdout unless asked for a value.
+
+# key_id TYPE NAME: the id of the key NAME of TYPE in @u; fails when none.
+key_id() {
+	keyctl search @u "$1" "$2" 2>/dev/null
+}
+
+# key_absent TYPE NAME: true when no key NAME of TYPE is linked to @u.
+key_absent() {
+	! key_id "$1" "$2" >/dev/null
+}
+
+# key_drop TYPE NAME...: unlink the keys NAME of TYPE from @u.
+key_drop() {
+	_kt=$1
+	shift
+	for _kn in "$@"; do
+		while _kd=$(key_id "$_kt" "$_kn"); do
+			keyctl unlink "$_kd" @u >/dev/null 2>&1 || break
+		done
+	done
+	return 0
+}
+
+# key_add TYPE NAME DATA: add the key; quiet, fails with keyctl's message.
+key_add() {
+	key_drop "$1" "$2"
+	keyctl add "$1" "$2" "$3" @u >/dev/null
+}
+
+# key_blob TYPE NAME: what keyctl pipe gives for the key NAME of TYPE.
+key_blob() {
+	_kd=$(key_id "$1" "$2") || { echo "no $1 key $2" >&2; return 1; }
+	keyctl pipe "$_kd"
+}
+
+# key_refused TYPE NAME DATA: for t_errno. Adds the key; fails (keyctl's
+# message on stderr) when the add failed and left no key NAME; succeeds,
+# so that t_errno reports it, when the add succeeded or a key remains.
+key_refused() {
+	key_drop "$1" "$2"
+	if keyctl add "$1" "$2" "$3" @u >/dev/null; then
+		echo "add succeeded" >&2
+		key_drop "$1" "$2"
+		return 0
+	fi
+	if ! key_absent "$1" "$2"; then
+		echo "a $1 key $2 exists after the failed add" >&2
+		key_drop "$1" "$2"
+		return 0
+	fi
+	return 1
+}
+
+# key_update_refused TYPE NAME DATA: for t_errno. keyctl update of the key
+# with DATA; fails (keyctl's message on stderr) when the update failed and
+# left the blob as it was; succeeds when it did not.
+key_update_refused() {
+	_kb=$(key_blob "$1" "$2") || return 0
+	if keyctl update "$(key_id "$1" "$2")" "$3" >/dev/null; then
+		echo "update succeeded" >&2
+		return 0
+	fi
+	if [ "$(key_blob "$1" "$2")" != "$_kb" ]; then
+		echo "the blob changed although the update failed" >&2
+		return 0
+	fi
+	return 1
 }

@@ -52,6 +52,14 @@ class Verdict(unittest.TestCase):
         self.assertIn("skip suite/10-a/second: SKIP needs TPM 2.0", out)
         self.assertIn("PASS t: 2 passed, 0 failed, 1 skipped", out)
 
+    def test_whole_script_skipped(self):
+        doc = GOOD.replace("    1..1\n    ok 1 only\nok 2 suite/20-b",
+                           "    1..0 # SKIP needs a TPM 2.0\nok 2 suite/20-b # SKIP needs a TPM 2.0")
+        rc, counts, out = verdict(doc)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(counts, [1, 0, 2])
+        self.assertIn("skip suite/20-b: SKIP needs a TPM 2.0", out)
+
     def test_crlf_and_two_space_indent(self):
         doc = GOOD.replace("    ", "  ").replace("\n", "\r\n")
         self.assertEqual(verdict(doc)[:2], (0, [2, 0, 1]))

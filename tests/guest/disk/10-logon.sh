@@ -12,9 +12,12 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/dk.inc"
 
-N=14
-[ "$TK_PHASE" = 1 ] || { t_plan $N; t_skip_rest "phase 1 only"; exit 0; }
-dk_begin $N || exit 0
+t_require phase 1
+t_require disk
+t_require cmd dmsetup
+t_require tpm any
+t_require impl
+dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
 O=$(dk_opts)
 dk_unmap dk10
 

@@ -11,8 +11,11 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/dk.inc"
 
-N=6
-dk_begin $N || exit 0
+t_require disk
+t_require cmd dmsetup
+t_require tpm any
+t_require impl
+dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
 O=$(dk_opts)
 dk_unmap dk20 dk20t
 

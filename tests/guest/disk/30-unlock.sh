@@ -11,8 +11,11 @@ here=${0%/*}
 . "$here/dk.inc"
 . "$here/../trusted/tk.inc"
 
-N=8
-dk_begin $N || exit 0
+t_require disk
+t_require cmd dmsetup
+t_require tpm any
+t_require impl
+dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
 O=$(dk_opts)
 D=/tmp/dk30
 mkdir -p $D

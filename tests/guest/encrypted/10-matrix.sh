@@ -6,8 +6,11 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-N=43
-ek_begin $N || exit 0
+t_require kernel test
+t_require phase 1	# nothing after the reboot that phase 1 did not check
+t_require ref
+t_require tpm 1.2
+t_mods ref test
 t_check "masters: user keys and TPM-sealed trusted keys" ek_masters || {
 	t_skip_rest "no master keys"
 	exit 0

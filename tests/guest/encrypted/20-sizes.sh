@@ -8,8 +8,11 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-N=29
-ek_begin $N || exit 0
+t_require kernel test
+t_require phase 1	# nothing after the reboot that phase 1 did not check
+t_require ref
+t_require tpm 1.2
+t_mods ref test
 ek_masters >/dev/null 2>&1
 M=$(ek_master user)
 D32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f

@@ -8,8 +8,11 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-N=31
-ek_begin $N || exit 0
+t_require kernel test
+t_require phase 1	# nothing after the reboot that phase 1 did not check
+t_require ref
+t_require tpm 1.2
+t_mods ref test
 if [ "${TK_ENC_IMPL:-ours}" = ref ]; then
 	ek_mods ref || { t_skip_rest "in-tree module did not load"; exit 0; }
 fi

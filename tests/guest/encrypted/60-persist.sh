@@ -62,8 +62,10 @@ phase2() {
 	done
 }
 
-EK_PHASES=all
-ek_begin 38 || exit 0
+t_require kernel test
+t_require ref
+t_require tpm 1.2
+t_mods ref test
 case $TK_PHASE in
 1) phase1 ;;
 2) phase2 ;;

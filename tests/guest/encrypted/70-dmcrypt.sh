@@ -10,12 +10,12 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-TK_ENC_TRUSTED=ours	# both key types from our modules
-N=12
-EK_PHASES=all
-ek_begin $N || exit 0
-[ -n "$(ek_disk)" ] || { t_skip_rest "no persistent disk (/dev/vda) in this run"; exit 0; }
-command -v dmsetup >/dev/null || { t_skip_rest "no dmsetup in the guest"; exit 0; }
+t_require kernel test
+t_require ref
+t_require tpm 1.2
+t_require disk
+t_require cmd dmsetup
+t_mods ours test	# both key types from our modules
 ek_dm_remove ek_enc ek_trs
 
 # dm_up: dm-crypt loaded on top of what is loaded now.
@@ -87,7 +87,7 @@ phase2() {
 	t_check "':32:encrypted:dmk' reads the data of phase 1" map_reads ek_enc :32:encrypted:dmk 0 "$s1"
 	t_check "':32:trusted:dmt' reads the data of phase 1" map_reads ek_trs :32:trusted:dmt 8192 "$s2"
 	# The same blob in the in-tree encrypted-keys.ko (our trusted.ko below it).
-	if ek_mods ref && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
+	if ek_mods ref ours && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
 		keyctl add encrypted dmk "load $dmk" @u >/dev/null; then
 		t_ok "in-tree encrypted-keys.ko loads our blob"
 	else

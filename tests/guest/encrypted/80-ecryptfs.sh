@@ -9,19 +9,17 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-TK_ENC_TRUSTED=ours
 SIG=0123456789abcdef
 OPTS=ecryptfs_sig=$SIG,ecryptfs_cipher=aes,ecryptfs_key_bytes=32,ecryptfs_unlink_sigs
 LOWER=/tmp/ek-lower
 UPPER=/tmp/ek-upper
-N=10
-EK_PHASES=all
-ek_begin $N || exit 0
-[ -n "$(ek_disk)" ] || { t_skip_rest "no persistent disk (/dev/vda) in this run"; exit 0; }
-mod_load ecryptfs 2>/dev/null || {
-	t_skip_rest "no ecryptfs.ko for this kernel (CONFIG_ECRYPT_FS)"
-	exit 0
-}
+t_require kernel test
+t_require ref
+t_require tpm 1.2
+t_require disk
+t_mods ours test	# both key types from our modules
+mod_load ecryptfs 2>/dev/null ||
+	t_skip_all "no ecryptfs.ko for this kernel (CONFIG_ECRYPT_FS)"
 mkdir -p $LOWER $UPPER
 
 # lower_up: the ext4 at 16 MiB of the disk on $LOWER (made in phase 1).
@@ -75,7 +73,7 @@ phase2() {
 	if lower_up && ecr_mount; then t_ok "mount again"; else t_fail "mount again"; fi
 	t_check "the file reads back" ek_eq file "$(cat $UPPER/file 2>&1)" "$text"
 	down
-	if mods_none && ek_mods ref && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
+	if mods_none && ek_mods ref ours && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
 		ek_add $SIG "load $key" && mod_load ecryptfs; then
 		t_ok "in-tree encrypted-keys.ko loads our ecryptfs blob"
 	else

@@ -10,7 +10,11 @@ here=${0%/*}
 # shellcheck source=enc.inc
 . "$here/enc.inc"
 
-ek_begin 2 || exit 0
+t_require kernel test
+t_require phase 1	# nothing after the reboot that phase 1 did not check
+t_require ref
+t_require tpm 1.2
+t_mods ref test
 for impl in ours ref; do
 	if ! command -v encbench >/dev/null; then
 		t_fail "encbench check, $impl" "no encbench in the initramfs"

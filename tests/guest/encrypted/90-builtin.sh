@@ -7,12 +7,8 @@
 here=${0%/*}
 . "$here/../lib.sh"
 
-N=3
-t_plan $N
-if ! grep -q ' key_type_encrypted$' /proc/kallsyms 2>/dev/null; then
-	t_skip_rest "the encrypted key type is not built into this kernel"
-	exit 0
-fi
+grep -q ' key_type_encrypted$' /proc/kallsyms 2>/dev/null ||
+	t_skip_all "the encrypted key type is not built into this kernel"
 t_check "no encrypted-keys.ko of ours for this kernel" \
 	sh -c "! ls $TK_MODS/encrypted-keys.ko* 2>/dev/null"
 t_check "trusted.ko of ours for this kernel" test -f "$TK_MODS/trusted.ko"

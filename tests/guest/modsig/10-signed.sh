@@ -8,20 +8,11 @@ here=${0%/*}
 . "$here/../lib.sh"
 
 MAGIC='~Module signature appended~'
-N=6
-t_plan $N
-if [ "$TK_KERNEL" != test ]; then
-	t_skip_rest "needs the test kernel (its signing key signed the module)"
-	exit 0
-fi
-if ! grep -qw 'module.sig_enforce=1' /proc/cmdline; then
-	t_skip_rest "the kernel was not booted with module.sig_enforce=1"
-	exit 0
-fi
-if [ ! -f "$TK_MODS/trusted-unsigned.ko" ]; then
-	t_skip_rest "no trusted-unsigned.ko: not a DKMS signing run"
-	exit 0
-fi
+t_require kernel test	# its signing key signed the module
+grep -qw 'module.sig_enforce=1' /proc/cmdline ||
+	t_skip_all "the kernel was not booted with module.sig_enforce=1"
+[ -f "$TK_MODS/trusted-unsigned.ko" ] ||
+	t_skip_all "no trusted-unsigned.ko: not a DKMS signing run"
 t_check "the kernel enforces module signatures" \
 	grep -qx Y /sys/module/module/parameters/sig_enforce
 t_check "trusted.ko carries a signature" \

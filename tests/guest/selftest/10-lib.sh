@@ -4,8 +4,6 @@
 # shellcheck source=/dev/null
 . "$TK_LIB"
 
-t_plan 9
-
 t_ok "t_ok reports a pass"
 t_check "t_check passes a command that exits 0" true
 
@@ -24,6 +22,21 @@ case $out in *"not ok 1 inner"*"not ok 2 inner2"*) t_ok "t_errno fails on succes
 *) t_fail "t_errno fails on success and on the wrong errno" "got: $out" ;; esac
 
 t_skip "t_skip is reported as a skip" "selftest of the SKIP directive"
+
+# A script's plan is computed from its results; t_require skips it whole.
+# child BODY: runs BODY as a test script of its own; prints its KTAP.
+child() {
+	(cd /tmp && env -u _T_BUFFER sh -c ". \"$TK_LIB\"; $1")
+}
+out=$(child 't_ok a; t_fail b; t_skip c why')
+case $out in "1..3"*"ok 1 a"*"not ok 2 b"*"ok 3 c # SKIP why") t_ok "the plan is computed from the results" ;;
+*) t_fail "the plan is computed from the results" "got: $out" ;; esac
+out=$(child 't_require tpm 9.9; t_ok never')
+case $out in "1..0 # SKIP needs a TPM"*) t_ok "t_require skips a whole script with its reason" ;;
+*) t_fail "t_require skips a whole script with its reason" "got: $out" ;; esac
+out=$(child 't_ok a; t_bail "set-up" "why"; t_ok never')
+case $out in "1..2"*"not ok 2 set-up") t_ok "t_bail reports one failure and stops" ;;
+*) t_fail "t_bail reports one failure and stops" "got: $out" ;; esac
 
 # State: phase 1 saves, later phases read it back.
 if [ "$TK_PHASE" = 1 ]; then

@@ -6,17 +6,12 @@
 # shellcheck source=/dev/null
 . "$TK_LIB"
 
-if [ -z "$TK_REF" ]; then
-	t_plan 1
-	t_skip "reference trusted.ko" "no in-tree reference on $TK_KERNEL"
-	exit 0
-fi
+t_require ref
 opts=
 [ "$TK_TPM" = 2.0 ] && opts=" keyhandle=0x81000001"
 
 if [ "$TK_PHASE" = 1 ]; then
-	t_plan 5
-	t_check "load the reference modules" mods_ref || { t_skip_rest "modules did not load"; exit 0; }
+	t_check "load the reference modules" mods_ref || exit 0
 	if id=$(keyctl add trusted ref-kmk "new 32$opts" @s 2>&1); then
 		t_ok "create a trusted key with the default keyauth"
 	else
@@ -38,9 +33,8 @@ print: $printed"
 	keyctl unlink "$id" @s >/dev/null
 	t_check "unload the reference modules" mods_none
 else
-	t_plan 4
-	t_check "load the reference modules" mods_ref || { t_skip_rest "modules did not load"; exit 0; }
-	blob=$(state_get ref-kmk.blob) || { t_fail "phase 1 blob" "no saved blob"; t_skip_rest "no blob"; exit 0; }
+	t_check "load the reference modules" mods_ref || exit 0
+	blob=$(state_get ref-kmk.blob) || t_bail "phase 1 blob" "no saved blob"
 	if id=$(keyctl add trusted ref-kmk "load $blob$opts" @s 2>&1); then
 		t_ok "load the phase 1 blob after a reboot"
 	else

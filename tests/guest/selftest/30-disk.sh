@@ -6,11 +6,7 @@
 # shellcheck source=/dev/null
 . "$TK_LIB"
 
-t_plan 2
-if [ -z "$TK_DISK" ]; then
-	t_skip_rest "no scratch disk in this boot"
-	exit 0
-fi
+t_require disk
 t_check "$TK_DISK is a block device" test -b "$TK_DISK"
 size=$(blockdev --getsize64 "$TK_DISK" 2>/dev/null)
 if [ "${size:-0}" -gt 0 ] && dd if="$TK_DISK" of=/dev/null bs=65536 count=1 2>/dev/null; then

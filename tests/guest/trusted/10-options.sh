@@ -8,8 +8,10 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=29
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 
 BA=0123456789abcdef0123456789abcdef01234567	# a blobauth
 PCR=23
@@ -58,7 +60,7 @@ if pi=$(tk_pcrinfo $PCR); then
 		tk_eq sealInfoSize "$(tk_u32_at "$b" 4)" 45
 	t_check "pcrinfo= blob loads while PCR $PCR is unchanged" tk_add o_pi2 "load $b"
 else
-	tk_skip_rest 1 3 "PCR $PCR not readable from sysfs"
+	t_skip "pcrinfo= checks" "PCR $PCR not readable from sysfs"
 fi
 
 t_check "pcrlock=$PCR on new (root): key created, PCR $PCR extended" \
@@ -81,7 +83,7 @@ if tk_user_setup; then
 		tk_pcr_stays $PCR tk_user_add u_pl3 "new 32 pcrlock=$PCR"
 	tk_as_user keyctl clear @u >/dev/null 2>&1
 else
-	tk_skip_rest 1 4 "cannot run as an unprivileged user (busybox su)"
+	t_skip "pcrlock= without CAP_SYS_ADMIN" "cannot run as an unprivileged user (busybox su)"
 fi
 
 tk_drop o_kh o_kh2 o_kh3 o_ka o_ka2 o_ka3 o_ba o_ba2 o_ba3 o_h o_m1 o_m0 \

@@ -6,8 +6,10 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=4
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 
 t_check "pcrlock=0 as root: key created, PCR 0 unchanged" \
 	tk_pcr_stays 0 tk_add z_root "new 32 pcrlock=0"
@@ -19,6 +21,6 @@ if tk_user_setup; then
 		tk_pcr_stays 0 tk_user_add z_user2 "new 32 pcrlock=0"
 	tk_as_user keyctl clear @u >/dev/null 2>&1
 else
-	tk_skip_rest 3 4 "cannot run as an unprivileged user (busybox su)"
+	t_skip "pcrlock=0 without CAP_SYS_ADMIN" "cannot run as an unprivileged user (busybox su)"
 fi
 tk_drop z_root

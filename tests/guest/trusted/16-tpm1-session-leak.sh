@@ -10,13 +10,14 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=7
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 why=$(tk_ff_why trusted_hmac_work_alloc)
 [ -n "$why" ] || why=$(tk_ff_why trusted_tpm1_parse_session)
 if [ -n "$why" ]; then
-	tk_skip_rest 1 $N "$why"
-	exit 0
+	t_skip_all "$why"
 fi
 EBADMSG=0xffffffffffffffb6	# -74
 

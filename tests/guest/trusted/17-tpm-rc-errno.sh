@@ -11,12 +11,13 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=6
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 why=$(tk_ff_why trusted_tpm_exchange)
 if [ -n "$why" ]; then
-	tk_skip_rest 1 $N "$why"
-	exit 0
+	t_skip_all "$why"
 fi
 # shellcheck disable=SC2034  # used in eval
 s0=$(tk1_sessions)

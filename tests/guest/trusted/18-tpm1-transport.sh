@@ -14,10 +14,10 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=9
-why=$(tk_phase1)
-[ -n "$why" ] || [ "$(tk_impl)" = ours ] || why="sessions= is ours only"
-tk_begin $N "$why" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require ours	# sessions= is ours only
+t_mods test ref-if-any
 EBADMSG=0xffffffffffffffb6	# -74
 # shellcheck disable=SC2034  # used in eval
 NOTICE="SRK's public key is not readable"
@@ -41,7 +41,7 @@ t_check "the TPM's public SRK was read: no clear-text fallback logged" \
 
 ff=$(tk_ff_why trusted_tpm1_parse_pubkey)
 if [ -n "$ff" ]; then
-	tk_skip_rest 7 $N "$ff"
+	t_skip_rest "$ff"
 else
 	t_errno "a malformed TPM_GetPubKey answer stops a default key: EIO" EIO \
 		tk_ff_refused trusted_tpm1_parse_pubkey 1 $EBADMSG x_8 "new 32"

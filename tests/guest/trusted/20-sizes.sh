@@ -8,7 +8,10 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-tk_begin 15 "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 
 t_errno "new 31: below the minimum" EINVAL tk_refused s_31 "new 31"
 t_check "new 32: the minimum" tk_add s_32 "new 32"

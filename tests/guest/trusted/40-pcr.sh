@@ -12,13 +12,14 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=11
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 P=16
 
 if ! tk_pcr $P >/dev/null; then
-	tk_skip_rest 1 $N "PCR $P not readable from /sys/class/tpm/tpm0"
-	exit 0
+	t_skip_all "PCR $P not readable from /sys/class/tpm/tpm0"
 fi
 
 pi=$(tk_pcrinfo $P)
@@ -46,7 +47,7 @@ if pi3=$(tk_pcrinfo 16 23); then
 	t_check "new sealed to PCRs 16 and 23" tk_add p_two "new 32 pcrinfo=$pi3"
 	t_check "PCRs 16 and 23: the blob loads" tk_add p_two2 "load $(tk_blob p_two)"
 else
-	tk_skip_rest 1 2 "PCR 23 not readable"
+	t_skip "PCRs 16 and 23" "PCR 23 not readable"
 fi
 
 tk_drop p_k p_l p_lock p_w p_l3 p_two p_two2

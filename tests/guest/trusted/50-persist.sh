@@ -13,12 +13,10 @@ here=${0%/*}
 A=$(tk_impl)			# the module under test
 K=${TK_KERNEL:-unknown}
 BA=89abcdef0123456789abcdef0123456789abcdef
-case ${TK_PHASE:-1} in
-1) N=5 why= ;;
-2) N=10 why= ;;
-*) N=1 why="runs in phases 1 and 2" ;;
-esac
-tk_begin $N "$why" || exit 0
+t_require tpm 1.2
+t_require phase 1,2
+t_require impl
+t_mods test ref-if-any
 
 # save NAME VALUE: keep VALUE for phase 2 under trusted-$K-NAME.
 save() {
@@ -68,7 +66,7 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 			t_skip "phase 1, in-tree: encrypted key" "encrypted-keys.ko missing"
 		fi
 	else
-		tk_skip_rest 1 2 "no in-tree reference on $K"
+		t_skip "phase 1, in-tree blobs" "no in-tree reference on $K"
 	fi
 	tk_drop r_a r_b r_r e_r_a e_r_r
 	exit 0
@@ -106,9 +104,9 @@ if [ -n "$TK_REF" ]; then
 		t_check "phase 2, in-tree: blobauth blob of $A loads" \
 			loads r_b b "blobauth=$BA"
 	else
-		tk_skip_rest 1 4 "the in-tree trusted.ko did not load"
+		t_skip "phase 2, in-tree loads" "the in-tree trusted.ko did not load"
 	fi
 else
-	tk_skip_rest 1 6 "no in-tree reference on $K"
+	t_skip "phase 2, in-tree blobs" "no in-tree reference on $K"
 fi
 tk_drop r_a r_b r_r e_r_a e_r_r

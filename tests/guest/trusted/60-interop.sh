@@ -11,13 +11,12 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=11
-why=$(tk_phase1)
-[ -n "$why" ] || [ -n "$TK_REF" ] || why="no in-tree reference on ${TK_KERNEL:-this kernel}"
-tk_begin $N "$why" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require ref
+t_mods test ref-if-any
 if [ ! -f "$TK_REF/encrypted-keys.ko" ]; then
-	tk_skip_rest 1 $N "no in-tree encrypted-keys.ko"
-	exit 0
+	t_skip_all "no in-tree encrypted-keys.ko"
 fi
 
 A=$(tk_impl)

@@ -15,12 +15,13 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=39
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 
 if ! tk_add b_k "new 32" || ! B=$(tk_blob b_k) || [ ${#B} -lt 40 ]; then
-	tk_skip_rest 1 $N "could not make a key to corrupt"
-	exit 0
+	t_skip_all "could not make a key to corrupt"
 fi
 L=${#B}
 H=$((L / 2))

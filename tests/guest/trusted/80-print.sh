@@ -8,8 +8,10 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=10
-tk_begin $N "$(tk_phase1)" || exit 0
+t_require tpm 1.2
+t_require phase 1
+t_require impl
+t_mods test ref-if-any
 
 # canonical HEX: only lowercase hex digits, an even number of them.
 canonical() {

@@ -10,11 +10,10 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
 
-N=5
-why=
-[ "${TK_PHASE:-1}" = 2 ] ||
-	why="runs in phase 2 only, last (TPM 1.2 dictionary-attack lockout)"
-tk_begin $N "$why" || exit 0
+t_require tpm 1.2
+t_require phase 2	# last: the TPM 1.2 dictionary-attack lockout
+t_require impl
+t_mods test ref-if-any
 
 BA=00112233445566778899aabbccddeeff00112233
 WRONG=33221100ffeeddccbbaa99887766554433221100
