@@ -21,6 +21,7 @@
  * session that gets through is handed back for TPM2_Unseal; a session the
  * TPM refused is flushed and the next entry tried.
  */
+#include <crypto/algapi.h>	/* crypto_memneq */
 #include <crypto/hash.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
@@ -123,7 +124,7 @@ int trusted_tpm2_signed_check(const struct tk2_key *k)
 	if (ret)
 		return ret;
 	if (k->info.policy_len != tk2_alg_digest_size(k->info.name_alg) ||
-	    memcmp(d, k->info.policy, k->info.policy_len)) {
+	    crypto_memneq(d, k->info.policy, k->info.policy_len)) {
 		pr_info_ratelimited("load: the blob's PolicyAuthorize is not the object's policy\n");
 		return -EINVAL;
 	}
@@ -132,7 +133,7 @@ int trusted_tpm2_signed_check(const struct tk2_key *k)
 
 static bool same(const struct tk_span *a, const struct tk_span *b)
 {
-	return a->len == b->len && !memcmp(a->p, b->p, a->len);
+	return a->len == b->len && !crypto_memneq(a->p, b->p, a->len);
 }
 
 /* Check signed policy @i and compute its digests; a reason to skip it. */
@@ -212,7 +213,7 @@ int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 		sg->skip[i] = prepare_one(k, i, sg, input);
 		usable += !sg->skip[i];
 	}
-	kfree(input);
+	kfree_sensitive(input);
 	if (usable)
 		return 0;
 	pr_info_ratelimited("load: the blob has no signed policy to try (%s)\n",
