@@ -105,20 +105,30 @@ t_skip() {
 	echo "ok $_t_n $_t_d # SKIP $_t_r"
 }
 
-# t_skip_rest REASON: the rest of the script does not run: with a t_plan,
-# every planned test not yet reported is skipped; without, one skip line
-# says why (or the whole script is skipped when nothing ran yet).
+# t_skip_rest REASON: the rest of the script does not run. Before any
+# result the whole script is skipped ("1..0 # SKIP REASON"); after some, with
+# a t_plan every planned test not yet reported is skipped, without one a
+# single skip line says why.
 t_skip_rest() {
+	if [ "$_t_n" -eq 0 ]; then
+		_t_skipall=$1
+		return 0
+	fi
 	if [ -z "$_t_plan" ]; then
-		if [ "$_t_n" -eq 0 ]; then
-			_t_skipall=$1
-		else
-			t_skip "the remaining tests" "$1"
-		fi
+		t_skip "the remaining tests" "$1"
 		return 0
 	fi
 	while [ "$_t_n" -lt "$_t_plan" ]; do
 		t_skip "test $((_t_n + 1))" "$1"
+	done
+}
+
+# t_skip_n COUNT REASON: COUNT tests of a block that cannot run here.
+t_skip_n() {
+	_t_k=$1
+	while [ "$_t_k" -gt 0 ]; do
+		t_skip "test $((_t_n + 1))" "$2"
+		_t_k=$((_t_k - 1))
 	done
 }
 
@@ -177,7 +187,7 @@ t_require() {
 	srk)
 		t_require tpm 2.0
 		command -v tk2_srk_present >/dev/null ||
-			t_bail "t_require srk: the script did not source trusted2/tk2.inc"
+			t_bail "t_require srk: the script did not source trusted-tpm2/tk2.inc"
 		tk2_srk_present ||
 			t_skip_all "needs a TPM 2.0 SRK at 0x81000001 (this TPM has none)"
 		;;

@@ -10,7 +10,7 @@
 #   3. dkms status, modinfo vermagic, only trusted.ko where encrypted is
 #      built in; a kernel whose headers come later (the headers' dkms hook)
 #   4. those stock kernels boot in QEMU with exactly the modules DKMS installed:
-#      suite trusted with a TPM 1.2, suite trusted2 with a TPM 2.0 (phase 1)
+#      suite trusted-tpm1 with a TPM 1.2, suite trusted-tpm2 with a TPM 2.0 (phase 1)
 #   5. signing: DKMS signs with the test kernel's own key (a framework.conf.d
 #      drop-in), the test kernel boots with module.sig_enforce=1 (suite modsig)
 #   6. `apt-get purge`: nothing of ours is left
@@ -247,7 +247,7 @@ boot_report() { # name kver tpm suite
 	fi
 }
 # TKH_PKG_BOOTS=all (default, make pkg-test): both suites on both kernels;
-# cross (make check): trusted/TPM 1.2 on the first kernel, trusted2/TPM 2.0 on
+# cross (make check): trusted-tpm1/TPM 1.2 on the first kernel, trusted-tpm2/TPM 2.0 on
 # the second (both kernels, both TPMs; the guest stage runs the rest with the
 # same sources); 0: none.
 boots=${TKH_PKG_BOOTS:-all}
@@ -257,13 +257,13 @@ want_boot() { # i tpm:suite
 	esac
 }
 for i in "${!kvers[@]}"; do
-	for st in 1.2:trusted 2.0:trusted2; do
+	for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
 		want_boot "$i" "$st" || continue
 		boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
 	done
 done
 for i in "${!kvers[@]}"; do
-	for st in 1.2:trusted 2.0:trusted2; do
+	for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
 		if ! want_boot "$i" "$st"; then
 			skip "${names[$i]}: suite ${st#*:}, TPM ${st%%:*}" "TKH_PKG_BOOTS=$boots (make pkg-test runs it)"
 			continue

@@ -35,8 +35,8 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 # Suite sets: adding a suite to every boot of a set is a one-word change here.
-TPM12_SUITES=selftest,trusted,encrypted,disk	# TPM 1.2 machines, test and stock
-TPM2_SUITES=selftest,trusted2,tpm2tools,disk	# TPM 2.0 machines with an SRK
+TPM12_SUITES=selftest,trusted-tpm1,encrypted,disk	# TPM 1.2 machines, test and stock
+TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 
 # The boots; adding one is one row. Columns:
 #   name     what TKH_ONLY and the output call it
@@ -52,7 +52,7 @@ boot_table() {
 	cat <<EOF
 test             test      1.2   srk    1,2  $TPM12_SUITES,regress,faults  -
 test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES,faults  -
-test-tpm2-nosrk  test      2.0   nosrk  1    trusted2  -
+test-tpm2-nosrk  test      2.0   nosrk  1    trusted-tpm2  -
 test-notpm       test      none  -      1    notpm  -
 test-relay       test      2.0   srk    1    relay  tk.relay=record tk.timeout=900
 test-relay12     test      1.2   srk    1    relay  tk.relay=record tk.timeout=900

@@ -9,8 +9,8 @@
 # Latency: each operation N times a round, "# bench2 IMPL OP N MS" lines.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 
 N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-10}
@@ -18,7 +18,7 @@ KH=keyhandle=0x81000001
 
 t_plan 3
 if [ "$TK_TPM" != 2.0 ] || [ -z "$TK_REF" ] || ! tk2_srk_present; then
-	tk_skip_rest 1 3 "needs a TPM 2.0 with an SRK and the in-tree module"
+	t_skip_n 3 "needs a TPM 2.0 with an SRK and the in-tree module"
 	exit 0
 fi
 

@@ -9,7 +9,7 @@
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/dk.inc"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 
 t_require disk
 t_require cmd dmsetup

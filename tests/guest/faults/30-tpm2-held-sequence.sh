@@ -12,8 +12,8 @@
 # load (TPM_RC_HANDLE / TPM_RC_REFERENCE_*).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 . "$here/ft.inc"
 
 N=${TH_N:-25}

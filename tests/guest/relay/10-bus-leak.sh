@@ -16,16 +16,17 @@
 # StartAuthSession naming it as tpmKey is on the bus) and leaks neither.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
 N=15
 t_plan $N
-why=$(tk_phase1)
+t_require phase 1
+why=
 [ -n "$why" ] || why=$(rl_why)
 if [ -n "$why" ]; then
-	tk_skip_rest 1 $N "$why"
+	t_skip_rest "$why"
 	exit 0
 fi
 S=$(rl_get relay-secret) SBA=$(rl_get relay-secret-ba) BA=$(rl_get relay-ba)
@@ -61,7 +62,7 @@ traffic() {
 
 # The in-tree module.
 if [ -z "$TK_REF" ] || ! tk_mods ref; then
-	tk_skip_rest 1 5 "no in-tree reference on $TK_KERNEL"
+	t_skip_n 5 "no in-tree reference on $TK_KERNEL"
 else
 	traffic ref
 	h1=$(rl_hits "$S") h2=$(rl_hits "$SBA") h3=$(rl_hits "$BA")
@@ -94,7 +95,7 @@ for v in "sealed data:$S" "sealed data of the blobauth blob:$SBA" "the blobauth 
 done
 # The RSA parent: the session is salted to it, and nothing leaks.
 if [ -z "$SR" ]; then
-	tk_skip_rest 13 15 "no RSA parent (TPM $TK_TPM, or prepare.sh made none)"
+	t_skip_n 3 "no RSA parent (TPM $TK_TPM, or prepare.sh made none)"
 else
 	h=$(rl_hits 0000017681000002)
 	if [ "$h" != 0 ] && [ "$h" != "?" ]; then

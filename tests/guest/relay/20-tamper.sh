@@ -16,8 +16,8 @@
 # key bytes were right (proven with an encrypted key made under a clean load).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
 if [ "$TK_TPM" = 1.2 ]; then

@@ -11,8 +11,8 @@
 # RL_AUTH2/RL_AUTH12: no wrong key from a mutated Unseal.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
 N=6

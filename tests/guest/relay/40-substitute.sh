@@ -10,18 +10,18 @@
 # refused too. Ours only (the in-tree module reads no public area).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
 N=7
 t_plan $N
 if [ "$TK_TPM" != 2.0 ]; then
-	tk_skip_rest 1 $N "TPM $TK_TPM: a TPM 2.0 parent's public area"
+	t_skip_rest "TPM $TK_TPM: a TPM 2.0 parent's public area"
 	exit 0
 fi
 if [ "$(tk_impl)" != ours ]; then
-	tk_skip_rest 1 $N "the in-tree module has no sessions"
+	t_skip_rest "the in-tree module has no sessions"
 	exit 0
 fi
 rl_setup $N
@@ -53,7 +53,7 @@ for at in 00030472 00030072; do
 	[ "$o" != "$srk" ] && other=$o && break
 done
 if [ -z "$other" ] || [ ${#other} != ${#srk} ] || [ "$other" = "$srk" ]; then
-	tk_skip_rest 1 $N "no other ECC key of the SRK's size (${#srk} / ${#other} digits)"
+	t_skip_rest "no other ECC key of the SRK's size (${#srk} / ${#other} digits)"
 	exit 0
 fi
 SN=$(name_of 81000001)

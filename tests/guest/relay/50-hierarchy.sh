@@ -8,18 +8,18 @@
 # the bus (a password session), which proves the detector. Ours only.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
 N=6
 t_plan $N
 if [ "$TK_TPM" != 2.0 ]; then
-	tk_skip_rest 1 $N "TPM $TK_TPM: TPM 2.0 hierarchies"
+	t_skip_rest "TPM $TK_TPM: TPM 2.0 hierarchies"
 	exit 0
 fi
 if [ "$(tk_impl)" != ours ]; then
-	tk_skip_rest 1 $N "the in-tree module has no sessions"
+	t_skip_rest "the in-tree module has no sessions"
 	exit 0
 fi
 rl_setup $N
@@ -34,7 +34,7 @@ owner_pw() {
 }
 
 if ! owner_pw "" "$PW" >&2; then
-	tk_skip_rest 1 $N "cannot set the owner password"
+	t_skip_rest "cannot set the owner password"
 	exit 0
 fi
 rl_ctl "mark hier-sessions" >/dev/null

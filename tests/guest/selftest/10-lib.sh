@@ -37,6 +37,12 @@ case $out in "1..0 # SKIP needs a TPM"*) t_ok "t_require skips a whole script wi
 out=$(child 't_ok a; t_bail "set-up" "why"; t_ok never')
 case $out in "1..2"*"not ok 2 set-up") t_ok "t_bail reports one failure and stops" ;;
 *) t_fail "t_bail reports one failure and stops" "got: $out" ;; esac
+out=$(child 't_plan 3; t_skip_rest "no X"; exit 0; t_ok never')
+case $out in "1..0 # SKIP no X"*) t_ok "t_skip_rest before any result skips the whole script" ;;
+*) t_fail "t_skip_rest before any result skips the whole script" "got: $out" ;; esac
+out=$(child 't_plan 4; t_ok a; t_skip_n 2 "no Y"; t_skip_rest "no Z"')
+case $out in "1..4"*"ok 1 a"*"ok 2 test 2 # SKIP no Y"*"ok 3 test 3 # SKIP no Y"*"ok 4 test 4 # SKIP no Z") t_ok "t_skip_n skips a block, t_skip_rest the planned rest" ;;
+*) t_fail "t_skip_n skips a block, t_skip_rest the planned rest" "got: $out" ;; esac
 
 # State: phase 1 saves, later phases read it back.
 if [ "$TK_PHASE" = 1 ]; then

@@ -14,8 +14,8 @@
 # bytes verify the encrypted key's HMAC.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
-. "$here/../trusted2/tk2.inc"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/../trusted-tpm2/tk2.inc"
 
 case ${TK_PHASE:-1} in
 1) N=11 why= ;;
@@ -24,12 +24,12 @@ case ${TK_PHASE:-1} in
 esac
 tk2_begin $N "$why" || exit 0
 if ! tk2_srk_present; then
-	tk_skip_rest 1 $N "no SRK at 0x81000001"
+	t_skip_rest "no SRK at 0x81000001"
 	exit 0
 fi
 host=$(state_get tpm2tools-host.result 2>/dev/null)
 case $host in
-"skip host: "*) tk_skip_rest 1 $N "${host#skip host: }"; exit 0 ;;
+"skip host: "*) t_skip_rest "${host#skip host: }"; exit 0 ;;
 esac
 
 got() { # NAME: what the host or phase 1 saved

@@ -9,11 +9,12 @@
 # Ours only (the in-tree module has neither sessions= nor srk_name=).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=17
-why=$(tk_phase1)
+t_require phase 1
+why=
 [ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
 tk2_begin $N "$why" || exit 0
 P=/sys/module/trusted/parameters/srk_name
@@ -56,7 +57,7 @@ pin() {
 }
 
 if [ ! -w $P ]; then
-	tk_skip_rest 1 $N "no writable $P"
+	t_skip_rest "no writable $P"
 	exit 0
 fi
 pin ""

@@ -10,11 +10,12 @@
 # proves the salted session on the bus. Ours only.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=10
-why=$(tk_phase1)
+t_require phase 1
+why=
 [ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
 tk2_begin $N "$why" || exit 0
 P=/sys/module/trusted/parameters/srk_name
@@ -50,13 +51,13 @@ name_of() {
 }
 
 if [ ! -w $P ]; then
-	tk_skip_rest 1 $N "no writable $P"
+	t_skip_rest "no writable $P"
 	exit 0
 fi
 echo "" >$P
 unpersist 2>/dev/null
 if ! persist; then
-	tk_skip_rest 1 $N "cannot make the RSA primary at 0x$H"
+	t_skip_rest "cannot make the RSA primary at 0x$H"
 	exit 0
 fi
 KH=keyhandle=0x$H

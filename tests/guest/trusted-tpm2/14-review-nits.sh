@@ -7,13 +7,14 @@
 # out of object slots (TPM_RC_OBJECT_MEMORY) is EAGAIN, not EPERM.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=6
-tk2_begin $N "$(tk_phase1)" || exit 0
+t_require phase 1
+tk2_begin $N || exit 0
 if ! tk_add n_k "new 32" || ! tk_add n_p "new 32 pcrs=sha256:12"; then
-	tk_skip_rest 1 $N "cannot seal a key"
+	t_skip_rest "cannot seal a key"
 	exit 0
 fi
 b=$(tk_blob n_k)

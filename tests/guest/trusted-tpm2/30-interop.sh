@@ -9,16 +9,17 @@
 # blob in the other: its HMAC check proves identical key bytes.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=22
-why=$(tk_phase1)
+t_require phase 1
+why=
 [ -n "$why" ] || [ -n "$TK_REF" ] || why="no in-tree reference on ${TK_KERNEL:-this kernel}"
 [ -n "$why" ] || [ -f "$TK_REF/encrypted-keys.ko" ] || why="no in-tree encrypted-keys.ko"
 tk2_begin $N "$why" || exit 0
 if ! tk2_srk_present; then
-	tk_skip_rest 1 $N "no SRK at 0x81000001: the in-tree module needs one"
+	t_skip_rest "no SRK at 0x81000001: the in-tree module needs one"
 	exit 0
 fi
 KH=keyhandle=0x81000001

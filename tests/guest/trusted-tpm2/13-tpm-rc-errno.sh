@@ -9,18 +9,19 @@
 # code, as the TPM core would; the real 0x902 is in 14-review-nits.sh.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=8
-tk2_begin $N "$(tk_phase1)" || exit 0
+t_require phase 1
+tk2_begin $N || exit 0
 why=$(tk_ff_why trusted_tpm_exchange)
 if [ -n "$why" ]; then
-	tk_skip_rest 1 $N "$why"
+	t_skip_rest "$why"
 	exit 0
 fi
 if ! tk_add c_k "new 32"; then
-	tk_skip_rest 1 $N "cannot seal a key"
+	t_skip_rest "cannot seal a key"
 	exit 0
 fi
 b=$(tk_blob c_k)

@@ -14,22 +14,23 @@
 # keys/*.pem (test-only).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=24
-tk2_begin $N "$(tk_phase1)" || exit 0
+t_require phase 1
+tk2_begin $N || exit 0
 P=16
 KEYS=$here/keys
 W=/tmp/tk2-signed
 mkdir -p $W
 
 if ! command -v trusted-policy >/dev/null; then
-	tk_skip_rest 1 $N "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
+	t_skip_rest "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
 	exit 0
 fi
 if [ -z "$(tk2_pcr $P)" ]; then
-	tk_skip_rest 1 $N "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
+	t_skip_rest "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
 	exit 0
 fi
 

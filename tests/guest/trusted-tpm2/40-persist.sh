@@ -10,7 +10,7 @@
 # (the reboot reset PCR 16).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 K=${TK_KERNEL:-unknown}
@@ -25,10 +25,10 @@ REF=
 
 save() {
 	[ -n "$2" ] || { echo "nothing to save for $1" >&2; return 1; }
-	printf '%s' "$2" | state_save "trusted2-$K-$1"
+	printf '%s' "$2" | state_save "tpm2-$K-$1"
 }
 got() {
-	state_get "trusted2-$K-$1"
+	state_get "tpm2-$K-$1"
 }
 loads() { # NAME SAVED [OPTIONS]
 	_b=$(got "$2") || { echo "phase 1 saved no $2" >&2; return 1; }
@@ -105,7 +105,7 @@ if [ -n "$REF" ]; then
 	}
 	t_check "phase 2: ours' blob of phase 1 loads in the in-tree module" ref_loads_ours
 else
-	tk_skip_rest 10 11 "no in-tree module or no SRK here"
+	t_skip_n 2 "no in-tree module or no SRK here"
 	t_skip "phase 2: ours' blob in the in-tree module" "no in-tree module or no SRK here"
 fi
 tk_drop s_d s_o s_b s_c s_p s_r s_d2 e_d e_o e_c e_r

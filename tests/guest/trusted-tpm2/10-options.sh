@@ -6,11 +6,12 @@
 # swtpm), the default parent, and no TPM handle left behind.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted/tk.inc"
+. "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
 N=35
-tk2_begin $N "$(tk_phase1)" || exit 0
+t_require phase 1
+tk2_begin $N || exit 0
 DEF=$(tk2_default_parent)
 SIZES="32 33 64 100 113 114 127 128"
 FIXED=00000012	# fixedTPM | fixedParent
