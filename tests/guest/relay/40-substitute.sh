@@ -16,14 +16,8 @@ here=${0%/*}
 
 N=7
 t_plan $N
-if [ "$TK_TPM" != 2.0 ]; then
-	t_skip_rest "TPM $TK_TPM: a TPM 2.0 parent's public area"
-	exit 0
-fi
-if [ "$(tk_impl)" != ours ]; then
-	t_skip_rest "the in-tree module has no sessions"
-	exit 0
-fi
+t_require tpm 2.0
+t_require ours	# the in-tree module has no sessions
 rl_setup $N
 P=/sys/module/trusted/parameters/srk_name
 

@@ -14,14 +14,8 @@ here=${0%/*}
 
 N=6
 t_plan $N
-if [ "$TK_TPM" != 2.0 ]; then
-	t_skip_rest "TPM $TK_TPM: TPM 2.0 hierarchies"
-	exit 0
-fi
-if [ "$(tk_impl)" != ours ]; then
-	t_skip_rest "the in-tree module has no sessions"
-	exit 0
-fi
+t_require tpm 2.0
+t_require ours	# the in-tree module has no sessions
 rl_setup $N
 PW=5a5b5c5d5e5f606162636465666768696a6b6c6d
 
