@@ -77,13 +77,19 @@ def marker(c):
     return pcr if pcr in MARKERS else None
 
 
-def segments(log, ktap):
-    """[(IMPL, OP, Counter)] of the marked segments."""
+def segment_names(ktap):
+    """{s: (IMPL, OP)} from the KTAP's "# seg s IMPL OP" lines."""
     names = {}
     for line in open(ktap, errors="replace"):
         m = re.search(r"# seg (\d+) (\S+) (\S+)", line)
         if m:
             names[int(m.group(1))] = (m.group(2), m.group(3))
+    return names
+
+
+def segments(log, ktap):
+    """[(IMPL, OP, Counter)] of the marked segments."""
+    names = segment_names(ktap)
     segs, cur = OrderedDict(), None
     for c, rc in commands(log):
         cc = int.from_bytes(c[6:10], "big")
@@ -100,10 +106,11 @@ def segments(log, ktap):
     return [(names[s][0], names[s][1], cnt) for s, cnt in segs.items()]
 
 
-def table(log, ktap):
+def table(log, ktap, tag="bench2", segs=segments):
+    """Print the table; TAG names the latency lines, SEGS counts."""
     ms, n, order = {}, {}, []
     for line in open(ktap, errors="replace"):
-        m = re.search(r"# bench2 (\S+) (\S+) (\d+) (\d+)", line)
+        m = re.search(r"# %s (\S+) (\S+) (\d+) (\d+)" % tag, line)
         if not m:
             continue
         impl, op, k, t = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
@@ -111,7 +118,7 @@ def table(log, ktap):
         n[impl, op] = n.get((impl, op), 0) + k
         if op not in order:
             order.append(op)
-    cmds = {(i, o): sum(c.values()) for i, o, c in segments(log, ktap)}
+    cmds = {(i, o): sum(c.values()) for i, o, c in segs(log, ktap)}
     print("  %-13s %9s %9s %8s %8s %7s %6s %6s" % (
         "op", "ours ms", "tree ms", "ours/s", "tree/s", "ratio", "cmds", "tree"))
     for op in order:
@@ -128,13 +135,18 @@ def table(log, ktap):
             cmds.get(("ours", op), "-"), cmds.get(("ref", op), "-")))
 
 
+def print_segments(segs):
+    """One line per segment: IMPL OP TOTAL NAME:COUNT..."""
+    for impl, op, cnt in segs:
+        detail = " ".join("%s:%d" % (k, v) for k, v in sorted(cnt.items()))
+        print("%s %s %d %s" % (impl, op, sum(cnt.values()), detail))
+
+
 def main():
     if sys.argv[1] == "--table":
         table(sys.argv[2], sys.argv[3])
         return
-    for impl, op, cnt in segments(sys.argv[1], sys.argv[2]):
-        detail = " ".join("%s:%d" % (k, v) for k, v in sorted(cnt.items()))
-        print("%s %s %d %s" % (impl, op, sum(cnt.values()), detail))
+    print_segments(segments(sys.argv[1], sys.argv[2]))
 
 
 if __name__ == "__main__":

@@ -1,25 +1,70 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark, not a test (make bench): wall time of trusted key operations,
-# ours against the in-tree module, in the same boot with the same TPM.
-# Each measurement is one "# bench IMPL OP N MS" line for tests/qemu/bench.sh;
-# the results only say that every operation succeeded.
+# Benchmark, not a test (make bench): trusted key operations, ours (default
+# options: sessions on) against the in-tree module, in the same boot with
+# the same TPM (1.2 or 2.0; on a TPM 2.0 under the SRK at 0x81000001).
+#
+# TPM commands per operation: one of each operation between two marker
+# commands, a read of exactly PCR s (s = 0..6: the segment's number; TPM 1.2
+# TPM_PCRRead through /dev/tpm0, TPM 2.0 PCR_Read of the sha256 bank from
+# sysfs); tests/qemu/tpm1_count.py counts the commands between markers in
+# swtpm's log and names the segments from the "# seg s IMPL OP" lines.
+# Latency: "# bench IMPL OP N MS" lines for tests/qemu/bench.sh.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted-tpm1/tk.inc"
 
 # tk.bench_n=N on the kernel command line (tests/qemu/bench.sh sets it).
 N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-20}
+# The in-tree TPM 2.0 code has no default parent: both get the SRK.
+KH=
+[ "$TK_TPM" = 2.0 ] && KH=" keyhandle=0x81000001"
 
-t_plan 2
-if [ -z "$TK_REF" ]; then
-	t_skip "ours" "no in-tree reference on this kernel: no ratio to report"
-	t_skip "ref" "no in-tree reference on this kernel"
+t_plan 3
+if [ -z "$TK_REF" ] || [ ! -c /dev/tpm0 ]; then
+	t_skip_n 3 "needs a TPM and the in-tree reference on this kernel: no ratio to report"
 	exit 0
 fi
 
 # Milliseconds since boot; busybox date has no %N everywhere, uptime does.
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# marker S: one TPM command that reads PCR S and nothing else.
+marker() {
+	if [ "$TK_TPM" = 2.0 ]; then
+		cat /sys/class/tpm/tpm0/pcr-sha256/"$1" >/dev/null
+	else
+		# TPM_PCRRead: tag RQU_COMMAND, size 14, ordinal 0x15, pcrIndex
+		_m=$(tk1_tpm "00c10000000e00000015$(printf %08x "$1")") &&
+			[ "$(echo "$_m" | cut -c13-20)" = 00000000 ]
+	fi
+}
+
+# seg S IMPL OP CMD...: CMD once between markers; "# seg S IMPL OP".
+seg() {
+	_s=$1 _si=$2 _so=$3
+	shift 3
+	echo "# seg $_s $_si $_so"
+	marker "$_s" || { echo "marker $_s failed" >&2; return 1; }
+	"$@" >/dev/null || { echo "segment $_s ($_si $_so) failed" >&2; return 1; }
+}
+
+# counts: new, load, update once each, ours then in-tree, after one
+# unmeasured new (a module's first operation may do one-time work).
+counts() {
+	_s=0
+	for _ci in ours ref; do
+		tk_mods $_ci && tk_add w "new 32$KH" || return 1
+		seg $_s $_ci new tk_add c "new 32$KH" && _cb=$(tk_blob c) &&
+			seg $((_s + 1)) $_ci load tk_add c2 "load $_cb$KH" &&
+			seg $((_s + 2)) $_ci update keyctl update "$(tk_id c)" "update$KH" ||
+			return 1
+		tk_drop w c c2
+		_s=$((_s + 3))
+	done
+	marker $_s
+}
 
 # timed IMPL OP FUNC: run "FUNC i" for i = 0..N-1 and print
 # "# bench IMPL OP N MS". Nothing but FUNC runs inside the timing.
@@ -33,9 +78,9 @@ timed() {
 	echo "# bench $1 $2 $N $(($(now_ms) - _t0))"
 }
 
-op_new() { keyctl add trusted "n$1" "new 32" "$_r"; }
-op_load() { keyctl add trusted "l$1" "load $_b" "$_r"; }
-op_update() { keyctl update "$_id" update; }
+op_new() { keyctl add trusted "n$1" "new 32$KH" "$_r"; }
+op_load() { keyctl add trusted "l$1" "load $_b$KH" "$_r"; }
+op_update() { keyctl update "$_id" "update$KH"; }
 
 # measure IMPL: N x new, N x load, N x update; print the lines.
 measure() {
@@ -53,6 +98,15 @@ measure() {
 	keyctl clear "$_r" >/dev/null 2>&1
 	return 0
 }
+
+# Not in $(...): the "# seg" lines go to the KTAP as they are made.
+if counts 2>/tmp/bench.err; then
+	t_ok "one new, load, update each between markers, ours and in-tree"
+else
+	t_fail "one new, load, update each between markers, ours and in-tree" "$(cat /tmp/bench.err)"
+fi
+tk_drop w c c2
+mods_none
 
 # Interleave to spread any drift: ours, ref, ours, ref.
 for impl in ours ref; do
