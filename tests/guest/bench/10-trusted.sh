@@ -5,7 +5,7 @@
 # the same TPM (1.2 or 2.0; on a TPM 2.0 under the SRK at 0x81000001).
 #
 # TPM commands per operation: one of each operation between two marker
-# commands, a read of exactly PCR s (s = 0..6: the segment's number; TPM 1.2
+# commands, a read of exactly PCR s (s = 0..7: the segment's number; TPM 1.2
 # TPM_PCRRead through /dev/tpm0, TPM 2.0 PCR_Read of the sha256 bank from
 # sysfs); tests/qemu/tpm1_count.py counts the commands between markers in
 # swtpm's log and names the segments from the "# seg s IMPL OP" lines.
@@ -50,20 +50,20 @@ seg() {
 	"$@" >/dev/null || { echo "segment $_s ($_si $_so) failed" >&2; return 1; }
 }
 
-# counts: new, load, update once each, ours then in-tree, after one
-# unmeasured new (a module's first operation may do one-time work).
+# counts: new, load, update once each, ours (segments 0-2, marker 3 ends
+# them) then in-tree (4-6, 7), each after one unmeasured new (a module's
+# first operation may do one-time work).
 counts() {
-	_s=0
+	_cs=0
 	for _ci in ours ref; do
 		tk_mods $_ci && tk_add w "new 32$KH" || return 1
-		seg $_s $_ci new tk_add c "new 32$KH" && _cb=$(tk_blob c) &&
-			seg $((_s + 1)) $_ci load tk_add c2 "load $_cb$KH" &&
-			seg $((_s + 2)) $_ci update keyctl update "$(tk_id c)" "update$KH" ||
-			return 1
+		seg $_cs $_ci new tk_add c "new 32$KH" && _cb=$(tk_blob c) &&
+			seg $((_cs + 1)) $_ci load tk_add c2 "load $_cb$KH" &&
+			seg $((_cs + 2)) $_ci update keyctl update "$(tk_id c)" "update$KH" &&
+			marker $((_cs + 3)) || return 1
 		tk_drop w c c2
-		_s=$((_s + 3))
+		_cs=$((_cs + 4))
 	done
-	marker $_s
 }
 
 # timed IMPL OP FUNC: run "FUNC i" for i = 0..N-1 and print
