@@ -31,7 +31,7 @@ echo
 echo "TPM commands per operation (ours: default options, sessions on):"
 count | awk '{ printf "  %-5s %-7s %2d   ", $1, $2, $3; for (i = 4; i <= NF; i++) printf "%s ", $i; print "" }'
 echo
-echo "Per operation (ms: mean of ${TKH_BENCH_N:-20}; ratio = ours / in-tree time, below 1 is faster;"
+echo "Per operation (ms: mean of 2 x ${TKH_BENCH_N:-20} in alternating rounds; ratio = ours / in-tree time, below 1 is faster;"
 echo "cmds: TPM commands of one operation, ours and in-tree):"
 count --table
 echo
