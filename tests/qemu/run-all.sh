@@ -159,10 +159,12 @@ suites_with_tests() { # a,b,c
 	done
 }
 
-# A job of the pool: the verdict parser's own tests.
+# A job of the pool: the verdict parser's and the bench command counter's own tests.
 job_selftest() {
 	tk_step "harness self-test" python3 "$TK_QEMU/ktap_test.py" ||
 		fail_step harness "ktap_test.py failed (see $run/jobs/harness.log)"
+	tk_step "command counter self-test" python3 "$TK_QEMU/count_test.py" ||
+		fail_step harness "count_test.py failed (see $run/jobs/harness.log)"
 }
 
 # A job of the pool: prepare KERNEL once for all of its machines.
