@@ -68,13 +68,12 @@ static int trusted_new_key(struct trusted_key_payload *p, const struct tk_reques
 
 	p->key_len = req->key_len;
 	p->migratable = req->opt.migratable;
-	/* TPM 2.0: the key is drawn inside the sealing session */
-	if (!kernel_rng && trusted_tpm_is_tpm2())
-		return trusted_tpm2_seal_random(p, &req->opt);
-	if (kernel_rng)
-		ret = get_random_bytes_wait(p->key, p->key_len);
-	else
-		ret = trusted_tpm_random(p->key, p->key_len, &req->opt);
+	/* From the TPM: drawn inside the sealing session or transport */
+	if (!kernel_rng)
+		return trusted_tpm_is_tpm2() ?
+		       trusted_tpm2_seal_random(p, &req->opt) :
+		       trusted_tpm1_seal_random(p, &req->opt);
+	ret = get_random_bytes_wait(p->key, p->key_len);
 	return ret ?: trusted_seal(p, &req->opt);
 }
 

@@ -267,11 +267,13 @@ static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 }
 
 /**
- * trusted_tpm_random() - fill a buffer from the TPM's random number generator
+ * trusted_tpm_random() - fill a buffer from a TPM 2.0's random number generator
  * @out: the buffer
  * @len: its length
- * @o: the key's options (on a TPM 1.2, sessions= chooses the transport)
+ * @o: the key's options (unused: outside a session, GetRandom is plain)
  *
+ * For sessions=0 on a TPM 2.0 (in a session, tpm2.c draws the key itself;
+ * a TPM 1.2 draws it inside its transport, trusted_tpm1_random_in()).
  * The TPM may hand out fewer bytes a call; it is asked again.
  *
  * Return: 0, -ENOMEM, -EIO when the TPM gave too little, or an exchange's
@@ -283,8 +285,8 @@ int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o)
 	int tries = 16, n = 0;
 	u8 *buf;
 
-	if (!is_tpm2)
-		return trusted_tpm1_random(out, len, o);
+	if (WARN_ON_ONCE(!is_tpm2))
+		return -ENODEV;
 	buf = trusted_tpm_buf_alloc();
 	if (!buf)
 		return -ENOMEM;

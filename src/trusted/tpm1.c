@@ -249,15 +249,12 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	return 0;
 }
 
-/**
- * trusted_tpm1_seal() - seal a payload's key with TPM_Seal
- * @p: the payload; its key is sealed into its blob
- * @o: the options (keyhandle, keyauth, blobauth, pcrinfo, sessions)
- *
- * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+/*
+ * Seal p->key; with @draw, draw it from the TPM first, in the same
+ * transport session (one transport for the whole of a new key).
  */
-int trusted_tpm1_seal(struct trusted_key_payload *p,
-		      const struct tk_options *o)
+static int seal(struct trusted_key_payload *p, const struct tk_options *o,
+		bool draw)
 {
 	struct seal_work *w;
 	u8 *buf;
@@ -273,7 +270,10 @@ int trusted_tpm1_seal(struct trusted_key_payload *p,
 	ret = trusted_tpm1_begin(buf, &w->x, o);
 	if (ret)
 		goto out_w;
-	ret = seal_exchange(buf, w, p, o);
+	if (draw)
+		ret = trusted_tpm1_random_in(buf, &w->x, p->key, p->key_len);
+	if (!ret)
+		ret = seal_exchange(buf, w, p, o);
 	if (w->open)
 		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
 	trusted_tpm1_end(buf, &w->x);
@@ -283,6 +283,34 @@ out_w:
 out_buf:
 	trusted_tpm_buf_free(buf);
 	return ret;
+}
+
+/**
+ * trusted_tpm1_seal() - seal a payload's key with TPM_Seal
+ * @p: the payload; its key is sealed into its blob
+ * @o: the options (keyhandle, keyauth, blobauth, pcrinfo, sessions)
+ *
+ * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+ */
+int trusted_tpm1_seal(struct trusted_key_payload *p,
+		      const struct tk_options *o)
+{
+	return seal(p, o, false);
+}
+
+/**
+ * trusted_tpm1_seal_random() - draw p->key_len bytes from the TPM, seal them
+ * @p: the payload; its key is drawn, then sealed into its blob
+ * @o: the options (keyhandle, keyauth, blobauth, pcrinfo, sessions)
+ *
+ * GetRandom and TPM_Seal run in one transport session (unless sessions=0).
+ *
+ * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+ */
+int trusted_tpm1_seal_random(struct trusted_key_payload *p,
+			     const struct tk_options *o)
+{
+	return seal(p, o, true);
 }
 
 /**

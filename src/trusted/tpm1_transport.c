@@ -409,36 +409,26 @@ static int random_chunk(u8 *buf, struct tk1_xport *x, u8 *out, u32 len)
 }
 
 /**
- * trusted_tpm1_random() - random bytes from the TPM 1.2, in a transport
+ * trusted_tpm1_random_in() - random bytes from the TPM 1.2, in an open sequence
+ * @buf: a command buffer
+ * @x: the sequence's transport state (trusted_tpm1_begin())
  * @out: where to put them
  * @len: how many
- * @o: the options (the transport's parent key, sessions=)
  *
- * Return: 0 or a negative errno.
+ * The TPM may hand out fewer bytes a call; it is asked again.
+ *
+ * Return: 0, -EIO when the TPM gave too little, or an exchange's errno.
  */
-int trusted_tpm1_random(u8 *out, size_t len, const struct tk_options *o)
+int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len)
 {
-	struct tk1_xport x = { };
 	size_t done = 0;
 	int tries = 16, n = 0;
-	u8 *buf;
 
-	buf = trusted_tpm_buf_alloc();
-	if (!buf)
-		return -ENOMEM;
-	n = trusted_tpm1_begin(buf, &x, o);
-	if (n)
-		goto out;
 	while (done < len && tries--) {
-		n = random_chunk(buf, &x, out + done, len - done);
+		n = random_chunk(buf, x, out + done, len - done);
 		if (n < 0)
-			break;
+			return n;
 		done += n;
 	}
-	trusted_tpm1_end(buf, &x);
-out:
-	trusted_tpm_buf_free(buf);
-	if (n < 0)
-		return n;
 	return done == len ? 0 : -EIO;
 }

@@ -42,6 +42,8 @@ int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
 /* tpm1.c: TPM_Seal / TPM_Unseal of a payload, and their HMACs. */
 int trusted_tpm1_seal(struct trusted_key_payload *p,
 		      const struct tk_options *o);
+int trusted_tpm1_seal_random(struct trusted_key_payload *p,
+			     const struct tk_options *o);
 int trusted_tpm1_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
 int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open);
@@ -66,7 +68,7 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 void trusted_tpm1_end(u8 *buf, struct tk1_xport *x);
 int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		      const char *what, bool *ran);
-int trusted_tpm1_random(u8 *out, size_t len, const struct tk_options *o);
+int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len);
 int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
 			u32 der_len, u8 *em, u8 *out, u32 k);
 
