@@ -16,7 +16,7 @@ need make python3 rsync gcc
 
 run=$(tk_rundir)
 export TKH_NESTED=1
-ms=${TKH_BENCH_MS:-${TK_BENCH_MS:-500}}
+ms=${TKH_BENCH_MS:-500}
 d=$run/bench-enc
 mkdir -p "$d/state"
 
