@@ -146,7 +146,14 @@ static int check_policy(struct tk2_key *k)
 		return 0;
 	if (k->nauth)
 		return refuse(k, "signed policies without a PolicyAuthorize policy");
-	for (i = 0; i < k->npolicy; i++) {
+	/* a PIN: one PolicyAuthValue, after the PolicyPCRs */
+	i = k->npolicy - 1;
+	if (k->npolicy > 1 && k->policy[i].code == TK2_CC_POLICY_AUTH_VALUE) {
+		if (k->policy[i].len)
+			return refuse(k, "PolicyAuthValue with a body");
+		k->auth_value = true;
+	}
+	for (i = 0; i < k->npolicy - k->auth_value; i++) {
 		if (k->policy[i].code != TK2_CC_POLICY_PCR)
 			return refuse(k, "unsupported policy command");
 		if (tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,

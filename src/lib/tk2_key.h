@@ -24,7 +24,8 @@
  *     name   [0] EXPLICIT UTF8String OPTIONAL,
  *     policy [1] EXPLICIT SEQUENCE OF TPMPolicy }
  *
- * policy [1] is PolicyPCR commands (pcrs=), or, for a key sealed under a
+ * policy [1] is PolicyPCR commands (pcrs=), the last one possibly followed
+ * by one PolicyAuthValue with an empty body (pcrs= with blobauth=), or, for a key sealed under a
  * signed policy (policykey=), exactly one PolicyAuthorize of the signer
  * with sigAlg NULL; [3] is then allowed: the signed policies, each a list
  * of commands ending in PolicyAuthorize with the signature. Their
@@ -65,6 +66,7 @@ struct tk2_key {
 	unsigned int npolicy;
 	struct tk2_key_policy policy[TK2_KEY_POLICY_MAX];
 	bool signed_policy;		/* policy is a PolicyAuthorize */
+	bool auth_value;		/* policy ends in PolicyAuthValue */
 	unsigned int nauth;
 	struct tk2_key_auth auth[TK2_KEY_AUTH_MAX];
 	struct tk2_public info;	/* what pub says */

@@ -758,6 +758,27 @@ static void policy_field(struct der *o, unsigned int n, const u8 *code,
 	wrap(o, 0xa1, &outer);
 }
 
+/* A policy field of @n different commands: codes[i] (2 octets), bodies[i]. */
+static void policy_list(struct der *o, unsigned int n, const u8 *const *codes,
+			const u8 *const *bodies, const u32 *lens)
+{
+	struct der seq = { .n = 0 }, one, f, outer = { .n = 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		one.n = 0;
+		f.n = 0;
+		tlv(&f, 0x02, codes[i], 2);
+		wrap(&one, 0xa0, &f);
+		f.n = 0;
+		tlv(&f, 0x04, bodies[i], lens[i]);
+		wrap(&one, 0xa1, &f);
+		wrap(&seq, 0x30, &one);
+	}
+	wrap(&outer, 0x30, &seq);
+	wrap(o, 0xa1, &outer);
+}
+
 static void policy_blob(struct der *d, const struct der *opt, bool with_policy)
 {
 	struct der f;
@@ -916,7 +937,57 @@ static void test_policy(void)
 	o.n = 0;
 	policy_field(&o, 1, cc_authvalue, 2, NULL, 0);
 	policy_blob(&d, &o, true);
-	expect_refused(&d, "PolicyAuthValue (not supported)");
+	expect_refused(&d, "PolicyAuthValue alone (a PIN alone is userWithAuth)");
+
+	/* a PIN with pcrs=: PolicyPCR(s), then one PolicyAuthValue */
+	{
+		const u8 *pa_codes[] = { cc_pcr, cc_authvalue };
+		const u8 *av_first[] = { cc_authvalue, cc_pcr };
+		const u8 *pcr_av_av[] = { cc_pcr, cc_authvalue, cc_authvalue };
+		const u8 *pcr_pcr_av[] = { cc_pcr, cc_pcr, cc_authvalue };
+		const u8 *bodies[] = { body, NULL, NULL };
+		const u8 *bodies_r[] = { NULL, body };
+		const u8 *bodies3[] = { body, body, NULL };
+		u32 lens[] = { parts.pcr_body_len, 0, 0 };
+		u32 lens_r[] = { 0, parts.pcr_body_len };
+		u32 lens3[] = { parts.pcr_body_len, parts.pcr_body_len, 0 };
+		u32 lens_b[] = { parts.pcr_body_len, 1 };
+
+		o.n = 0;
+		policy_list(&o, 2, pa_codes, bodies, lens);
+		policy_blob(&d, &o, true);
+		CHECK_EQ(parse_der(&d, &k), 0);
+		CHECK_EQ(k.npolicy, 2);
+		CHECK(k.auth_value);
+		CHECK(!k.signed_policy);
+
+		o.n = 0;
+		policy_list(&o, 3, pcr_pcr_av, bodies3, lens3);
+		policy_blob(&d, &o, true);
+		CHECK_EQ(parse_der(&d, &k), 0);
+		CHECK(k.auth_value);
+
+		o.n = 0;
+		policy_list(&o, 2, av_first, bodies_r, lens_r);
+		policy_blob(&d, &o, true);
+		expect_refused(&d, "PolicyAuthValue before the PolicyPCR");
+
+		o.n = 0;
+		policy_list(&o, 3, pcr_av_av, bodies, lens);
+		policy_blob(&d, &o, true);
+		expect_refused(&d, "PolicyAuthValue twice");
+
+		o.n = 0;
+		policy_list(&o, 2, pa_codes, bodies3, lens_b);
+		policy_blob(&d, &o, true);
+		expect_refused(&d, "PolicyAuthValue with a body");
+
+		o.n = 0;
+		policy_field(&o, 1, cc_pcr, 2, body, parts.pcr_body_len);
+		policy_blob(&d, &o, true);
+		CHECK_EQ(parse_der(&d, &k), 0);
+		CHECK(!k.auth_value);
+	}
 
 	o.n = 0;
 	policy_field(&o, 1, cc_pcr, 2, body, parts.pcr_body_len);
