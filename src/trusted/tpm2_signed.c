@@ -14,7 +14,8 @@
  * digest the PolicyPCRs give from zero. Before the TPM is held, every
  * entry is checked (signer and policyRef those of policy [1], commands we
  * can replay) and its digests computed; then the entries are tried in
- * order: a fresh policy session runs the PolicyPCRs, the signer is loaded
+ * order: a fresh policy session (salted to the parent, with sessions, as
+ * tpm2_policy.c's) runs the PolicyPCRs, the signer is loaded
  * with TPM2_LoadExternal in the owner hierarchy (a null-hierarchy key
  * gives null tickets, which PolicyAuthorize refuses), TPM2_VerifySignature
  * gives the ticket, the signer is flushed, TPM2_PolicyAuthorize. The first
@@ -268,36 +269,29 @@ static int verify(u8 *buf, const struct trusted_tpm2_signed *sg,
 /* Run signed policy @i in a new session; the session, or an error. */
 static int try_one(u8 *buf, const struct tk2_key *k,
 		   const struct trusted_tpm2_signed *sg, unsigned int i,
-		   u32 *session)
+		   struct trusted_tpm2_sess *ts,
+		   const struct trusted_tpm2_parent *pa, struct tk2_session *s)
 {
 	const struct tk2_key_auth *a = &k->auth[i];
 	u16 alg = k->info.name_alg;
-	u8 name[TK2_NAME_MAX], ticket[TICKET_MAX], nonce[TK2_DIGEST_MAX];
+	u8 name[TK2_NAME_MAX], ticket[TICKET_MAX];
 	struct tk2_policy_authorize_in in = { 0 };
 	u32 name_len = 0, ticket_len = 0;
 	struct tk_cmd_buf b;
 	unsigned int c;
 	int rc;
 
-	*session = 0;
-	get_random_bytes(nonce, sizeof(nonce));
-	rc = tk2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
-				  tk2_alg_digest_size(alg), alg);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, session);
-	if (rc) {
-		if (rc == -EBADMSG && *session >> 24 == TK2_HT_POLICY_SESSION)
-			trusted_tpm2_flush(buf, *session);
+	rc = trusted_tpm2_policy_start(buf, alg, ts, pa, s);
+	if (rc)
 		return rc;
-	}
 	for (c = 0; !rc && c + 1 < a->ncmd; c++) {
 		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, a->cmd[c].code,
-				    *session, a->cmd[c].body, a->cmd[c].len);
+				    s->handle, a->cmd[c].body, a->cmd[c].len);
 		rc = rc ?: send_empty(buf);
 	}
 	rc = rc ?: verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
 	if (!rc) {
-		in.session = *session;
+		in.session = s->handle;
 		in.approved.p = sg->approved[i];
 		in.approved.len = tk2_alg_digest_size(alg);
 		in.policy_ref = sg->ab[i].policy_ref;
@@ -309,7 +303,7 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 		rc = rc ?: send_empty(buf);
 	}
 	if (rc)
-		trusted_tpm2_flush(buf, *session);
+		trusted_tpm2_flush(buf, s->handle);
 	return rc;
 }
 
@@ -331,7 +325,9 @@ static bool printable(const struct tk2_key_auth *a)
  * @buf: a command buffer
  * @k: the parsed blob, k->signed_policy set
  * @sg: what trusted_tpm2_signed_prepare() made of it
- * @session: set to the session's handle; the caller flushes it
+ * @ts: the operation's session state to salt each policy session, or NULL
+ * @pa: the parent to salt them to, with @ts
+ * @s: set to the session; the caller flushes it unless Unseal ends it
  *
  * Logs which signed policy the TPM accepted (its index and name).
  *
@@ -340,7 +336,9 @@ static bool printable(const struct tk2_key_auth *a)
  */
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
-				u32 *session)
+				struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa,
+				struct tk2_session *s)
 {
 	int rc, last = 0;
 	unsigned int i;
@@ -348,7 +346,7 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 	for (i = 0; i < k->nauth; i++) {
 		if (sg->skip[i])
 			continue;
-		rc = try_one(buf, k, sg, i, session);
+		rc = try_one(buf, k, sg, i, ts, pa, s);
 		if (!rc) {
 			bool p = printable(&k->auth[i]);
 

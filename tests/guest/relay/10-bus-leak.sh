@@ -14,13 +14,16 @@
 # a blob sealed under an RSA parent (0x81000002, prepare.sh) and a new key
 # with a blobauth under it: ours starts a session salted to that key (a
 # StartAuthSession naming it as tpmKey is on the bus) and leaks neither.
+# TPM 2.0, ours: a pcrs= key with a PIN (PolicyAuthValue in a policy session
+# salted to the parent): new, load with the PIN, a wrong PIN refused; the
+# PIN is never on the bus.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted/tk.inc"
 . "$here/../trusted2/tk2.inc"
 . "$here/rl.inc"
 
-N=15
+N=17
 t_plan $N
 why=$(tk_phase1)
 [ -n "$why" ] || why=$(rl_why)
@@ -77,7 +80,7 @@ fi
 
 # Ours.
 if ! tk_mods ours; then
-	for i in 6 7 8 9 10 11 12 13 14 15; do t_fail "test $i" "our trusted.ko did not load"; done
+	for i in 6 7 8 9 10 11 12 13 14 15 16 17; do t_fail "test $i" "our trusted.ko did not load"; done
 	exit 0
 fi
 traffic ours
@@ -111,5 +114,25 @@ else
 			t_fail "ours: $d not on the bus" "seen in $h message(s) (see relay.rec in the boot's directory)"
 		fi
 	done
+fi
+# A PIN with a PCR policy: PolicyAuthValue, the PIN keying the HMAC only.
+BA4=fedcba9876543210fedcba9876543210fedcba98
+if [ "$TK_TPM" != 2.0 ] || [ -z "$(tk2_pcr 16)" ]; then
+	tk_skip_rest 16 17 "pcrs= is TPM 2.0 (and needs PCR 16 in sysfs)"
+else
+	pin_pcrs() {
+		tk_add l_pp "new 32 $KH pcrs=sha256:16 blobauth=$BA4" || return 1
+		_p=$(tk_blob l_pp) || return 1
+		tk_add l_pp2 "load $_p $KH blobauth=$BA4" || return 1
+		! tk_add l_pp3 "load $_p $KH blobauth=$BA3" 2>/dev/null
+	}
+	t_check "ours: new pcrs=sha256:16 blobauth=, load with the PIN, a wrong PIN refused" pin_pcrs
+	tk_drop l_pp l_pp2 l_pp3
+	h=$(rl_hits "$BA4")
+	if [ "$h" = 0 ]; then
+		t_ok "ours: the PIN of a pcrs= key not on the bus"
+	else
+		t_fail "ours: the PIN of a pcrs= key not on the bus" "seen in $h message(s) (see relay.rec in the boot's directory)"
+	fi
 fi
 rl_ctl "mark ours-end" >/dev/null
