@@ -246,6 +246,8 @@ int trusted_tpm2_policy_start(u8 *buf, u16 alg, struct trusted_tpm2_sess *ts,
 				  tk2_alg_digest_size(alg), alg);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, &s->handle);
+	/* nonceTPM: in the HMAC a PIN keys (PolicyAuthValue) */
+	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
 	if (rc) {
 		/* A malformed response may still have started one. */
 		if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_POLICY_SESSION)

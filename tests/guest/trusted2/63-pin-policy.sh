@@ -62,7 +62,7 @@ b=$(tk_blob q_k)
 body="0020$(pcr_digest $P)00000001000b03000001"
 check_cmds() {
 	tk_eq "policy commands" "$(policy_cmds "$b" | tr '\n' ' ')" \
-		"000000017f $body 000000016b - "
+		"017f $body 016b - "
 }
 t_check "the blob's policy: PolicyPCR, then PolicyAuthValue (empty body)" check_cmds
 check_auth_policy() {
