@@ -24,10 +24,11 @@
  *     name   [0] EXPLICIT UTF8String OPTIONAL,
  *     policy [1] EXPLICIT SEQUENCE OF TPMPolicy }
  *
- * policy [1] is PolicyPCR commands (pcrs=), the last one possibly followed
- * by one PolicyAuthValue with an empty body (pcrs= with blobauth=), or, for a key sealed under a
+ * policy [1] is PolicyPCR commands (pcrs=), or, for a key sealed under a
  * signed policy (policykey=), exactly one PolicyAuthorize of the signer
- * with sigAlg NULL; [3] is then allowed: the signed policies, each a list
+ * with sigAlg NULL; either may end in one PolicyAuthValue with an empty
+ * body (a PIN: blobauth=), k->auth_value. [3] is allowed with a
+ * PolicyAuthorize: the signed policies, each a list
  * of commands ending in PolicyAuthorize with the signature. Their
  * commands are checked when load tries them, not here.
  */

@@ -102,8 +102,11 @@ static int check_seal_options(const struct tk_options *o)
 		why = "pcrs with blobauth needs hash=sha256";
 	else if (o->policykey_len &&
 		 (tk_opt_given(o, TK_OPT_PCRS) || has_policyhandle(o) ||
-		  tk_opt_given(o, TK_OPT_POLICYDIGEST) || o->blobauth_len))
-		why = "policykey cannot be combined with pcrs, policydigest, policyhandle or blobauth";
+		  tk_opt_given(o, TK_OPT_POLICYDIGEST)))
+		why = "policykey cannot be combined with pcrs, policydigest or policyhandle";
+	else if (o->policykey_len && o->blobauth_len &&
+		 tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
+		why = "policykey with blobauth needs hash=sha256";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";

@@ -18,7 +18,10 @@
  * tpm2_policy.c's) runs the PolicyPCRs, the signer is loaded
  * with TPM2_LoadExternal in the owner hierarchy (a null-hierarchy key
  * gives null tickets, which PolicyAuthorize refuses), TPM2_VerifySignature
- * gives the ticket, the signer is flushed, TPM2_PolicyAuthorize. The first
+ * gives the ticket, the signer is flushed, TPM2_PolicyAuthorize, and for a
+ * PIN (blobauth=) TPM2_PolicyAuthValue: the object's authPolicy is then
+ * H(PolicyAuthorize's digest || TPM_CC_PolicyAuthValue), so the PIN is
+ * needed whatever the signer approves. The first
  * session that gets through is handed back for TPM2_Unseal; a session the
  * TPM refused is flushed and the next entry tried.
  */
@@ -85,13 +88,32 @@ static int authorize_digest(u16 alg, const u8 *pub, u32 pub_len,
 	return ret;
 }
 
+/* A PIN: @d extended by PolicyAuthValue (Part 3 §23.17), in @alg. */
+static int add_auth_value(u16 alg, u8 *d)
+{
+	u8 in[TK2_DIGEST_MAX + 4];
+	struct crypto_shash *tfm;
+	int n, ret;
+
+	tfm = trusted_tpm2_hash_alloc(alg);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	n = tk2_policy_auth_value_input(in, sizeof(in), d,
+					tk2_alg_digest_size(alg));
+	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, in, n, d);
+	crypto_free_shash(tfm);
+	return ret;
+}
+
 /**
  * trusted_tpm2_authorize_policy() - the authPolicy of a policykey= key
  * @o: the options: policykey
  * @name_alg: the object's name algorithm
  * @pol: its digest is set
  *
- * Allocates hash transforms: call it before taking the TPM lock.
+ * With blobauth= PolicyAuthValue follows the PolicyAuthorize: the PIN is
+ * the object's, whatever policy the signer approves. Allocates hash
+ * transforms: call it before taking the TPM lock.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -100,17 +122,22 @@ int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 {
 	struct tk_span ref = { NULL, 0 };
 
+	int ret;
+
 	memset(pol->digest, 0, sizeof(pol->digest));
-	return authorize_digest(name_alg, o->policykey, o->policykey_len, &ref,
-				pol->digest);
+	ret = authorize_digest(name_alg, o->policykey, o->policykey_len, &ref,
+			       pol->digest);
+	if (!ret && o->blobauth_len)
+		ret = add_auth_value(name_alg, pol->digest);
+	return ret;
 }
 
 /**
  * trusted_tpm2_signed_check() - whether policy [1] is the object's authPolicy
  * @k: a parsed blob with k->signed_policy
  *
- * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] does not
- * give the object's authPolicy.
+ * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] (and its
+ * PolicyAuthValue, for a PIN) does not give the object's authPolicy.
  */
 int trusted_tpm2_signed_check(const struct tk2_key *k)
 {
@@ -122,6 +149,8 @@ int trusted_tpm2_signed_check(const struct tk2_key *k)
 				       &ab);
 	ret = ret ?: authorize_digest(k->info.name_alg, ab.pub.p + 2,
 				      ab.pub.len - 2, &ab.policy_ref, d);
+	if (!ret && k->auth_value)
+		ret = add_auth_value(k->info.name_alg, d);
 	if (ret)
 		return ret;
 	if (k->info.policy_len != tk2_alg_digest_size(k->info.name_alg) ||
@@ -300,6 +329,10 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 		in.ticket.p = ticket;
 		in.ticket.len = ticket_len;
 		rc = tk2_cmd_policy_authorize(&b, buf, PAGE_SIZE, &in);
+		rc = rc ?: send_empty(buf);
+	}
+	if (!rc && k->auth_value) {	/* a PIN, after the reset digest */
+		rc = tk2_cmd_policy_auth_value(&b, buf, PAGE_SIZE, s->handle);
 		rc = rc ?: send_empty(buf);
 	}
 	if (rc)

@@ -817,6 +817,9 @@ static void one_policy(struct der *seq, u16 cc, const u8 *body, u32 len)
 	wrap(seq, 0x30, &one);
 }
 
+/* After [1]'s PolicyAuthorize: 1 a PolicyAuthValue, 2 one with a body. */
+static int signed_pin;
+
 /* [1] PolicyAuthorize (sigAlg NULL unless @sig); @nauth entries in [3]. */
 static void signed_blob(struct der *d, bool policy, bool sig, unsigned int nauth,
 			unsigned int ncmd)
@@ -842,6 +845,9 @@ static void signed_blob(struct der *d, bool policy, bool sig, unsigned int nauth
 	kl += n;
 	if (policy) {
 		one_policy(&seq, TK2_CC_POLICY_AUTHORIZE, key, kl);
+		if (signed_pin)
+			one_policy(&seq, TK2_CC_POLICY_AUTH_VALUE, key,
+				   signed_pin - 1);
 		wrap(&outer, 0x30, &seq);
 		wrap(&o, 0xa1, &outer);
 	}
@@ -881,8 +887,22 @@ static void test_signed_policies(void)
 	signed_blob(&d, true, false, 2, 2);
 	CHECK_EQ(parse_der(&d, &k), 0);
 	CHECK(k.signed_policy);
+	CHECK(!k.auth_value);
 	CHECK_EQ(k.nauth, 2);
 	CHECK_EQ(k.auth[1].ncmd, 2);
+
+	/* a PIN: PolicyAuthValue after the PolicyAuthorize */
+	signed_pin = 1;
+	signed_blob(&d, true, false, 2, 2);
+	CHECK_EQ(parse_der(&d, &k), 0);
+	CHECK(k.signed_policy);
+	CHECK(k.auth_value);
+	CHECK_EQ(k.npolicy, 2);
+	CHECK_EQ(k.nauth, 2);
+	signed_pin = 2;
+	signed_blob(&d, true, false, 2, 2);
+	expect_refused(&d, "PolicyAuthValue with a body after PolicyAuthorize");
+	signed_pin = 0;
 	CHECK_EQ(k.auth[1].cmd[0].code, TK2_CC_POLICY_PCR);
 	CHECK_EQ(k.auth[1].cmd[1].code, TK2_CC_POLICY_AUTHORIZE);
 	CHECK_EQ(k.auth[0].name_len, 4);

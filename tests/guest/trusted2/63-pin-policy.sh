@@ -11,13 +11,17 @@
 # PIN alone and the same holds. Two wrong PINs with DA maxTries lowered to
 # 2 lock the TPM out: EBUSY (as 62-pin). After PCR 16 moved, the right PIN
 # no longer loads it (EPERM). hash=sha1 with a PIN and pcrs=: EINVAL
-# (our policy sessions are SHA-256).
+# (our policy sessions are SHA-256). A PIN with policykey= (when
+# trusted-policy is in the initramfs): authPolicy = H(PolicyAuthorize(signer)
+# || CC_PolicyAuthValue), trusted-policy add writes policy [1] as
+# PolicyAuthorize then PolicyAuthValue; the right PIN loads through the
+# signed policy, a wrong one is EPERM.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted/tk.inc"
 . "$here/tk2.inc"
 
-N=18
+N=23
 # TPM_RH_LOCKOUT, then a password authorisation with the empty password.
 LOCKOUT_PW=4000000a00000009400000090000000000
 tk2_begin $N "$(tk_phase1)" || exit 0
@@ -112,8 +116,38 @@ t_errno "after that the right PIN no longer loads it: EPERM" EPERM \
 	tk_refused q_x "load $b blobauth=4711"
 t_errno "hash=sha1 pcrs= blobauth=: EINVAL (policy sessions are SHA-256)" EINVAL \
 	tk_refused q_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=4711"
+
+# policykey= with a PIN: PolicyAuthValue after the PolicyAuthorize.
+W=/tmp/tk2-pin
+mkdir -p $W
+if ! command -v trusted-policy >/dev/null; then
+	tk_skip_rest 18 22 "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
+else
+	EC=$(trusted-policy signer-public --signer "$here/keys/ec.pem" -o $W/s.pub &&
+		xxd -p $W/s.pub | tr -d '\n')
+	t_check "new 32 policykey=<ECDSA signer> blobauth=<PIN>" tk_add q_s "new 32 policykey=$EC blobauth=4711"
+	bs=$(tk_blob q_s)
+	signed_auth_policy() {
+		_d=$(trusted-policy authorize --signer "$here/keys/ec.pem") || return 1
+		tk_eq "authPolicy" "$(tk2_der_get "$bs" 04 1 | cut -c21-88)" \
+			"0020$(sha256_hex "${_d}0000016b")"
+	}
+	t_check "its authPolicy: PolicyAuthorize(signer), then PolicyAuthValue" signed_auth_policy
+	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$bs" >$W/in.hex
+	bs1=$(trusted-policy add --signer "$here/keys/ec.pem" --pcrs sha256:$P \
+		--pcr-values $W/pcr.txt --name pin1 $W/in.hex $W/out.hex && cat $W/out.hex)
+	added() {
+		tk_eq "policy [1] commands" "$(policy_cmds "$bs1" | awk '{ printf "%s ", $1 }')" "016a 016b "
+	}
+	t_check "trusted-policy add: policy [1] is PolicyAuthorize then PolicyAuthValue" added
+	t_check "the right PIN loads it (signed PolicyPCR, PolicyAuthorize, PolicyAuthValue)" \
+		tk_add q_s1 "load $bs1 blobauth=4711"
+	t_errno "policykey: a wrong PIN: EPERM" EPERM tk_refused q_x "load $bs1 blobauth=0815"
+fi
+rm -rf $W
 t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 
 restore >/dev/null 2>&1
-tk_drop q_k q_l q_l0 q_lock
+tk_drop q_k q_l q_l0 q_lock q_s q_s1
