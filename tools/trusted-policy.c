@@ -587,18 +587,25 @@ static u32 key_write(const struct tpmkey *k, const u8 *pol, u32 pol_len,
 	return w.len;
 }
 
-/* The key's own policy [1]: exactly the initial PolicyAuthorize of @s. */
-static u32 key_policy(const struct signer *s, u8 *out, u32 size)
+/*
+ * The key's own policy [1]: exactly the initial PolicyAuthorize of @s, then
+ * with @pin (a key sealed with blobauth=) PolicyAuthValue, empty.
+ */
+static u32 key_policy(const struct signer *s, bool pin, u8 *out, u32 size)
 {
 	u8 body[1024];
 	u32 n = authorize_body(s, NULL, 0, body, sizeof(body)), p;
 	struct tk_cmd_buf w;
 
 	p = policy_size(CC_POLICY_AUTHORIZE, n);
+	if (pin)
+		p += policy_size(TK2_CC_POLICY_AUTH_VALUE, 0);
 	tk_cmd_init(&w, out, size);
 	tk_der_put_hdr(&w, CTX(1), tk_der_size(p));
 	tk_der_put_hdr(&w, TK_DER_SEQUENCE, p);
 	put_policy(&w, CC_POLICY_AUTHORIZE, body, n);
+	if (pin)
+		put_policy(&w, TK2_CC_POLICY_AUTH_VALUE, body, 0);
 	if (w.bad)
 		die("internal: policy too long");
 	return w.len;
@@ -695,6 +702,7 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	struct tk_cmd_buf w;
 	struct signer s;
 	u32 sig_len;
+	bool pin = false;
 
 	if (argc != 2 || !o->signer)
 		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT");
@@ -702,9 +710,18 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	pcr_policy(o->pcrs, o->values, &pp);
 	key_read(argv[0], &k);
 	authorize_digest(&s, digest);
+	if (memcmp(key_auth_policy(&k), digest, SHA256_LEN)) {
+		/* sealed with a PIN: PolicyAuthorize, then PolicyAuthValue */
+		u8 cc[4];
+
+		put_unaligned_be32(TK2_CC_POLICY_AUTH_VALUE, cc);
+		sha256(digest, SHA256_LEN, cc, sizeof(cc), digest);
+		pin = true;
+	}
 	if (memcmp(key_auth_policy(&k), digest, SHA256_LEN))
-		die("%s: the object's authPolicy is not PolicyAuthorize of this signer", argv[0]);
-	pol_len = key_policy(&s, pol, sizeof(pol));
+		die("%s: the object's authPolicy is not PolicyAuthorize of this signer (nor followed by PolicyAuthValue)",
+		    argv[0]);
+	pol_len = key_policy(&s, pin, pol, sizeof(pol));
 	if (k.policy >= 0 && (k.e[k.policy].raw_len != pol_len ||
 			      memcmp(k.e[k.policy].raw, pol, pol_len)))
 		die("%s: the policy field is not this signer's PolicyAuthorize", argv[0]);

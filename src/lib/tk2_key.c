@@ -117,12 +117,22 @@ static int parse_policy_seq(struct tk_der *seq, struct tk2_key_policy *pol,
 	return 0;
 }
 
-/* policy [1]: one PolicyAuthorize, sigAlg NULL: a signed policy key. */
+/* A PolicyAuthValue, the last command of policy [1]: a PIN. */
+static bool ends_in_auth_value(const struct tk2_key *k)
+{
+	return k->npolicy > 1 &&
+	       k->policy[k->npolicy - 1].code == TK2_CC_POLICY_AUTH_VALUE;
+}
+
+/*
+ * policy [1]: one PolicyAuthorize, sigAlg NULL, and a PIN's PolicyAuthValue
+ * after it or not: a signed policy key.
+ */
 static bool is_authorize(const struct tk2_key *k)
 {
 	struct tk2_authorize_body ab;
 
-	return k->npolicy == 1 &&
+	return k->npolicy == 1U + ends_in_auth_value(k) &&
 	       k->policy[0].code == TK2_CC_POLICY_AUTHORIZE &&
 	       !tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 					 &ab) &&
@@ -141,12 +151,18 @@ static int check_policy(struct tk2_key *k)
 		return 0;
 	if (!k->info.policy_len)
 		return refuse(k, "policy given for an object without one");
+	/* a PIN: one PolicyAuthValue, last, after PolicyPCRs or PolicyAuthorize */
+	if (ends_in_auth_value(k)) {
+		if (k->policy[k->npolicy - 1].len)
+			return refuse(k, "PolicyAuthValue with a body");
+		k->auth_value = true;
+	}
 	k->signed_policy = is_authorize(k);
 	if (k->signed_policy)
 		return 0;
 	if (k->nauth)
 		return refuse(k, "signed policies without a PolicyAuthorize policy");
-	for (i = 0; i < k->npolicy; i++) {
+	for (i = 0; i < k->npolicy - k->auth_value; i++) {
 		if (k->policy[i].code != TK2_CC_POLICY_PCR)
 			return refuse(k, "unsupported policy command");
 		if (tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,

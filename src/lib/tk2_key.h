@@ -26,7 +26,9 @@
  *
  * policy [1] is PolicyPCR commands (pcrs=), or, for a key sealed under a
  * signed policy (policykey=), exactly one PolicyAuthorize of the signer
- * with sigAlg NULL; [3] is then allowed: the signed policies, each a list
+ * with sigAlg NULL; either may end in one PolicyAuthValue with an empty
+ * body (a PIN: blobauth=), k->auth_value. [3] is allowed with a
+ * PolicyAuthorize: the signed policies, each a list
  * of commands ending in PolicyAuthorize with the signature. Their
  * commands are checked when load tries them, not here.
  */
@@ -65,6 +67,7 @@ struct tk2_key {
 	unsigned int npolicy;
 	struct tk2_key_policy policy[TK2_KEY_POLICY_MAX];
 	bool signed_policy;		/* policy is a PolicyAuthorize */
+	bool auth_value;		/* policy ends in PolicyAuthValue */
 	unsigned int nauth;
 	struct tk2_key_auth auth[TK2_KEY_AUTH_MAX];
 	struct tk2_public info;	/* what pub says */

@@ -166,3 +166,26 @@ int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
 	tk_cmd_bytes(&b, pp->digest, pp->digest_len);
 	return b.bad ? -E2BIG : (int)b.len;
 }
+
+/**
+ * tk2_policy_auth_value_input() - the bytes a PolicyAuthValue hashes
+ * @out: the buffer
+ * @size: its size
+ * @old: the policy digest so far
+ * @digest_len: its size, that of the policy's hash
+ *
+ * policyDigest_new = H(policyDigest_old || TPM_CC_PolicyAuthValue)
+ * (TPM 2.0 Part 3 §23.17); TPM2_PolicyPassword extends by the same code.
+ *
+ * Return: the length written, or -E2BIG when @size is short.
+ */
+int tk2_policy_auth_value_input(u8 *out, u32 size, const u8 *old,
+				u16 digest_len)
+{
+	struct tk_cmd_buf b;
+
+	tk_cmd_init(&b, out, size);
+	tk_cmd_bytes(&b, old, digest_len);
+	tk_cmd_u32(&b, TK2_CC_POLICY_AUTH_VALUE);
+	return b.bad ? -E2BIG : (int)b.len;
+}

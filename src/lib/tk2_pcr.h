@@ -36,5 +36,7 @@ int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 			  struct tk2_policy_pcr *out);
 int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
 			  const struct tk2_policy_pcr *pp);
+int tk2_policy_auth_value_input(u8 *out, u32 size, const u8 *old,
+				u16 digest_len);
 
 #endif /* TK2_PCR_H */

@@ -18,9 +18,13 @@
  * operation runs in one HMAC session salted to the parent
  * (tpm2_session.c): GetRandom encrypted, Create with the parent
  * authorised by the session and inSensitive encrypted, Load authorised by
- * it, Unseal authorised by it (or beside the policy session) with outData
- * encrypted; every response's HMAC is checked before a byte is used. The
- * chip is held from the first command to the last.
+ * it, Unseal authorised by it with outData encrypted; every response's
+ * HMAC is checked before a byte is used. A blob with a policy of its own
+ * (pcrs=, policykey=) and a SHA-256 name algorithm gets a second salted
+ * session, the policy session, which authorises Unseal alone (with the
+ * PIN as authValue after PolicyAuthValue) and encrypts outData; Load then
+ * ends the HMAC session. The chip is held from the first command to the
+ * last.
  */
 #include <crypto/hash.h>
 #include <linux/err.h>
@@ -44,9 +48,9 @@ struct unseal_work {
 	struct trusted_tpm2_parent parent;
 	struct tk2_key key;
 	u32 item;
-	u32 session;
 	struct trusted_tpm2_sess ts;
 	bool use;
+	bool salted;			/* the policy session is salted */
 	u8 name[2 + TK2_DIGEST_MAX];	/* the object's Name, from the blob */
 	u32 name_len;
 	struct tk2_session pol;		/* the policy session, in sessions */
@@ -93,12 +97,16 @@ static int check_seal_options(const struct tk_options *o)
 	else if (tk_opt_given(o, TK_OPT_PCRS) &&
 		 (tk_opt_given(o, TK_OPT_POLICYDIGEST) || has_policyhandle(o)))
 		why = "pcrs cannot be combined with policydigest or policyhandle";
-	else if (tk_opt_given(o, TK_OPT_PCRS) && o->blobauth_len)
-		why = "pcrs cannot be combined with blobauth";
+	else if (tk_opt_given(o, TK_OPT_PCRS) && o->blobauth_len &&
+		 tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
+		why = "pcrs with blobauth needs hash=sha256";
 	else if (o->policykey_len &&
 		 (tk_opt_given(o, TK_OPT_PCRS) || has_policyhandle(o) ||
-		  tk_opt_given(o, TK_OPT_POLICYDIGEST) || o->blobauth_len))
-		why = "policykey cannot be combined with pcrs, policydigest, policyhandle or blobauth";
+		  tk_opt_given(o, TK_OPT_POLICYDIGEST)))
+		why = "policykey cannot be combined with pcrs, policydigest or policyhandle";
+	else if (o->policykey_len && o->blobauth_len &&
+		 tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
+		why = "policykey with blobauth needs hash=sha256";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
@@ -184,6 +192,12 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		w->key.policy[0].code = TK2_CC_POLICY_PCR;
 		w->key.policy[0].body = w->pcr.body;
 		w->key.policy[0].len = w->pcr.body_len;
+	}
+	if (pcrs && o->blobauth_len) {	/* the PIN, after the PCRs */
+		w->key.npolicy = 2;
+		w->key.policy[1].code = TK2_CC_POLICY_AUTH_VALUE;
+		w->key.policy[1].body = w->pcr.body;
+		w->key.policy[1].len = 0;
 	}
 	rc = tk2_key_encode(p->blob, sizeof(p->blob), &w->key);
 	if (rc < 0) {
@@ -310,6 +324,8 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		why = "keyhandle is not a TPM 2.0 parent handle";
 	else if (k->npolicy && has_policyhandle(o))
 		why = "the blob carries its own policy: no policyhandle";
+	else if (k->auth_value && k->info.name_alg != TK2_ALG_SHA256)
+		why = "a PIN in a policy needs a SHA-256 object";
 	if (why) {
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
@@ -332,8 +348,9 @@ static int load_object(u8 *buf, struct unseal_work *w)
 		struct tk2_session *s[] = { &w->ts.s };
 		struct tk_span name = name_of(&w->parent);
 
+		/* a salted policy session follows: it does the rest */
 		set_auth(&w->ts.s, w->parent.auth.value, w->parent.auth.len,
-			 TK2_SESS_CONTINUE);
+			 w->salted ? 0 : TK2_SESS_CONTINUE);
 		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 1);
 	} else {
 		rc = rc ?: trusted_tpm_send(buf, NULL);
@@ -380,30 +397,50 @@ static int take_key(struct trusted_key_payload *p, const struct unseal_work *w,
 }
 
 /*
- * Unseal in the operation's session, outData encrypted: the session
- * authorises the object with blobauth, or goes beside the policy session
- * (ours, or user space's policyhandle=) that authorises it.
+ * The sessions of Unseal, into @s; 0 for none (a plain command). Our
+ * policy session with an HMAC (salted, or keyed by the PIN alone with
+ * sessions=0) authorises Unseal by itself and, salted, encrypts outData.
+ * Otherwise the operation's session authorises the object with blobauth,
+ * or goes beside the policy session that does (ours unsalted, or user
+ * space's policyhandle=, its blobauth as the hmac field), encrypting.
  */
+static unsigned int unseal_sessions(struct unseal_work *w,
+				    const struct tk2_auth *auth,
+				    const struct tk_options *o,
+				    struct tk2_session **s)
+{
+	if (w->pol.hmac) {
+		set_auth(&w->pol, o->blobauth,
+			 w->key.auth_value ? o->blobauth_len : 0,
+			 w->pol.key_len ? TK2_SESS_ENCRYPT : 0);
+		s[0] = &w->pol;
+		return 1;
+	}
+	if (!w->use)
+		return 0;
+	if (auth->handle == TK2_RS_PW) {
+		set_auth(&w->ts.s, auth->value, auth->len, TK2_SESS_ENCRYPT);
+		s[0] = &w->ts.s;
+		return 1;
+	}
+	memset(&w->pol, 0, sizeof(w->pol));
+	w->pol.handle = auth->handle;
+	set_auth(&w->pol, auth->value, auth->len, auth->attrs);
+	set_auth(&w->ts.s, NULL, 0, TK2_SESS_ENCRYPT);
+	s[0] = &w->pol;
+	s[1] = &w->ts.s;
+	return 2;
+}
+
+/* Unseal in sessions; outData decrypted when a session encrypts it. */
 static int unseal_in_session(u8 *buf, struct unseal_work *w,
-			     const struct tk2_auth *auth, struct tk_span *data)
+			     struct tk2_session *const *s, unsigned int n,
+			     struct tk_span *data)
 {
 	struct tk_span name = { .p = w->name, .len = w->name_len };
-	struct tk2_session *s[2] = { &w->ts.s };
-	unsigned int n = 1;
 	u32 plen, len;
 	int rc;
 
-	if (auth->handle == TK2_RS_PW) {
-		set_auth(&w->ts.s, auth->value, auth->len, TK2_SESS_ENCRYPT);
-	} else {
-		memset(&w->pol, 0, sizeof(w->pol));
-		w->pol.handle = auth->handle;
-		set_auth(&w->pol, auth->value, auth->len, auth->attrs);
-		set_auth(&w->ts.s, NULL, 0, TK2_SESS_ENCRYPT);
-		s[0] = &w->pol;
-		s[1] = &w->ts.s;
-		n = 2;
-	}
 	rc = trusted_tpm2_sess_send(buf, &w->ts, s, n, 1, &name, 0);
 	if (rc)
 		return rc;
@@ -426,34 +463,41 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		.value = o->blobauth,
 		.len = o->blobauth_len,
 	};
+	struct trusted_tpm2_sess *ts = w->salted ? &w->ts : NULL;
+	struct tk2_session *s[2];
 	bool session = false;
 	struct tk_cmd_buf b;
 	struct tk_span data;
+	unsigned int n;
 	int rc;
 
 	if (w->key.npolicy) {
 		rc = w->key.signed_policy ?
-		     trusted_tpm2_signed_session(buf, &w->key, &w->sg,
-						 &w->session) :
-		     trusted_tpm2_policy_session(buf, &w->key, &w->session);
+		     trusted_tpm2_signed_session(buf, &w->key, &w->sg, ts,
+						 &w->parent, &w->pol) :
+		     trusted_tpm2_policy_session(buf, &w->key, ts, &w->parent,
+						 &w->pol);
 		if (rc)
 			return rc;
 		session = true;
-		auth.handle = w->session;
+		auth.handle = w->pol.handle;
 		auth.len = 0;
+		/* PolicyAuthValue: an HMAC keyed by the PIN, salted or not */
+		w->pol.hmac |= w->key.auth_value;
 	} else if (has_policyhandle(o)) {
 		/* user space's session: it stays open for user space */
 		auth.handle = o->policyhandle;
 		auth.attrs = TK2_SA_CONTINUE;
 	}
 	rc = tk2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
-	if (!rc && w->use)
-		rc = unseal_in_session(buf, w, &auth, &data);
+	n = unseal_sessions(w, &auth, o, s);
+	if (!rc && n)
+		rc = unseal_in_session(buf, w, s, n, &data);
 	else
 		rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc && session)
-		trusted_tpm2_flush(buf, w->session);	/* else it ended */
-	if (!w->use)
+		trusted_tpm2_flush(buf, w->pol.handle);	/* else it ended */
+	if (!n)
 		rc = rc ?: tk2_rsp_unseal(buf, PAGE_SIZE, &data);
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused to unseal (0x%03x)\n",
@@ -545,12 +589,15 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 	ret = check_load(w, o);
 	if (ret)
 		goto out;
-	if (o->sessions) {
+	if (o->sessions || w->key.auth_value) {	/* the Name is in cpHash */
 		ret = object_name(w);
 		if (ret)
 			goto out;
-		trusted_tpm2_sess_init(&w->ts);
 	}
+	if (o->sessions)
+		trusted_tpm2_sess_init(&w->ts);
+	else
+		trusted_tpm2_sess_crypto(&w->ts);	/* a PIN's HMAC */
 	buf = trusted_tpm_buf_alloc();
 	ret = -ENOMEM;
 	if (!buf)
@@ -566,15 +613,16 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 	if (ret)
 		goto out_release;
 	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
+	w->salted = w->use && w->key.npolicy &&
+		    w->key.info.name_alg == TK2_ALG_SHA256;
 	if (w->use)
 		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
 	ret = ret ?: load_object(buf, w);
+	if (!ret) {	/* the parent salts the policy session: kept till then */
+		ret = unseal_object(buf, w, p, o);
+		trusted_tpm2_flush(buf, w->item);
+	}
 	trusted_tpm2_parent_put(buf, &w->parent);
-	if (ret)
-		goto out_session;
-	ret = unseal_object(buf, w, p, o);
-	trusted_tpm2_flush(buf, w->item);
-out_session:
 	trusted_tpm2_sess_end(buf, &w->ts);
 out_release:
 	trusted_tpm_release();

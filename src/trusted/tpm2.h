@@ -58,10 +58,14 @@ struct trusted_tpm2_sess {
 	u8 z[TK2_ECC_P256_SIZE];
 };
 
+void trusted_tpm2_sess_crypto(struct trusted_tpm2_sess *ts);
 void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts);
 void trusted_tpm2_sess_free(struct trusted_tpm2_sess *ts);
 int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 			    const struct trusted_tpm2_parent *pa);
+int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+				   const struct trusted_tpm2_parent *pa,
+				   struct tk2_session *s);
 int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 			   struct tk2_session *const *s, unsigned int n,
 			   u32 nh_cmd, const struct tk_span *names, u32 nh_rsp);
@@ -90,8 +94,13 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_policy_check(const struct tk2_key *k);
+int trusted_tpm2_policy_start(u8 *buf, u16 alg, struct trusted_tpm2_sess *ts,
+			      const struct trusted_tpm2_parent *pa,
+			      struct tk2_session *s);
 int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
-				u32 *session);
+				struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa,
+				struct tk2_session *s);
 
 /* tpm2_signed.c */
 struct trusted_tpm2_signed {
@@ -109,6 +118,8 @@ int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 				struct trusted_tpm2_signed *sg);
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
-				u32 *session);
+				struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa,
+				struct tk2_session *s);
 
 #endif /* TRUSTED_TPM2_H */

@@ -4,13 +4,19 @@
  *
  * Seal: read the selected PCRs, hash their values with the object's name
  * algorithm into pcrDigest, and compute the policy a PolicyPCR with that
- * digest yields; the object gets it as authPolicy, the blob the PolicyPCR
- * body in its policy field (the TPMKey format's way to say how to satisfy
- * the policy). Load: recompute the policy from the blob's policy field
- * and refuse the blob when it is not the object's; then run the policy
- * in a fresh policy session, which the TPM refuses at PolicyPCR once a
- * PCR has moved. The hash transform is allocated (crypto_alloc_shash()
- * may load a module) before tpm2.c takes its TPM lock.
+ * digest yields, then, with blobauth=, a PolicyAuthValue after it (the
+ * PIN is the object's authValue and keeps its dictionary-attack
+ * protection); the object gets the digest as authPolicy, the blob the
+ * commands in its policy field (the TPMKey format's way to say how to
+ * satisfy the policy). Load: recompute the policy from the blob's policy
+ * field and refuse the blob when it is not the object's; then run the
+ * policy in a fresh policy session, which the TPM refuses at PolicyPCR
+ * once a PCR has moved. With sessions, that policy session is salted to
+ * the checked parent (tpm2_session.c), so its HMAC (keyed by sessionKey,
+ * and by the PIN after PolicyAuthValue) and its encryption of Unseal's
+ * outData are unknown on the bus. The hash transform is allocated
+ * (crypto_alloc_shash() may load a module) before tpm2.c takes its TPM
+ * lock.
  */
 #include <crypto/hash.h>
 #include <linux/err.h>
@@ -107,6 +113,15 @@ static int extend(struct crypto_shash *tfm, u8 *policy,
 	return n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n, policy);
 }
 
+/* Extend @policy by PolicyAuthValue (Part 3 §23.17). */
+static int extend_auth_value(struct crypto_shash *tfm, u8 *policy, u8 *input)
+{
+	int n = tk2_policy_auth_value_input(input, TK2_POLICY_INPUT_MAX, policy,
+					    crypto_shash_digestsize(tfm));
+
+	return n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n, policy);
+}
+
 /**
  * trusted_tpm2_pcr_policy() - the PolicyPCR digest of a pcrs= key at seal
  * @buf: a command buffer (PCR_Read)
@@ -114,6 +129,9 @@ static int extend(struct crypto_shash *tfm, u8 *policy,
  * @name_alg: the sealed object's name algorithm, the policy's hash
  * @tfm: a transform of that hash, allocated before the chip was held
  * @pol: filled with the policy digest and the policy to store in the blob
+ *
+ * With blobauth= the digest ends in PolicyAuthValue; the caller stores
+ * that command after the PolicyPCR.
  *
  * Return: 0, -ENOMEM, or an exchange's errno.
  */
@@ -148,6 +166,8 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 		goto out;
 	memset(pol->digest, 0, sizeof(pol->digest));
 	ret = extend(tfm, pol->digest, &pp, w->input);
+	if (!ret && o->blobauth_len)
+		ret = extend_auth_value(tfm, pol->digest, w->input);
 out:
 	kfree(w);
 	return ret;
@@ -177,6 +197,10 @@ int trusted_tpm2_policy_check(const struct tk2_key *k)
 	if (!input)
 		ret = -ENOMEM;
 	for (i = 0; !ret && i < k->npolicy; i++) {
+		if (k->policy[i].code == TK2_CC_POLICY_AUTH_VALUE) {
+			ret = extend_auth_value(tfm, policy, input);
+			continue;
+		}
 		ret = tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
 					    alg, &pp);
 		ret = ret ?: extend(tfm, policy, &pp, input);
@@ -193,37 +217,74 @@ int trusted_tpm2_policy_check(const struct tk2_key *k)
 }
 
 /**
+ * trusted_tpm2_policy_start() - start the policy session of a load
+ * @buf: a command buffer
+ * @alg: the policy's hash, the object's name algorithm
+ * @ts: the operation's session state to salt it (SHA-256 only), or NULL
+ * @pa: the parent to salt it to, with @ts
+ * @s: set to the session; s->hmac when salted
+ *
+ * Unsalted (sessions=0, a parent that cannot salt, another hash), the
+ * session has no session key: it authenticates nothing unless a PIN keys
+ * its HMAC.
+ *
+ * Return: 0 with the session open, or a negative errno.
+ */
+int trusted_tpm2_policy_start(u8 *buf, u16 alg, struct trusted_tpm2_sess *ts,
+			      const struct trusted_tpm2_parent *pa,
+			      struct tk2_session *s)
+{
+	u8 nonce[TK2_DIGEST_MAX];
+	struct tk_cmd_buf b;
+	int rc;
+
+	if (ts)
+		return trusted_tpm2_sess_start_policy(buf, ts, pa, s);
+	memset(s, 0, sizeof(*s));
+	get_random_bytes(nonce, sizeof(nonce));
+	rc = tk2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
+				  tk2_alg_digest_size(alg), alg);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, &s->handle);
+	/* nonceTPM: in the HMAC a PIN keys (PolicyAuthValue) */
+	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (rc) {
+		/* A malformed response may still have started one. */
+		if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_POLICY_SESSION)
+			trusted_tpm2_flush(buf, s->handle);
+		return trusted_tpm_errno(rc, "load: starting a policy session");
+	}
+	return 0;
+}
+
+/**
  * trusted_tpm2_policy_session() - a policy session that satisfies a blob's policy
  * @buf: a command buffer
  * @k: the parsed blob
- * @session: set to the session's handle; the caller flushes it
+ * @ts: the operation's session state to salt the session, or NULL
+ * @pa: the parent to salt it to, with @ts
+ * @s: set to the session; the caller flushes it unless Unseal ends it
+ *
+ * Runs the blob's PolicyPCRs and, for a PIN, PolicyAuthValue: the PIN
+ * then keys the HMAC of the command the session authorises.
  *
  * Return: 0, or a negative errno.
  */
 int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
-				u32 *session)
+				struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa,
+				struct tk2_session *s)
 {
-	u16 alg = k->info.name_alg;
-	u8 nonce[TK2_DIGEST_MAX];
 	struct tk_cmd_buf b;
 	unsigned int i;
 	int rc;
 
-	get_random_bytes(nonce, sizeof(nonce));
-	rc = tk2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
-				   tk2_alg_digest_size(alg), alg);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, session);
-	if (rc) {
-		/* A malformed response may still have started one. */
-		if (rc == -EBADMSG && *session >> 24 == TK2_HT_POLICY_SESSION)
-			trusted_tpm2_flush(buf, *session);
-		return trusted_tpm_errno(rc, "load: starting a policy session");
-	}
-
+	rc = trusted_tpm2_policy_start(buf, k->info.name_alg, ts, pa, s);
+	if (rc)
+		return rc;
 	for (i = 0; i < k->npolicy; i++) {
 		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
-				     *session, k->policy[i].body,
+				     s->handle, k->policy[i].body,
 				     k->policy[i].len);
 		rc = rc ?: trusted_tpm_send(buf, NULL);
 		rc = rc ?: tk2_rsp_empty(buf, PAGE_SIZE);
@@ -232,7 +293,7 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 	}
 	if (!rc)
 		return 0;
-	trusted_tpm2_flush(buf, *session);
+	trusted_tpm2_flush(buf, s->handle);
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused the PCR policy (0x%03x): PCRs changed?\n",
 				    rc);

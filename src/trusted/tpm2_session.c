@@ -152,6 +152,24 @@ static struct crypto_kpp *alloc_ecdh(void)
 }
 
 /**
+ * trusted_tpm2_sess_crypto() - set the primitives only
+ * @ts: zeroed state
+ *
+ * For an HMAC without a salt (sessions=0 and a PIN in a policy): no
+ * allocation, no ECDH.
+ */
+void trusted_tpm2_sess_crypto(struct trusted_tpm2_sess *ts)
+{
+	ts->c = (struct tk2_crypto){
+		.ctx = ts,
+		.digest = k_digest,
+		.hmac = k_hmac,
+		.aes_setkey = k_aes_setkey,
+		.aes_encrypt = k_aes_encrypt,
+	};
+}
+
+/**
  * trusted_tpm2_sess_init() - prepare a session before the TPM is held
  * @ts: zeroed state, in heap memory (the kpp works on scatterlists)
  *
@@ -171,13 +189,7 @@ void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
 		ts->rsa = NULL;
 	}
 
-	ts->c = (struct tk2_crypto){
-		.ctx = ts,
-		.digest = k_digest,
-		.hmac = k_hmac,
-		.aes_setkey = k_aes_setkey,
-		.aes_encrypt = k_aes_encrypt,
-	};
+	trusted_tpm2_sess_crypto(ts);
 	ts->kpp = alloc_ecdh();
 	if (IS_ERR(ts->kpp)) {
 		ts->kpp_err = PTR_ERR(ts->kpp);
@@ -270,6 +282,53 @@ static int rsa_salt(struct trusted_tpm2_sess *ts,
 	return 0;
 }
 
+/*
+ * StartAuthSession of @type into @s: tpmKey = the parent, no bind, the
+ * salt encrypted to the parent; the session key from the salt and both
+ * nonces. Returns 0 with the session open, or an errno with it closed.
+ */
+static int start_salted(u8 *buf, struct trusted_tpm2_sess *ts,
+			const struct trusted_tpm2_parent *pa,
+			struct tk2_session *s, u8 type)
+{
+	u8 salt[TK2_SHA256_SIZE], ht = type == TK2_SE_POLICY ?
+		TK2_HT_POLICY_SESSION : TK2_HT_HMAC_SESSION;
+	struct tk_span nc, nt, es;
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = pa->rsa ? rsa_salt(ts, pa, salt, &es) : ecdh_salt(ts, pa, salt, &es);
+	if (rc)
+		goto out;
+	s->nonce_caller_len = TK2_SHA256_SIZE;
+	get_random_bytes(s->nonce_caller, s->nonce_caller_len);
+	nc = (struct tk_span){ .p = s->nonce_caller, .len = s->nonce_caller_len };
+	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, pa->handle,
+					TK2_RH_NULL, &nc, &es, type);
+	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (!rc && s->handle >> 24 != ht)
+		rc = -EBADMSG;
+	if (rc) {
+		if (rc == -EBADMSG && s->handle >> 24 == ht)
+			trusted_tpm2_flush(buf, s->handle);
+		rc = trusted_tpm_errno(rc, "starting a salted session");
+		goto out;
+	}
+	nt = (struct tk_span){ .p = s->nonce_tpm, .len = s->nonce_tpm_len };
+	rc = tk2_session_key(&ts->c, NULL, 0, salt, sizeof(salt), &nt, &nc,
+			     s->key);
+	if (rc) {
+		trusted_tpm2_flush(buf, s->handle);
+		goto out;
+	}
+	s->key_len = TK2_SHA256_SIZE;
+	s->hmac = true;
+out:
+	memzero_explicit(salt, sizeof(salt));
+	return rc;
+}
+
 /**
  * trusted_tpm2_sess_start() - start the salted HMAC session of an operation
  * @buf: the command buffer
@@ -287,41 +346,44 @@ static int rsa_salt(struct trusted_tpm2_sess *ts,
 int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 			    const struct trusted_tpm2_parent *pa)
 {
-	u8 salt[TK2_SHA256_SIZE];
-	struct tk_span nc, nt, es;
-	struct tk2_session *s = &ts->s;
-	struct tk_cmd_buf b;
+	int rc = start_salted(buf, ts, pa, &ts->s, TK2_SE_HMAC);
+
+	ts->active = !rc;
+	return rc;
+}
+
+/**
+ * trusted_tpm2_sess_start_policy() - a SHA-256 policy session, salted
+ * @buf: the command buffer
+ * @ts: the operation's session state, its HMAC session started before
+ * @pa: the parent, as for trusted_tpm2_sess_start()
+ * @s: set to the new session: its handle, nonces and session key
+ *
+ * A policy session salted to the same checked parent as the operation's
+ * HMAC session, with a salt of its own (a fresh ephemeral ECDH key: the
+ * default RNG is instantiated by trusted_tpm2_sess_init(), so nothing is
+ * loaded here), so that its HMAC (keyed by sessionKey, and the authValue
+ * after PolicyAuthValue) and its parameter encryption are unknown on the
+ * bus. The caller flushes it unless a command ends it.
+ *
+ * Return: 0, or a negative errno (the session is not open then).
+ */
+int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+				   const struct trusted_tpm2_parent *pa,
+				   struct tk2_session *s)
+{
 	int rc;
 
-	rc = pa->rsa ? rsa_salt(ts, pa, salt, &es) : ecdh_salt(ts, pa, salt, &es);
-	if (rc)
-		goto out;
-	s->nonce_caller_len = TK2_SHA256_SIZE;
-	get_random_bytes(s->nonce_caller, s->nonce_caller_len);
-	nc = (struct tk_span){ .p = s->nonce_caller, .len = s->nonce_caller_len };
-	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, pa->handle,
-					TK2_RH_NULL, &nc, &es, TK2_SE_HMAC);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
-	if (rc) {
-		if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_HMAC_SESSION)
-			trusted_tpm2_flush(buf, s->handle);
-		rc = trusted_tpm_errno(rc, "starting a salted session");
-		goto out;
+	memset(s, 0, sizeof(*s));
+	if (pa->ecc && ts->kpp) {
+		rc = make_ephemeral(ts);
+		if (rc) {
+			pr_info_ratelimited("session salt: no ephemeral key (%d)\n",
+					    rc);
+			return rc;
+		}
 	}
-	ts->active = true;
-	nt = (struct tk_span){ .p = s->nonce_tpm, .len = s->nonce_tpm_len };
-	rc = tk2_session_key(&ts->c, NULL, 0, salt, sizeof(salt), &nt, &nc,
-			     s->key);
-	if (rc) {
-		trusted_tpm2_sess_end(buf, ts);
-		goto out;
-	}
-	s->key_len = TK2_SHA256_SIZE;
-	s->hmac = true;
-out:
-	memzero_explicit(salt, sizeof(salt));
-	return rc;
+	return start_salted(buf, ts, pa, s, TK2_SE_POLICY);
 }
 
 /**

@@ -14,10 +14,14 @@
  * digest the PolicyPCRs give from zero. Before the TPM is held, every
  * entry is checked (signer and policyRef those of policy [1], commands we
  * can replay) and its digests computed; then the entries are tried in
- * order: a fresh policy session runs the PolicyPCRs, the signer is loaded
+ * order: a fresh policy session (salted to the parent, with sessions, as
+ * tpm2_policy.c's) runs the PolicyPCRs, the signer is loaded
  * with TPM2_LoadExternal in the owner hierarchy (a null-hierarchy key
  * gives null tickets, which PolicyAuthorize refuses), TPM2_VerifySignature
- * gives the ticket, the signer is flushed, TPM2_PolicyAuthorize. The first
+ * gives the ticket, the signer is flushed, TPM2_PolicyAuthorize, and for a
+ * PIN (blobauth=) TPM2_PolicyAuthValue: the object's authPolicy is then
+ * H(PolicyAuthorize's digest || TPM_CC_PolicyAuthValue), so the PIN is
+ * needed whatever the signer approves. The first
  * session that gets through is handed back for TPM2_Unseal; a session the
  * TPM refused is flushed and the next entry tried.
  */
@@ -84,13 +88,32 @@ static int authorize_digest(u16 alg, const u8 *pub, u32 pub_len,
 	return ret;
 }
 
+/* A PIN: @d extended by PolicyAuthValue (Part 3 §23.17), in @alg. */
+static int add_auth_value(u16 alg, u8 *d)
+{
+	u8 in[TK2_DIGEST_MAX + 4];
+	struct crypto_shash *tfm;
+	int n, ret;
+
+	tfm = trusted_tpm2_hash_alloc(alg);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	n = tk2_policy_auth_value_input(in, sizeof(in), d,
+					tk2_alg_digest_size(alg));
+	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, in, n, d);
+	crypto_free_shash(tfm);
+	return ret;
+}
+
 /**
  * trusted_tpm2_authorize_policy() - the authPolicy of a policykey= key
  * @o: the options: policykey
  * @name_alg: the object's name algorithm
  * @pol: its digest is set
  *
- * Allocates hash transforms: call it before taking the TPM lock.
+ * With blobauth= PolicyAuthValue follows the PolicyAuthorize: the PIN is
+ * the object's, whatever policy the signer approves. Allocates hash
+ * transforms: call it before taking the TPM lock.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -99,17 +122,22 @@ int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 {
 	struct tk_span ref = { NULL, 0 };
 
+	int ret;
+
 	memset(pol->digest, 0, sizeof(pol->digest));
-	return authorize_digest(name_alg, o->policykey, o->policykey_len, &ref,
-				pol->digest);
+	ret = authorize_digest(name_alg, o->policykey, o->policykey_len, &ref,
+			       pol->digest);
+	if (!ret && o->blobauth_len)
+		ret = add_auth_value(name_alg, pol->digest);
+	return ret;
 }
 
 /**
  * trusted_tpm2_signed_check() - whether policy [1] is the object's authPolicy
  * @k: a parsed blob with k->signed_policy
  *
- * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] does not
- * give the object's authPolicy.
+ * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] (and its
+ * PolicyAuthValue, for a PIN) does not give the object's authPolicy.
  */
 int trusted_tpm2_signed_check(const struct tk2_key *k)
 {
@@ -121,6 +149,8 @@ int trusted_tpm2_signed_check(const struct tk2_key *k)
 				       &ab);
 	ret = ret ?: authorize_digest(k->info.name_alg, ab.pub.p + 2,
 				      ab.pub.len - 2, &ab.policy_ref, d);
+	if (!ret && k->auth_value)
+		ret = add_auth_value(k->info.name_alg, d);
 	if (ret)
 		return ret;
 	if (k->info.policy_len != tk2_alg_digest_size(k->info.name_alg) ||
@@ -268,36 +298,29 @@ static int verify(u8 *buf, const struct trusted_tpm2_signed *sg,
 /* Run signed policy @i in a new session; the session, or an error. */
 static int try_one(u8 *buf, const struct tk2_key *k,
 		   const struct trusted_tpm2_signed *sg, unsigned int i,
-		   u32 *session)
+		   struct trusted_tpm2_sess *ts,
+		   const struct trusted_tpm2_parent *pa, struct tk2_session *s)
 {
 	const struct tk2_key_auth *a = &k->auth[i];
 	u16 alg = k->info.name_alg;
-	u8 name[TK2_NAME_MAX], ticket[TICKET_MAX], nonce[TK2_DIGEST_MAX];
+	u8 name[TK2_NAME_MAX], ticket[TICKET_MAX];
 	struct tk2_policy_authorize_in in = { 0 };
 	u32 name_len = 0, ticket_len = 0;
 	struct tk_cmd_buf b;
 	unsigned int c;
 	int rc;
 
-	*session = 0;
-	get_random_bytes(nonce, sizeof(nonce));
-	rc = tk2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
-				  tk2_alg_digest_size(alg), alg);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, session);
-	if (rc) {
-		if (rc == -EBADMSG && *session >> 24 == TK2_HT_POLICY_SESSION)
-			trusted_tpm2_flush(buf, *session);
+	rc = trusted_tpm2_policy_start(buf, alg, ts, pa, s);
+	if (rc)
 		return rc;
-	}
 	for (c = 0; !rc && c + 1 < a->ncmd; c++) {
 		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, a->cmd[c].code,
-				    *session, a->cmd[c].body, a->cmd[c].len);
+				    s->handle, a->cmd[c].body, a->cmd[c].len);
 		rc = rc ?: send_empty(buf);
 	}
 	rc = rc ?: verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
 	if (!rc) {
-		in.session = *session;
+		in.session = s->handle;
 		in.approved.p = sg->approved[i];
 		in.approved.len = tk2_alg_digest_size(alg);
 		in.policy_ref = sg->ab[i].policy_ref;
@@ -308,8 +331,12 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 		rc = tk2_cmd_policy_authorize(&b, buf, PAGE_SIZE, &in);
 		rc = rc ?: send_empty(buf);
 	}
+	if (!rc && k->auth_value) {	/* a PIN, after the reset digest */
+		rc = tk2_cmd_policy_auth_value(&b, buf, PAGE_SIZE, s->handle);
+		rc = rc ?: send_empty(buf);
+	}
 	if (rc)
-		trusted_tpm2_flush(buf, *session);
+		trusted_tpm2_flush(buf, s->handle);
 	return rc;
 }
 
@@ -331,7 +358,9 @@ static bool printable(const struct tk2_key_auth *a)
  * @buf: a command buffer
  * @k: the parsed blob, k->signed_policy set
  * @sg: what trusted_tpm2_signed_prepare() made of it
- * @session: set to the session's handle; the caller flushes it
+ * @ts: the operation's session state to salt each policy session, or NULL
+ * @pa: the parent to salt them to, with @ts
+ * @s: set to the session; the caller flushes it unless Unseal ends it
  *
  * Logs which signed policy the TPM accepted (its index and name).
  *
@@ -340,7 +369,9 @@ static bool printable(const struct tk2_key_auth *a)
  */
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
-				u32 *session)
+				struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa,
+				struct tk2_session *s)
 {
 	int rc, last = 0;
 	unsigned int i;
@@ -348,7 +379,7 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 	for (i = 0; i < k->nauth; i++) {
 		if (sg->skip[i])
 			continue;
-		rc = try_one(buf, k, sg, i, session);
+		rc = try_one(buf, k, sg, i, ts, pa, s);
 		if (!rc) {
 			bool p = printable(&k->auth[i]);
 

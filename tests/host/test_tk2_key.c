@@ -758,6 +758,27 @@ static void policy_field(struct der *o, unsigned int n, const u8 *code,
 	wrap(o, 0xa1, &outer);
 }
 
+/* A policy field of @n different commands: codes[i] (2 octets), bodies[i]. */
+static void policy_list(struct der *o, unsigned int n, const u8 *const *codes,
+			const u8 *const *bodies, const u32 *lens)
+{
+	struct der seq = { .n = 0 }, one, f, outer = { .n = 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		one.n = 0;
+		f.n = 0;
+		tlv(&f, 0x02, codes[i], 2);
+		wrap(&one, 0xa0, &f);
+		f.n = 0;
+		tlv(&f, 0x04, bodies[i], lens[i]);
+		wrap(&one, 0xa1, &f);
+		wrap(&seq, 0x30, &one);
+	}
+	wrap(&outer, 0x30, &seq);
+	wrap(o, 0xa1, &outer);
+}
+
 static void policy_blob(struct der *d, const struct der *opt, bool with_policy)
 {
 	struct der f;
@@ -796,6 +817,9 @@ static void one_policy(struct der *seq, u16 cc, const u8 *body, u32 len)
 	wrap(seq, 0x30, &one);
 }
 
+/* After [1]'s PolicyAuthorize: 1 a PolicyAuthValue, 2 one with a body. */
+static int signed_pin;
+
 /* [1] PolicyAuthorize (sigAlg NULL unless @sig); @nauth entries in [3]. */
 static void signed_blob(struct der *d, bool policy, bool sig, unsigned int nauth,
 			unsigned int ncmd)
@@ -821,6 +845,9 @@ static void signed_blob(struct der *d, bool policy, bool sig, unsigned int nauth
 	kl += n;
 	if (policy) {
 		one_policy(&seq, TK2_CC_POLICY_AUTHORIZE, key, kl);
+		if (signed_pin)
+			one_policy(&seq, TK2_CC_POLICY_AUTH_VALUE, key,
+				   signed_pin - 1);
 		wrap(&outer, 0x30, &seq);
 		wrap(&o, 0xa1, &outer);
 	}
@@ -860,8 +887,22 @@ static void test_signed_policies(void)
 	signed_blob(&d, true, false, 2, 2);
 	CHECK_EQ(parse_der(&d, &k), 0);
 	CHECK(k.signed_policy);
+	CHECK(!k.auth_value);
 	CHECK_EQ(k.nauth, 2);
 	CHECK_EQ(k.auth[1].ncmd, 2);
+
+	/* a PIN: PolicyAuthValue after the PolicyAuthorize */
+	signed_pin = 1;
+	signed_blob(&d, true, false, 2, 2);
+	CHECK_EQ(parse_der(&d, &k), 0);
+	CHECK(k.signed_policy);
+	CHECK(k.auth_value);
+	CHECK_EQ(k.npolicy, 2);
+	CHECK_EQ(k.nauth, 2);
+	signed_pin = 2;
+	signed_blob(&d, true, false, 2, 2);
+	expect_refused(&d, "PolicyAuthValue with a body after PolicyAuthorize");
+	signed_pin = 0;
 	CHECK_EQ(k.auth[1].cmd[0].code, TK2_CC_POLICY_PCR);
 	CHECK_EQ(k.auth[1].cmd[1].code, TK2_CC_POLICY_AUTHORIZE);
 	CHECK_EQ(k.auth[0].name_len, 4);
@@ -916,7 +957,57 @@ static void test_policy(void)
 	o.n = 0;
 	policy_field(&o, 1, cc_authvalue, 2, NULL, 0);
 	policy_blob(&d, &o, true);
-	expect_refused(&d, "PolicyAuthValue (not supported)");
+	expect_refused(&d, "PolicyAuthValue alone (a PIN alone is userWithAuth)");
+
+	/* a PIN with pcrs=: PolicyPCR(s), then one PolicyAuthValue */
+	{
+		const u8 *pa_codes[] = { cc_pcr, cc_authvalue };
+		const u8 *av_first[] = { cc_authvalue, cc_pcr };
+		const u8 *pcr_av_av[] = { cc_pcr, cc_authvalue, cc_authvalue };
+		const u8 *pcr_pcr_av[] = { cc_pcr, cc_pcr, cc_authvalue };
+		const u8 *bodies[] = { body, NULL, NULL };
+		const u8 *bodies_r[] = { NULL, body };
+		const u8 *bodies3[] = { body, body, NULL };
+		u32 lens[] = { parts.pcr_body_len, 0, 0 };
+		u32 lens_r[] = { 0, parts.pcr_body_len };
+		u32 lens3[] = { parts.pcr_body_len, parts.pcr_body_len, 0 };
+		u32 lens_b[] = { parts.pcr_body_len, 1 };
+
+		o.n = 0;
+		policy_list(&o, 2, pa_codes, bodies, lens);
+		policy_blob(&d, &o, true);
+		CHECK_EQ(parse_der(&d, &k), 0);
+		CHECK_EQ(k.npolicy, 2);
+		CHECK(k.auth_value);
+		CHECK(!k.signed_policy);
+
+		o.n = 0;
+		policy_list(&o, 3, pcr_pcr_av, bodies3, lens3);
+		policy_blob(&d, &o, true);
+		CHECK_EQ(parse_der(&d, &k), 0);
+		CHECK(k.auth_value);
+
+		o.n = 0;
+		policy_list(&o, 2, av_first, bodies_r, lens_r);
+		policy_blob(&d, &o, true);
+		expect_refused(&d, "PolicyAuthValue before the PolicyPCR");
+
+		o.n = 0;
+		policy_list(&o, 3, pcr_av_av, bodies, lens);
+		policy_blob(&d, &o, true);
+		expect_refused(&d, "PolicyAuthValue twice");
+
+		o.n = 0;
+		policy_list(&o, 2, pa_codes, bodies3, lens_b);
+		policy_blob(&d, &o, true);
+		expect_refused(&d, "PolicyAuthValue with a body");
+
+		o.n = 0;
+		policy_field(&o, 1, cc_pcr, 2, body, parts.pcr_body_len);
+		policy_blob(&d, &o, true);
+		CHECK_EQ(parse_der(&d, &k), 0);
+		CHECK(!k.auth_value);
+	}
 
 	o.n = 0;
 	policy_field(&o, 1, cc_pcr, 2, body, parts.pcr_body_len);

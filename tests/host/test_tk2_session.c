@@ -607,6 +607,63 @@ static void test_policy_and_encrypt_session(void)
 }
 
 /*
+ * The salted policy session of a pcrs= key with a PIN, alone on Unseal:
+ * after PolicyAuthValue its HMAC is keyed by sessionKey || PIN both ways
+ * (Part 1 §19.6) and it encrypts outData with the same key; the TPM side
+ * (tpm_check_cmd, tpm_make_rsp: OpenSSL, not src/lib) agrees, the PIN is
+ * not in the command, the key not in the response. A response keyed
+ * without the PIN (a TPM that did not run PolicyAuthValue) is refused.
+ * Unsalted (sessions=0), the PIN alone keys the HMAC.
+ */
+static void test_salted_policy_session_pin(void)
+{
+	u8 cmd[BUF], got[BUF], name[34], rsp[BUF], nt[1][32], rp[2 + 32];
+	struct tk_span names[1] = { { name, sizeof(name) } };
+	struct tk2_session s0, other, *s[] = { &s0 }, *o[] = { &other };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
+	struct tk_cmd_buf b;
+	const char *why;
+	u32 glen, rlen;
+
+	fill(name, sizeof(name));
+	new_session(&s0, TK2_SESS_ENCRYPT, "4711", 4);
+	s0.handle = 0x03000002;
+	CHECK_EQ(tk2_cmd_unseal(&b, cmd, BUF, 0x80000001, &pw), 0);
+	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 1,
+				  &why), 0);
+	CHECK_EQ(tpm_check_cmd(cmd, 1, names, s, 1, got, &glen), 0);
+	CHECK(!contains(cmd, be32(cmd + 2), (const u8 *)"4711", 4));
+	/* the same command checked with the session key alone: not the TPM's */
+	other = s0;
+	other.auth_len = 0;
+	CHECK_EQ(tpm_check_cmd(cmd, 1, names, o, 1, got, &glen), 7);
+
+	put16(rp, 32);
+	memcpy(rp + 2, secret, 32);
+	fill(nt[0], 32);
+	rlen = tpm_make_rsp(rsp, TK2_CC_UNSEAL, NULL, 0, rp, sizeof(rp), o, 1,
+			    nt, 0);
+	CHECK_EQ(tk2_rsp_sessions(ossl_crypto(0), rsp, rlen, TK2_CC_UNSEAL, 0,
+				  s, 1, &why), -EBADMSG);
+	rlen = tpm_make_rsp(rsp, TK2_CC_UNSEAL, NULL, 0, rp, sizeof(rp), s, 1,
+			    nt, 0);
+	CHECK(!contains(rsp, rlen, secret, 4));
+	CHECK_EQ(tk2_rsp_sessions(ossl_crypto(0), rsp, rlen, TK2_CC_UNSEAL, 0,
+				  s, 1, &why), 0);
+	CHECK_MEM(rsp + 10 + 4 + 2, secret, 32);
+
+	/* unsalted: no session key, the HMAC keyed by the PIN alone */
+	new_session(&s0, 0, "4711", 4);
+	s0.handle = 0x03000003;
+	s0.key_len = 0;
+	CHECK_EQ(tk2_cmd_unseal(&b, cmd, BUF, 0x80000001, &pw), 0);
+	CHECK_EQ(tk2_cmd_sessions(ossl_crypto(0), cmd, BUF, 1, names, s, 1,
+				  &why), 0);
+	CHECK_EQ(tpm_check_cmd(cmd, 1, names, s, 1, got, &glen), 0);
+	CHECK(!contains(cmd, be32(cmd + 2), (const u8 *)"4711", 4));
+}
+
+/*
  * blobauth given as 20 octets ending in zeros: the TPM keeps "pw" and
  * keys its HMACs with that; so must the command's and the response's.
  */
@@ -887,6 +944,7 @@ int main(void)
 	RUN(test_error_response);
 	RUN(test_two_sessions);
 	RUN(test_policy_and_encrypt_session);
+	RUN(test_salted_policy_session_pin);
 	RUN(test_auth_trailing_zeros_left_out);
 	RUN(test_command_refusals);
 	RUN(test_command_primitive_failure);

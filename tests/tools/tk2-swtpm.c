@@ -11,7 +11,11 @@
  * (tk2_rsa_public_parse, tk2_rsa_salt_encode; the RSA operation with
  * OpenSSL's BIGNUMs) and GetRandom encrypted in it; and CreatePrimary
  * under an owner password authorised by an unsalted HMAC session, the
- * password absent from the command. Run by tests/tools/tk2-swtpm.sh;
+ * password absent from the command; a PIN with a PCR policy: an object
+ * whose authPolicy is PolicyPCR then PolicyAuthValue, unsealed in a policy
+ * session salted to the SRK (its HMAC keyed by sessionKey || PIN, outData
+ * encrypted by it), the wrong PIN refused, and the same in an unsalted
+ * policy session (the HMAC keyed by the PIN alone). Run by tests/tools/tk2-swtpm.sh;
  * prints "ok N - ..." lines.
  */
 #define _GNU_SOURCE
@@ -30,6 +34,8 @@
 #include "tk2_kdf.h"
 #include "tk2_session.h"
 #include "tk2_msg.h"
+#include "tk2_pcr.h"
+#include "tk2_signed.h"
 
 #define BUF 4096
 
@@ -72,6 +78,136 @@ static void new_nonce(struct tk2_session *s)
 {
 	s->nonce_caller_len = 32;
 	RAND_bytes(s->nonce_caller, 32);
+}
+
+/* Send a command without sessions; the response code. */
+static u32 plain(u8 *cmd, u8 *rsp)
+{
+	xfer(cmd, rsp);
+	return get_unaligned_be32(rsp + 6);
+}
+
+/*
+ * One try at the PIN object: a policy session (salted to @parent with
+ * @esalt, or unsalted when @esalt is NULL), PolicyPCR, PolicyAuthValue,
+ * Unseal authorised by that session alone with @pin, outData encrypted
+ * when salted. Returns the TPM's code; the key into @out.
+ */
+static int pin_try(const struct tk2_crypto *c, u32 parent,
+		   const struct tk_span *esalt, const u8 salt[32], u32 item,
+		   const u8 *oname, const u8 *body, u32 body_len,
+		   const char *pin, u8 *out)
+{
+	struct tk2_session s0 = { .hmac = true };
+	struct tk2_session *s[] = { &s0 };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
+	struct tk_span nc, nt, names[1] = { { oname, TK2_NAME_SIZE } }, data;
+	u8 cmd[BUF], rsp[BUF];
+	struct tk_cmd_buf b;
+	const char *why = "";
+	u32 rlen;
+	int rc;
+
+	new_nonce(&s0);
+	nc = (struct tk_span){ s0.nonce_caller, 32 };
+	tk2_cmd_start_auth_session(&b, cmd, BUF, esalt ? parent : TK2_RH_NULL,
+				   TK2_RH_NULL, &nc, esalt, TK2_SE_POLICY);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_start_auth_session(rsp, rlen, &s0.handle, &s0), 0);
+	CHECK_EQ(s0.handle >> 24, TK2_HT_POLICY_SESSION);
+	if (esalt) {
+		nt = (struct tk_span){ s0.nonce_tpm, s0.nonce_tpm_len };
+		CHECK_EQ(tk2_session_key(c, NULL, 0, salt, 32, &nt, &nc,
+					 s0.key), 0);
+		s0.key_len = 32;
+	}
+	tk2_cmd_policy(&b, cmd, BUF, TK2_CC_POLICY_PCR, s0.handle, body,
+		       body_len);
+	CHECK_EQ(plain(cmd, rsp), 0);
+	tk2_cmd_policy_auth_value(&b, cmd, BUF, s0.handle);
+	CHECK_EQ(plain(cmd, rsp), 0);
+
+	tk2_cmd_unseal(&b, cmd, BUF, item, &pw);
+	s0.attrs = esalt ? TK2_SESS_ENCRYPT : 0;
+	s0.auth_len = strlen(pin);
+	memcpy(s0.auth, pin, s0.auth_len);
+	new_nonce(&s0);
+	CHECK_EQ(tk2_cmd_sessions(c, cmd, BUF, 1, names, s, 1, &why), 0);
+	CHECK(!memmem(cmd, get_unaligned_be32(cmd + 2), pin, strlen(pin)));
+	rlen = xfer(cmd, rsp);
+	rc = tk2_rsp_sessions(c, rsp, rlen, TK2_CC_UNSEAL, 0, s, 1, &why);
+	if (rc) {
+		tk2_cmd_flush(&b, cmd, BUF, s0.handle);
+		xfer(cmd, rsp);
+		return rc;
+	}
+	CHECK_EQ(tk2_rsp_unseal(rsp, rlen, &data), 0);
+	CHECK_EQ(data.len, 32);
+	memcpy(out, data.p, 32);
+	return 0;
+}
+
+/* A PIN with a PCR policy: PolicyPCR(16) then PolicyAuthValue. */
+static void pin_policy(const struct tk2_crypto *c, u32 parent,
+		       const struct tk_span *esalt, const u8 salt[32])
+{
+	static const u8 secret[32] = "PIN-and-PCR-policy-sealed-secret";
+	static const struct tk2_pcrs sel = { TK2_ALG_SHA256, 1U << 16 };
+	struct tk2_auth pw = { .handle = TK2_RS_PW };
+	u8 cmd[BUF], rsp[BUF], body[TK2_POLICY_PCR_BODY_MAX], zero[32] = { 0 };
+	u8 pcr_digest[32], policy[32] = { 0 }, in[TK2_POLICY_INPUT_MAX];
+	u8 oname[TK2_NAME_SIZE], out[32], p1[BUF], p2[BUF];
+	struct tk_span zs = { zero, 32 }, ps, priv, pub;
+	struct tk2_policy_pcr pp;
+	struct tk_cmd_buf b;
+	u32 rlen, item, l1, l2;
+	int n, rc;
+
+	/* PCR 16 of a fresh TPM is zero: pcrDigest = H(0^32) */
+	c->digest(c->ctx, &zs, 1, pcr_digest);
+	n = tk2_policy_pcr_body(body, sizeof(body), &sel, pcr_digest, 32);
+	CHECK_EQ(tk2_policy_pcr_parse(body, n, TK2_ALG_SHA256, &pp), 0);
+	ps = (struct tk_span){ in, tk2_policy_pcr_input(in, sizeof(in), policy,
+							 &pp) };
+	c->digest(c->ctx, &ps, 1, policy);
+	ps.len = tk2_policy_auth_value_input(in, sizeof(in), policy, 32);
+	c->digest(c->ctx, &ps, 1, policy);
+	{
+		struct tk2_create_in ci = {
+			.parent = parent, .parent_auth = pw,
+			.user_auth = (const u8 *)"1234", .user_auth_len = 4,
+			.data = secret, .data_len = 32,
+			.name_alg = TK2_ALG_SHA256,
+			.attrs = TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT,
+			.policy = policy, .policy_len = 32,
+		};
+
+		tk2_cmd_create(&b, cmd, BUF, &ci);
+	}
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_create(rsp, rlen, &priv, &pub), 0);
+	l1 = priv.len;
+	l2 = pub.len;
+	memcpy(p1, priv.p, l1);
+	memcpy(p2, pub.p, l2);
+	CHECK_EQ(tk2_name(c, p2 + 2, l2 - 2, oname), 0);
+	tk2_cmd_load(&b, cmd, BUF, parent, &pw, p1, l1, p2, l2);
+	rlen = xfer(cmd, rsp);
+	CHECK_EQ(tk2_rsp_load(rsp, rlen, &item), 0);
+
+	rc = pin_try(c, parent, esalt, salt, item, oname, body, n, "1234", out);
+	CHECK_EQ(rc, 0);
+	CHECK_MEM(out, secret, 32);
+	printf("ok 9 - PolicyPCR + PolicyAuthValue in a salted policy session: unsealed, encrypted, PIN not sent\n");
+	rc = pin_try(c, parent, esalt, salt, item, oname, body, n, "1235", out);
+	CHECK_EQ(rc, TK2_RC_AUTH_FAIL | 0x900);	/* session 1 */
+	printf("ok 10 - the wrong PIN: 0x%03x\n", rc);
+	rc = pin_try(c, parent, NULL, NULL, item, oname, body, n, "1234", out);
+	CHECK_EQ(rc, 0);
+	CHECK_MEM(out, secret, 32);
+	printf("ok 11 - the same in an unsalted policy session (HMAC keyed by the PIN)\n");
+	tk2_cmd_flush(&b, cmd, BUF, item);
+	xfer(cmd, rsp);
 }
 
 /* A session salted by RSA-OAEP to an RSA primary; GetRandom in it. */
@@ -329,6 +465,7 @@ int main(int argc, char **argv)
 
 	tk2_cmd_flush(&b, cmd, BUF, item);
 	xfer(cmd, rsp);
+	pin_policy(c, parent, &esalt, salt);
 	tk2_cmd_flush(&b, cmd, BUF, parent);
 	xfer(cmd, rsp);
 	rsa_salt(c);

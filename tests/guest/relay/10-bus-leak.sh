@@ -14,13 +14,16 @@
 # a blob sealed under an RSA parent (0x81000002, prepare.sh) and a new key
 # with a blobauth under it: ours starts a session salted to that key (a
 # StartAuthSession naming it as tpmKey is on the bus) and leaks neither.
+# TPM 2.0, ours: a pcrs= key with a PIN (PolicyAuthValue in a policy session
+# salted to the parent): new, load with the PIN, a wrong PIN refused; the
+# PIN is never on the bus.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
-N=15
+N=17
 t_plan $N
 t_require phase 1
 why=
@@ -77,10 +80,7 @@ else
 fi
 
 # Ours.
-if ! tk_mods ours; then
-	for i in 6 7 8 9 10 11 12 13 14 15; do t_fail "test $i" "our trusted.ko did not load"; done
-	exit 0
-fi
+tk_mods ours || t_bail "ours: modules" "our trusted.ko did not load"
 traffic ours
 for v in "sealed data:$S" "sealed data of the blobauth blob:$SBA" "the blobauth value:$BA"; do
 	d=${v%%:*} x=${v#*:}
@@ -112,5 +112,26 @@ else
 			t_fail "ours: $d not on the bus" "seen in $h message(s) (see relay.rec in the boot's directory)"
 		fi
 	done
+fi
+# A PIN with a PCR policy: PolicyAuthValue, the PIN keying the HMAC only.
+BA4=fedcba9876543210fedcba9876543210fedcba98
+if [ "$TK_TPM" != 2.0 ] || [ -z "$(tk2_pcr 16)" ]; then
+	t_skip_n 2 "pcrs= is TPM 2.0 (and needs PCR 16 in sysfs)"
+else
+	pin_pcrs() {
+		tk_add l_pp "new 32 $KH pcrs=sha256:16 blobauth=$BA4" || return 1
+		_p=$(tk_blob l_pp) || return 1
+		tk_add l_pp2 "load $_p $KH blobauth=$BA4" || return 1
+		! tk_add l_pp3 "load $_p $KH blobauth=$BA3" 2>/dev/null
+	}
+	t_check "ours: new pcrs=sha256:16 blobauth=, load with the PIN, a wrong PIN refused" pin_pcrs
+	tk_drop l_pp l_pp2 l_pp3
+	# PolicyAuthValue (0x16b) on the bus: the PIN path was taken
+	h=$(rl_hits "$BA4") hp=$(rl_hits 0000016b)
+	if [ "$h" = 0 ] && [ "$hp" != 0 ] && [ "$hp" != "?" ]; then
+		t_ok "ours: the PIN of a pcrs= key not on the bus ($hp PolicyAuthValue)"
+	else
+		t_fail "ours: the PIN of a pcrs= key not on the bus" "seen in $h message(s), PolicyAuthValue in $hp (see relay.rec in the boot's directory)"
+	fi
 fi
 rl_ctl "mark ours-end" >/dev/null

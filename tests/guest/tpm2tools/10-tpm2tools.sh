@@ -18,8 +18,8 @@ here=${0%/*}
 . "$here/../trusted-tpm2/tk2.inc"
 
 case ${TK_PHASE:-1} in
-1) N=11 why= ;;
-2) N=3 why= ;;
+1) N=12 why= ;;
+2) N=4 why= ;;
 *) N=1 why="runs in phases 1 and 2" ;;
 esac
 tk2_begin $N "$why" || exit 0
@@ -84,7 +84,14 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 	}
 	t_check "ours: sealed under 0x81000001 and saved for tpm2-tools" ours_seal srk keyhandle=0x81000001
 	t_check "ours: sealed with blobauth=hello and saved" ours_seal auth "keyhandle=0x81000001 blobauth=hello"
-	tk_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth
+	# PCR 16 reset to zero (TPM2_PCR_Reset), as the host's copy starts it
+	pin_seal() {
+		_r=$(tk2_tpm "$(tk2_cmd 8002 0000013d 0000001000000009400000090000000000)")
+		[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
+		ours_seal pin "keyhandle=0x81000001 pcrs=sha256:16 blobauth=4711"
+	}
+	t_check "ours: sealed with pcrs=sha256:16 (reset) and a PIN, saved" pin_seal
+	tk_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth o_pin oe_pin
 	t_check "ours: sealed under 0x40000001 and saved" ours_seal owner keyhandle=0x40000001
 	tk_drop o_owner oe_owner
 	exit 0
@@ -103,3 +110,4 @@ report() { # NAME DESC
 report srk "tpm2-tools unseals our blob under 0x81000001, same key bytes"
 report auth "tpm2-tools unseals our blobauth blob with its password, same key bytes"
 report owner "tpm2-tools unseals our blob under 0x40000001 (TCG template primary), same key bytes"
+report pin "tpm2-tools unseals our pcrs= blob with its PIN (PolicyPCR, PolicyAuthValue), same key bytes"

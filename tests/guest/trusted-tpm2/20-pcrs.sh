@@ -110,7 +110,8 @@ else
 	t_errno "pcrs=sha1:$P without a SHA-1 bank: EINVAL" EINVAL tk_refused c_b "new 32 pcrs=sha1:$P"
 fi
 
-t_errno "pcrs with blobauth: EINVAL" EINVAL tk_refused c_x "new 32 pcrs=sha256:$P blobauth=hello"
+t_errno "pcrs with blobauth and hash=sha1: EINVAL (63-pin-policy: sha256)" EINVAL \
+	tk_refused c_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=hello"
 t_errno "pcrs with policydigest: EINVAL" EINVAL tk_refused c_x \
 	"new 32 pcrs=sha256:$P policydigest=$TK2_POLICY_PW"
 t_errno "pcrs on load: EINVAL" EINVAL tk_refused c_x "load $(tk_blob c_lock) pcrs=sha256:$P"

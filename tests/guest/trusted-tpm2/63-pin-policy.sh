@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TPM 2.0, phase 1: a PIN (blobauth=) with a PCR policy (pcrs=), issues 8
+# and 10. The object's authPolicy is PolicyPCR then PolicyAuthValue, its
+# authValue the PIN; no userWithAuth, no noDA (dictionary-attack
+# protected). The blob's policy field lists both commands. At load the
+# kernel runs them in a policy session salted to the parent, and Unseal is
+# authorised by that session alone, its HMAC keyed by sessionKey || PIN
+# (the PIN never crosses the bus). Right PIN: loads; none or a wrong one:
+# EPERM; with sessions=0 the unsalted policy session's HMAC is keyed by the
+# PIN alone and the same holds. Two wrong PINs with DA maxTries lowered to
+# 2 lock the TPM out: EBUSY (as 62-pin). After PCR 16 moved, the right PIN
+# no longer loads it (EPERM). hash=sha1 with a PIN and pcrs=: EINVAL
+# (our policy sessions are SHA-256). A PIN with policykey= (when
+# trusted-policy is in the initramfs): authPolicy = H(PolicyAuthorize(signer)
+# || CC_PolicyAuthValue), trusted-policy add writes policy [1] as
+# PolicyAuthorize then PolicyAuthValue; the right PIN loads through the
+# signed policy, a wrong one is EPERM.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/tk2.inc"
+
+N=23
+# TPM_RH_LOCKOUT, then a password authorisation with the empty password.
+LOCKOUT_PW=4000000a00000009400000090000000000
+t_require phase 1
+tk2_begin $N || exit 0
+P=16
+
+if [ -z "$(tk2_pcr $P)" ]; then
+	t_skip_all "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
+fi
+
+da_params() {
+	_r=$(tk2_tpm "$(tk2_cmd 8002 0000013a "$LOCKOUT_PW$(printf %08x%08x%08x "$1" "$2" "$3")")")
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackParameters: $_r" >&2; return 1; }
+}
+da_reset() {
+	_r=$(tk2_tpm "$(tk2_cmd 8002 00000139 "$LOCKOUT_PW")")
+	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackLockReset: $_r" >&2; return 1; }
+}
+restore() {
+	da_reset && da_params 1000 1 1
+}
+
+# policy_cmds BLOB: the blob's policy commands, "CODE BODY" a line.
+policy_cmds() {
+	_seq=$(tk2_der_get "$1" a1) || return 1
+	tk2_der_fields "$_seq" | while read -r _t _pol; do
+		_f=$(tk2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol")
+		_c=$(echo "$_f" | awk '$1 == "a0" { print substr($2, 5) }')
+		_b=$(echo "$_f" | awk '$1 == "a1" { print substr($2, 5) }')
+		echo "$_c ${_b:--}"
+	done
+}
+pcr_digest() {
+	tk_unhex "$(tk2_pcr "$1")" | sha256sum | cut -d' ' -f1
+}
+sha256_hex() {
+	tk_unhex "$1" | sha256sum | cut -d' ' -f1
+}
+
+restore >/dev/null 2>&1
+t_check "new 32 pcrs=sha256:$P blobauth=<PIN>" tk_add q_k "new 32 pcrs=sha256:$P blobauth=4711"
+b=$(tk_blob q_k)
+body="0020$(pcr_digest $P)00000001000b03000001"
+check_cmds() {
+	tk_eq "policy commands" "$(policy_cmds "$b" | tr '\n' ' ')" \
+		"017f $body 016b - "
+}
+t_check "the blob's policy: PolicyPCR, then PolicyAuthValue (empty body)" check_cmds
+check_auth_policy() {
+	# H(H(0^32 || 0000017f || pcrs || pcrDigest) || 0000016b)
+	_p=$(sha256_hex "$(printf '%064d' 0)0000017f00000001000b03000001$(pcr_digest $P)")
+	_p=$(sha256_hex "${_p}0000016b")
+	tk_eq "authPolicy" "$(tk2_der_get "$b" 04 1 | cut -c21-88)" "0020$_p"
+}
+t_check "the object's authPolicy: PolicyPCR then PolicyAuthValue, computed here" check_auth_policy
+attrs() {
+	_a=0x$(tk2_attrs "$b")
+	tk_eq "userWithAuth" $((_a & 0x40)) 0 && tk_eq "noDA" $((_a & 0x400)) 0
+}
+t_check "no userWithAuth, no noDA: the policy alone opens it, DA-protected" attrs
+t_check "the right PIN loads it" tk_add q_l "load $b blobauth=4711"
+if tk_have_enc; then
+	t_check "  ... with the same key bytes" tk2_same_key q_k "load $b blobauth=4711"
+else
+	t_skip "  ... with the same key bytes" "no encrypted key type taking trusted masters here"
+fi
+t_errno "a wrong PIN: EPERM" EPERM tk_refused q_x "load $b blobauth=0815"
+t_errno "no PIN: EPERM" EPERM tk_refused q_x "load $b"
+t_check "sessions=0 (an unsalted policy session, HMAC keyed by the PIN): loads" \
+	tk_add q_l0 "load $b blobauth=4711 sessions=0"
+t_errno "sessions=0, a wrong PIN: EPERM" EPERM tk_refused q_x "load $b blobauth=0815 sessions=0"
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+
+lower() {
+	da_reset && da_params 2 600 600
+}
+t_check "DA maxTries lowered to 2 (recovery 600 s)" lower
+tk_refused q_x "load $b blobauth=0001" 2>/dev/null
+tk_refused q_x "load $b blobauth=0002" 2>/dev/null
+t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBUSY \
+	tk_refused q_x "load $b blobauth=4711"
+t_check "DA counter reset, provisioned parameters restored" restore
+
+pcr_moves() {
+	_v0=$(tk2_pcr $P)
+	"$@" || return 1
+	[ "$(tk2_pcr $P)" != "$_v0" ] || { echo "PCR $P unchanged" >&2; return 1; }
+}
+t_check "load with pcrlock=$P and the PIN: loaded, PCR $P extended" \
+	pcr_moves tk_add q_lock "load $b blobauth=4711 pcrlock=$P"
+t_errno "after that the right PIN no longer loads it: EPERM" EPERM \
+	tk_refused q_x "load $b blobauth=4711"
+t_errno "hash=sha1 pcrs= blobauth=: EINVAL (policy sessions are SHA-256)" EINVAL \
+	tk_refused q_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=4711"
+
+# policykey= with a PIN: PolicyAuthValue after the PolicyAuthorize.
+W=/tmp/tk2-pin
+mkdir -p $W
+if ! command -v trusted-policy >/dev/null; then
+	t_skip_n 5 "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
+else
+	EC=$(trusted-policy signer-public --signer "$here/keys/ec.pem" -o $W/s.pub &&
+		xxd -p $W/s.pub | tr -d '\n')
+	t_check "new 32 policykey=<ECDSA signer> blobauth=<PIN>" tk_add q_s "new 32 policykey=$EC blobauth=4711"
+	bs=$(tk_blob q_s)
+	signed_auth_policy() {
+		_d=$(trusted-policy authorize --signer "$here/keys/ec.pem") || return 1
+		tk_eq "authPolicy" "$(tk2_der_get "$bs" 04 1 | cut -c21-88)" \
+			"0020$(sha256_hex "${_d}0000016b")"
+	}
+	t_check "its authPolicy: PolicyAuthorize(signer), then PolicyAuthValue" signed_auth_policy
+	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$bs" >$W/in.hex
+	bs1=$(trusted-policy add --signer "$here/keys/ec.pem" --pcrs sha256:$P \
+		--pcr-values $W/pcr.txt --name pin1 $W/in.hex $W/out.hex && cat $W/out.hex)
+	added() {
+		tk_eq "policy [1] commands" "$(policy_cmds "$bs1" | awk '{ printf "%s ", $1 }')" "016a 016b "
+	}
+	t_check "trusted-policy add: policy [1] is PolicyAuthorize then PolicyAuthValue" added
+	t_check "the right PIN loads it (signed PolicyPCR, PolicyAuthorize, PolicyAuthValue)" \
+		tk_add q_s1 "load $bs1 blobauth=4711"
+	t_errno "policykey: a wrong PIN: EPERM" EPERM tk_refused q_x "load $bs1 blobauth=0815"
+fi
+rm -rf $W
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+
+restore >/dev/null 2>&1
+tk_drop q_k q_l q_l0 q_lock q_s q_s1
