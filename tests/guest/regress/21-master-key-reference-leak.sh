@@ -10,8 +10,7 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/rg.inc"
 
-N=4
-rg_begin $N || exit 0
+rg_begin || exit 0
 
 # usage ID: the usage count /proc/keys shows for key ID.
 usage() {

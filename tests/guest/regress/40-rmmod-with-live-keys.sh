@@ -12,8 +12,7 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/rg.inc"
 
-N=6
-rg_begin $N || exit 0
+rg_begin || exit 0
 
 # dead ID: for t_check; reading key ID fails with EKEYREVOKED or ENOKEY.
 dead() {

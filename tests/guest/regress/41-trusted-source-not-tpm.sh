@@ -9,8 +9,7 @@ here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/rg.inc"
 
-N=5
-rg_begin $N || exit 0
+rg_begin || exit 0
 
 # refused PARAM: insmod trusted.ko PARAM fails, the module is not loaded,
 # and the log names the parameter.

@@ -51,7 +51,7 @@ fi
 NC=$(echo "$CASES" | wc -w)
 N=$((NC + 3))
 t_plan $N
-rl_setup $N
+rl_setup
 strict=$(rl_auth)
 
 # leftovers ORD: what the tampered exchange left in the TPM 2.0 (then

@@ -15,9 +15,7 @@ here=${0%/*}
 . "$here/../trusted-tpm2/tk2.inc"
 . "$here/rl.inc"
 
-N=6
-t_plan $N
-rl_setup $N
+rl_setup
 B=$(rl_get relay-blob-ba) BA=$(rl_get relay-ba)
 if [ "$TK_TPM" = 1.2 ]; then
 	ORDS=18+17+46

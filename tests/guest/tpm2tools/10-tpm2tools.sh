@@ -17,12 +17,8 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/../trusted-tpm2/tk2.inc"
 
-case ${TK_PHASE:-1} in
-1) N=12 why= ;;
-2) N=4 why= ;;
-*) N=1 why="runs in phases 1 and 2" ;;
-esac
-tk2_begin $N "$why" || exit 0
+t_require phase 1,2
+tk2_begin || exit 0
 if ! tk2_srk_present; then
 	t_skip_rest "no SRK at 0x81000001"
 	exit 0

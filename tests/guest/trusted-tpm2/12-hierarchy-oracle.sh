@@ -15,9 +15,8 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-N=14
 t_require phase 1
-tk2_begin $N || exit 0
+tk2_begin || exit 0
 PW=$TK2_BA
 WRONG=33221100ffeeddccbbaa99887766554433221100
 

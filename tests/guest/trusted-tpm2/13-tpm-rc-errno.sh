@@ -12,9 +12,8 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-N=8
 t_require phase 1
-tk2_begin $N || exit 0
+tk2_begin || exit 0
 why=$(tk_ff_why trusted_tpm_exchange)
 if [ -n "$why" ]; then
 	t_skip_rest "$why"

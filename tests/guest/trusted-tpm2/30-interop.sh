@@ -12,12 +12,11 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-N=22
 t_require phase 1
 why=
 [ -n "$why" ] || [ -n "$TK_REF" ] || why="no in-tree reference on ${TK_KERNEL:-this kernel}"
 [ -n "$why" ] || [ -f "$TK_REF/encrypted-keys.ko" ] || why="no in-tree encrypted-keys.ko"
-tk2_begin $N "$why" || exit 0
+tk2_begin "$why" || exit 0
 if ! tk2_srk_present; then
 	t_skip_rest "no SRK at 0x81000001: the in-tree module needs one"
 	exit 0

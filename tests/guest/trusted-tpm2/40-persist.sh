@@ -14,12 +14,8 @@ here=${0%/*}
 . "$here/tk2.inc"
 
 K=${TK_KERNEL:-unknown}
-case ${TK_PHASE:-1} in
-1) N=4 why= ;;
-2) N=12 why= ;;
-*) N=1 why="runs in phases 1 and 2" ;;
-esac
-tk2_begin $N "$why" || exit 0
+t_require phase 1,2
+tk2_begin || exit 0
 REF=
 [ -n "$TK_REF" ] && [ -f "$TK_REF/trusted.ko" ] && tk2_srk_present && REF=1
 

@@ -12,11 +12,10 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-N=17
 t_require phase 1
 why=
 [ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
-tk2_begin $N "$why" || exit 0
+tk2_begin "$why" || exit 0
 P=/sys/module/trusted/parameters/srk_name
 H=81000010	# a persistent handle of this test's own
 

@@ -10,13 +10,12 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-N=2
 t_require phase 1
 why=
 [ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
 [ -z "$why" ] && ! grep -q '^ecdh_generic ' /proc/modules &&
 	why="ECDH is built into this kernel (no ecdh_generic module)"
-tk2_begin $N "$why" || exit 0
+tk2_begin "$why" || exit 0
 
 t_check "ecdh_generic unloads (nothing holds it between key operations)" \
 	sh -c 'rmmod ecdh_generic && ! grep -q "^ecdh_generic " /proc/modules'

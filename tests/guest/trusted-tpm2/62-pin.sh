@@ -14,11 +14,10 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-N=9
 # TPM_RH_LOCKOUT, then a password authorisation with the empty password.
 LOCKOUT_PW=4000000a00000009400000090000000000
 t_require phase 1
-tk2_begin $N || exit 0
+tk2_begin || exit 0
 
 # da_params TRIES RECOVERY LOCKOUT_RECOVERY: TPM2_DictionaryAttackParameters.
 da_params() {
