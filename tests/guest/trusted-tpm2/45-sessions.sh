@@ -19,20 +19,10 @@ tk2_begin "$why" || exit 0
 P=/sys/module/trusted/parameters/srk_name
 H=81000010	# a persistent handle of this test's own
 
-# tk2_name_of HANDLE: the Name TPM2_ReadPublic reports for HANDLE (hex).
-name_of() {
-	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
-	_n=$((0x$(echo "$_r" | cut -c21-24)))
-	_o=$((24 + 2 * _n))
-	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
-	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
-}
-
 # owner_name: the Name of the owner hierarchy's TCG-template primary.
 owner_name() {
 	_h=$(tk2_primary 00030472) || return 1
-	name_of "$_h"
+	tk2_name "$_h"
 	_rc=$?
 	tk2_flush "$_h"
 	return $_rc
@@ -41,13 +31,14 @@ owner_name() {
 # persist ATTRS: a primary with ATTRS at 0x$H (EvictControl).
 persist() {
 	_h=$(tk2_primary "$1") || return 1
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${_h}00000009400000090000000000$H")")
+	tk2_evict "$_h" $H
+	_rc=$?
 	tk2_flush "$_h"
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
+	return $_rc
 }
+# unpersist: the object at 0x$H out of the TPM.
 unpersist() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${H}00000009400000090000000000$H")")
-	[ "$(tk2_rc "$_r")" = 00000000 ]
+	tk2_evict $H $H
 }
 
 # pin NAME: srk_name=NAME (a write of nothing would not reach the module)

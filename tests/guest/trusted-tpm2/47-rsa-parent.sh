@@ -31,22 +31,13 @@ rsa_primary() {
 }
 persist() {
 	_h=$(rsa_primary) || return 1
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${_h}00000009400000090000000000$H")")
+	tk2_evict "$_h" $H
+	_rc=$?
 	tk2_flush "$_h"
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
+	return $_rc
 }
 unpersist() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000120 "40000001${H}00000009400000090000000000$H")")
-	[ "$(tk2_rc "$_r")" = 00000000 ]
-}
-# name_of HANDLE: the Name TPM2_ReadPublic reports (hex).
-name_of() {
-	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
-	_n=$((0x$(echo "$_r" | cut -c21-24)))
-	_o=$((24 + 2 * _n))
-	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
-	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
+	tk2_evict $H $H
 }
 
 if [ ! -w $P ]; then
@@ -72,7 +63,7 @@ new_load() {
 t_check "new with blobauth, load with it" new_load r_b "blobauth=$TK2_BA" "blobauth=$TK2_BA"
 t_check "update in sessions" tk_updates r_n "$KH"
 t_check "a blob made with sessions=0 loads in sessions" new_load r_0 sessions=0
-rn=$(name_of $H)
+rn=$(tk2_name $H)
 echo "$rn" >$P
 t_check "srk_name= the RSA parent's Name: accepted" tk_add r_p "load $b $KH"
 echo 000b0000000000000000000000000000000000000000000000000000000000000000 >$P

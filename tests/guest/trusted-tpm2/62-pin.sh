@@ -14,24 +14,8 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-# TPM_RH_LOCKOUT, then a password authorisation with the empty password.
-LOCKOUT_PW=4000000a00000009400000090000000000
 t_require phase 1
 tk2_begin || exit 0
-
-# da_params TRIES RECOVERY LOCKOUT_RECOVERY: TPM2_DictionaryAttackParameters.
-da_params() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 0000013a "$LOCKOUT_PW$(printf %08x%08x%08x "$1" "$2" "$3")")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackParameters: $_r" >&2; return 1; }
-}
-# da_reset: TPM2_DictionaryAttackLockReset.
-da_reset() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000139 "$LOCKOUT_PW")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackLockReset: $_r" >&2; return 1; }
-}
-restore() {
-	da_reset && da_params 1000 1 1
-}
 
 t_check "new 32 blobauth=<PIN>" tk_add p_k "new 32 blobauth=4711"
 b=$(tk_blob p_k)
@@ -40,7 +24,7 @@ t_check "  ... the object has no noDA (dictionary-attack protected)" \
 t_check "the right PIN loads it" tk_add p_l "load $b blobauth=4711"
 t_errno "a wrong PIN: EPERM" EPERM tk_refused p_x "load $b blobauth=0815"
 lower() {
-	da_reset && da_params 2 600 600
+	tk2_da_reset && tk2_da_params 2 600 600
 }
 t_check "DA maxTries lowered to 2 (recovery 600 s)" lower
 tk_refused p_x "load $b blobauth=0001" 2>/dev/null
@@ -48,8 +32,8 @@ tk_refused p_x "load $b blobauth=0002" 2>/dev/null
 t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBUSY \
 	tk_refused p_x "load $b blobauth=4711"
 t_errno "  ... and a wrong one: EBUSY" EBUSY tk_refused p_x "load $b blobauth=0003"
-t_check "DA counter reset, provisioned parameters restored" restore
+t_check "DA counter reset, provisioned parameters restored" tk2_da_restore
 t_check "the right PIN loads it again" tk_add p_l2 "load $b blobauth=4711"
 
-restore >/dev/null 2>&1
+tk2_da_restore >/dev/null 2>&1
 tk_drop p_k p_l p_l2

@@ -21,8 +21,6 @@ here=${0%/*}
 . "$here/../trusted-tpm1/tk.inc"
 . "$here/tk2.inc"
 
-# TPM_RH_LOCKOUT, then a password authorisation with the empty password.
-LOCKOUT_PW=4000000a00000009400000090000000000
 t_require phase 1
 tk2_begin || exit 0
 P=16
@@ -30,18 +28,6 @@ P=16
 if [ -z "$(tk2_pcr $P)" ]; then
 	t_skip_all "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
 fi
-
-da_params() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 0000013a "$LOCKOUT_PW$(printf %08x%08x%08x "$1" "$2" "$3")")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackParameters: $_r" >&2; return 1; }
-}
-da_reset() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000139 "$LOCKOUT_PW")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackLockReset: $_r" >&2; return 1; }
-}
-restore() {
-	da_reset && da_params 1000 1 1
-}
 
 # policy_cmds BLOB: the blob's policy commands, "CODE BODY" a line.
 policy_cmds() {
@@ -60,7 +46,7 @@ sha256_hex() {
 	tk_unhex "$1" | sha256sum | cut -d' ' -f1
 }
 
-restore >/dev/null 2>&1
+tk2_da_restore >/dev/null 2>&1
 t_check "new 32 pcrs=sha256:$P blobauth=<PIN>" tk_add q_k "new 32 pcrs=sha256:$P blobauth=4711"
 b=$(tk_blob q_k)
 body="0020$(pcr_digest $P)00000001000b03000001"
@@ -96,14 +82,14 @@ t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 
 lower() {
-	da_reset && da_params 2 600 600
+	tk2_da_reset && tk2_da_params 2 600 600
 }
 t_check "DA maxTries lowered to 2 (recovery 600 s)" lower
 tk_refused q_x "load $b blobauth=0001" 2>/dev/null
 tk_refused q_x "load $b blobauth=0002" 2>/dev/null
 t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBUSY \
 	tk_refused q_x "load $b blobauth=4711"
-t_check "DA counter reset, provisioned parameters restored" restore
+t_check "DA counter reset, provisioned parameters restored" tk2_da_restore
 
 pcr_moves() {
 	_v0=$(tk2_pcr $P)
@@ -149,5 +135,5 @@ rm -rf $W
 t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 
-restore >/dev/null 2>&1
+tk2_da_restore >/dev/null 2>&1
 tk_drop q_k q_l q_l0 q_lock q_s q_s1
