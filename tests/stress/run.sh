@@ -9,7 +9,7 @@
 #      key types, FZ_FULL differential-fuzzing inputs (100k by default:
 #      20k trusted, 80k encrypted, each through both implementations),
 #      and a concurrency smoke run;
-#   2. suite stress-smp on the stress kernel (tests/stress/build-kernel.sh:
+#   2. suite stress-smp on the stress kernel (tests/qemu/build-kernel.sh stress:
 #      SMP, PREEMPT, PROVE_LOCKING, KASAN, kmemleak; built on first use,
 #      15-20 minutes) with 2 vCPUs, TPM 1.2 and 2.0: tkstress.
 # Figures: the "# faults", "# fuzz", "# stress" lines of each boot, summed
