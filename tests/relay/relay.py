@@ -40,6 +40,8 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
   fuzz SEED N [ORDS]        -> "armed N"
   disarm                    -> "fired K" (tamperings since the start or the last disarm), all off
   fired                     -> "fired K"
+  tampered                  -> "cmd HEX": the last command whose response was changed
+                               (since the last disarm), or "cmd none"
 Without the relay, swtpm answers that ordinal with an error code: the guest
 knows there is no relay.
 """
@@ -177,6 +179,8 @@ class Relay:
         self.fired = 0
         self.fuzz = None          # (rng, left, ordinals or None)
         self.mode = "record"
+        self.cmd = b""            # the command being answered
+        self.tampered = None      # the last command whose response was changed
         self.segment = []         # (seq, dir, ordinal, bytes) since the last mark
 
     def say(self, msg):
@@ -245,11 +249,13 @@ class Relay:
                 return "armed %d" % n
             if w == "disarm":
                 fired = self.fired
-                self.rules, self.fuzz, self.fired = [], None, 0
+                self.rules, self.fuzz, self.fired, self.tampered = [], None, 0, None
                 self.write("# disarm fired=%d" % fired)
                 return "fired %d" % fired
             if w == "fired":
                 return "fired %d" % self.fired
+            if w == "tampered":
+                return "cmd %s" % (self.tampered.hex() if self.tampered else "none")
         except (ValueError, IndexError) as e:
             return "error %s" % e
         return "error unknown %s" % w
@@ -272,6 +278,7 @@ class Relay:
             what.append("fuzz " + desc)
         if what:
             self.fired += len(what)
+            self.tampered = self.cmd
             self.write("# tamper %d %08x %s" % (self.seq, ordinal, "; ".join(what)))
             self.write("# orig %d R %08x %s" % (self.seq, ordinal, resp.hex()))
             self.say("tampered response %d to %08x: %s" % (self.seq, ordinal, "; ".join(what)))
@@ -290,6 +297,7 @@ class Relay:
                 rtag = 0x8001 if tag in (0x8001, 0x8002) else 0x00C4
                 return struct.pack(">HII", rtag, HDR + len(ans), 0) + ans
             self.record("C", ordinal, cmd)
+            self.cmd = cmd
             tpm.sendall(cmd)
             resp = read_msg(tpm)
             if resp is None:

@@ -117,7 +117,10 @@ def live_test(d):
     check("control fuzz", ctl("fuzz 5 2 17b") == "armed 2")
     f = [xfer(mine, tpm2(0x17B, b"\0\x10")) for _ in range(3)]
     check("fuzz framing stays consistent", all(struct.unpack_from(">I", m, 2)[0] == len(m) for m in f))
+    check("control tampered names the last tampered command",
+          ctl("tampered") == "cmd " + tpm2(0x17B, b"\0\x10").hex())
     check("control disarm counts what fired", ctl("disarm") == "fired 4")
+    check("after disarm, no tampered command", ctl("tampered") == "cmd none")
     q.close()
     mine.close()
     try:

@@ -72,27 +72,55 @@ leftovers() {
 	fi
 }
 
+# others_random CMD: CMD (hex) is a GetRandom that asks for other than the
+# 32 bytes of the key: another TPM user's, the kernel's hwrng thread (64).
+others_random() {
+	case $1 in
+	00c1????????00000046*) _n=$(echo "$1" | cut -c21-28) ;;
+	8001????????0000017b*) _n=$(echo "$1" | cut -c21-24) ;;
+	8002????????0000017b*)
+		_o=$((28 + 2 * 0x$(echo "$1" | cut -c21-28)))
+		_n=$(echo "$1" | cut -c$((_o + 1))-$((_o + 4))) ;;
+	*) return 1 ;;
+	esac
+	[ $((0x$_n)) -ne 32 ]
+}
+
 note=''
 bad=
 for c in $CASES; do
 	ord=${c%%:*} rest=${c#*:}
 	act=${rest%:*} op=${rest##*:}
 	d="$impl: $op with the response to $ord tampered ($act)"
-	a=$(rl_ctl "tamper $ord:$act")
-	if [ "$a" != "armed 1" ]; then
-		t_fail "$d" "the relay did not arm: $a"
-		continue
-	fi
 	if [ "$op" = load ]; then
 		data="load $A $KH"
 	else
 		data="new 32 $KH"
 	fi
-	tk_drop good
-	err=$(keyctl add trusted good "$data" @u 2>&1 >/dev/null)
-	rc=$?
-	fired=$(rl_ctl disarm)
-	leftovers "$ord"
+	# A tampering that the hwrng's GetRandom took is tried again (3 times).
+	try=0
+	while :; do
+		a=$(rl_ctl "tamper $ord:$act")
+		[ "$a" = "armed 1" ] || break
+		tk_drop good
+		err=$(keyctl add trusted good "$data" @u 2>&1 >/dev/null)
+		rc=$?
+		cmd=$(rl_ctl tampered)
+		fired=$(rl_ctl disarm)
+		leftovers "$ord"
+		try=$((try + 1))
+		others_random "${cmd#cmd }" && [ $try -lt 3 ] || break
+		tk_drop good
+	done
+	if [ "$a" != "armed 1" ]; then
+		t_fail "$d" "the relay did not arm: $a"
+		continue
+	fi
+	if others_random "${cmd#cmd }"; then
+		t_skip "$d" "3 tries, each tampered the hwrng's GetRandom, not $impl's"
+		tk_drop good
+		continue
+	fi
 	[ -z "$left" ] || bad="$bad${bad:+; }$ord:$act: $left"
 	if [ "$fired" = "fired 0" ]; then
 		t_skip "$d" "$impl sent no command $ord here (rc $rc)"
