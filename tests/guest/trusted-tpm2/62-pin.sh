@@ -8,7 +8,8 @@
 # empty), two wrong PINs lock the TPM out and the next load, right PIN or
 # not, is EBUSY (TPM_RC_LOCKOUT); then the DA counter is reset and the
 # provisioned parameters (1000 tries, 1 s recovery, 1 s lockout recovery,
-# tests/qemu/provision.sh) are restored.
+# tests/qemu/provision.sh) are restored. keyctl update with a new
+# blobauth= reseals the same key bytes under the new PIN (the old one: EPERM).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted-tpm1/tk.inc"
@@ -35,5 +36,18 @@ t_errno "  ... and a wrong one: EBUSY" EBUSY tk_refused p_x "load $b blobauth=00
 t_check "DA counter reset, provisioned parameters restored" tk2_da_restore
 t_check "the right PIN loads it again" tk_add p_l2 "load $b blobauth=4711"
 
+# A new PIN: keyctl update reseals the same key bytes under it.
+t_check "update blobauth=<new PIN> reseals the key" tk_updates p_l2 "blobauth=1234"
+b2=$(tk_blob p_l2)
+t_check "  ... the new blob has no noDA either" \
+	tk_eq "noDA" $((0x$(tk2_attrs "$b2") & 0x400)) 0
+t_check "  ... the new PIN loads it" tk_add p_n "load $b2 blobauth=1234"
+t_errno "  ... the old PIN: EPERM" EPERM tk_refused p_x "load $b2 blobauth=4711"
+if tk_have_enc; then
+	t_check "  ... and it is the same key" tk2_same_key p_l "load $b2 blobauth=1234"
+else
+	t_skip "  ... and it is the same key" "no encrypted key type taking trusted masters here"
+fi
+
 tk2_da_restore >/dev/null 2>&1
-tk_drop p_k p_l p_l2
+tk_drop p_k p_l p_l2 p_n
