@@ -9,7 +9,8 @@
 # (the PIN never crosses the bus). Right PIN: loads; none or a wrong one:
 # EPERM; with sessions=0 the unsalted policy session's HMAC is keyed by the
 # PIN alone and the same holds. Two wrong PINs with DA maxTries lowered to
-# 2 lock the TPM out: EBUSY (as 62-pin). After PCR 16 moved, the right PIN
+# 2 lock the TPM out: EBUSY (as 62-pin). keyctl update with the same pcrs=
+# and a new blobauth= reseals the same key under the new PIN. After PCR 16 moved, the right PIN
 # no longer loads it (EPERM). hash=sha1 with a PIN and pcrs=: EINVAL
 # (our policy sessions are SHA-256). A PIN with policykey= (when
 # trusted-policy is in the initramfs): authPolicy = H(PolicyAuthorize(signer)
@@ -91,6 +92,18 @@ t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBU
 	tk_refused q_x "load $b blobauth=4711"
 t_check "DA counter reset, provisioned parameters restored" tk2_da_restore
 
+# A new PIN under the same PCR policy: keyctl update reseals the same key.
+t_check "update pcrs=sha256:$P blobauth=<new PIN> reseals the key" \
+	tk_updates q_l "pcrs=sha256:$P blobauth=0042"
+bu=$(tk_blob q_l)
+t_check "  ... the new PIN loads it" tk_add q_u "load $bu blobauth=0042"
+t_errno "  ... the old PIN: EPERM" EPERM tk_refused q_x "load $bu blobauth=4711"
+if tk_have_enc; then
+	t_check "  ... and it is the same key" tk2_same_key q_k "load $bu blobauth=0042"
+else
+	t_skip "  ... and it is the same key" "no encrypted key type taking trusted masters here"
+fi
+
 pcr_moves() {
 	_v0=$(tk2_pcr $P)
 	"$@" || return 1
@@ -136,4 +149,4 @@ t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 
 tk2_da_restore >/dev/null 2>&1
-tk_drop q_k q_l q_l0 q_lock q_s q_s1
+tk_drop q_k q_l q_l0 q_lock q_s q_s1 q_u
