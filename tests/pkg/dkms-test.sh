@@ -262,16 +262,6 @@ for i in "${!kvers[@]}"; do
 		boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
 	done
 done
-for i in "${!kvers[@]}"; do
-	for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
-		if ! want_boot "$i" "$st"; then
-			skip "${names[$i]}: suite ${st#*:}, TPM ${st%%:*}" "TKH_PKG_BOOTS=$boots (make pkg-test runs it)"
-			continue
-		fi
-		boot_report "${names[$i]}" "${kvers[$i]}" "${st%%:*}" "${st#*:}"
-	done
-done
-
 # --- 5. signing, checked by the test kernel -----------------------------------
 rel='' made_moddir=0 sign_boot=0
 # shellcheck disable=SC2317  # invoked by the trap
@@ -283,10 +273,32 @@ sign_cleanup() {
 	fi
 }
 trap 'sign_cleanup; rm -f "$IRDROPIN"' EXIT
+# sign_test runs while the stock boots do; its points are kept (s_ok,
+# s_not_ok, s_check) and printed by sign_points after theirs, in KTAP order.
+sres=()
+US=$'\x1f'
+s_ok() { sres+=("ok$US$1$US"); }
+s_not_ok() { sres+=("not_ok$US$1$US${2:-}"); }
+s_check() {
+	local d=$1 o
+	shift
+	if o=$("$@" 2>&1); then s_ok "$d"; else s_not_ok "$d" "$o"; fi
+}
+sign_points() {
+	local r kind rest
+	for r in "${sres[@]}"; do
+		kind=${r%%"$US"*} rest=${r#*"$US"}
+		if [ "$kind" = ok ]; then
+			ok "${rest%%"$US"*}"
+		else
+			not_ok "${rest%%"$US"*}" "${rest#*"$US"}"
+		fi
+	done
+}
 sign_test() {
 	local kdir d=$run/modsig f signer want
 	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
-		not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
+		s_not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
 		return
 	fi
 	rel=$(cat "$kdir/include/config/kernel.release")
@@ -303,10 +315,10 @@ sign_test() {
 	mok_certificate=$kdir/certs/signing_key.x509
 	EOF
 	if ! dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
-		not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
+		s_not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
 		return
 	fi
-	ok "signing: dkms install -k $rel ($(grep -c '^Signing module' "$run/sign-dkms.log") modules signed)"
+	s_ok "signing: dkms install -k $rel ($(grep -c '^Signing module' "$run/sign-dkms.log") modules signed)"
 	rm -rf "$d"
 	mkdir -p "$d/mods"
 	f=$(find "/lib/modules/$rel/updates/dkms" -name 'trusted.ko*' | head -n1)
@@ -315,17 +327,18 @@ sign_test() {
 	signer=$(modinfo -F signer "$d/mods/trusted.ko")
 	want=$(openssl x509 -inform DER -in "$kdir/certs/signing_key.x509" -noout -subject -nameopt multiline |
 		sed -n 's/^ *commonName *= *//p')
-	check "signing: trusted.ko signed by the test kernel's key ($signer)" \
+	s_check "signing: trusted.ko signed by the test kernel's key ($signer)" \
 		test -n "$signer" -a "$signer" = "$want"
 	cp "$d/mods/trusted.ko" "$d/mods/trusted-unsigned.ko"
 	strip -g "$d/mods/trusted-unsigned.ko"
-	check "signing: strip -g removes the signature" \
+	s_check "signing: strip -g removes the signature" \
 		sh -c "! tail -c 28 '$d/mods/trusted-unsigned.ko' | grep -q 'Module signature appended'"
 	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
-		{ not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
+		{ s_not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
 	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
-		{ not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
-	# The boot runs while the purge below does; sign_report reports it.
+		{ s_not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
+	# The boot takes the first free slot (the stock boots above run) and
+	# runs on while the purge below does; sign_report reports it.
 	boot_bg test-modsig "$d/boot.rc" "$d/boot.log" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio" \
 		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot"
 	sign_boot=1
@@ -343,10 +356,22 @@ sign_report() {
 			"$(grep -E '^not ok|^FAIL' "$d/boot/results.ktap" "$d/boot.log" 2>/dev/null | head -n 20)"
 	fi
 }
+[ "${TKH_PKG_SIGN:-1}" = 0 ] || sign_test
+
+# Part 4's points, then the signing's.
+for i in "${!kvers[@]}"; do
+	for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
+		if ! want_boot "$i" "$st"; then
+			skip "${names[$i]}: suite ${st#*:}, TPM ${st%%:*}" "TKH_PKG_BOOTS=$boots (make pkg-test runs it)"
+			continue
+		fi
+		boot_report "${names[$i]}" "${kvers[$i]}" "${st%%:*}" "${st#*:}"
+	done
+done
 if [ "${TKH_PKG_SIGN:-1}" = 0 ]; then
 	for w in "dkms install" "signer" "strip" "boot"; do skip "signing: $w" "TKH_PKG_SIGN=0"; done
 else
-	sign_test
+	sign_points
 fi
 sign_cleanup
 rel=''
