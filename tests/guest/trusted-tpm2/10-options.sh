@@ -21,16 +21,6 @@ loads() {
 	tk_eq "print" "$(tk_blob "$1")" "$2"
 }
 
-# same NAME DATA DESC: trusted key NAME has the bytes DATA gives (test
-# kernel: an encrypted key proves it), else a skip. NAME is replaced.
-same() {
-	if tk_have_enc; then
-		t_check "$3" tk2_same_key "$1" "$2"
-	else
-		t_skip "$3" "no encrypted key type taking trusted masters here"
-	fi
-}
-
 t_check "new 32 without options" tk_add o_k "new 32"
 b=$(tk_blob o_k)
 t_check "the blob is a TPMKey naming the default parent ($DEF)" \
@@ -43,7 +33,7 @@ empty_auth() {
 }
 t_check "emptyAuth TRUE, as the in-tree module writes it" empty_auth "$b"
 t_check "load <blob> needs no options; print gives the blob back" loads o_l "$b"
-same o_k "load $b" "the loaded key has the same bytes"
+tk2_same "the loaded key has the same bytes" o_k "load $b"
 
 sizes() {
 	for _sz in $SIZES; do
@@ -52,7 +42,7 @@ sizes() {
 	done
 }
 t_check "sizes $SIZES: new and load" sizes
-same o_s128 "load $(tk_blob o_s128)" "a 128-byte key loads with the same bytes"
+tk2_same "a 128-byte key loads with the same bytes" o_s128 "load $(tk_blob o_s128)"
 t_errno "new 31: EINVAL" EINVAL tk_refused o_x "new 31"
 t_errno "new 129: EINVAL" EINVAL tk_refused o_x "new 129"
 tk_drop $(for n in $SIZES; do echo o_s$n o_t$n; done)
@@ -97,7 +87,7 @@ t_errno "hash=sm3: the TPM has no SM3: EINVAL" EINVAL tk_refused o_x "new 32 has
 tk_add o_k "load $b"
 t_check "update: a new blob" tk_updates o_k
 t_check "the updated blob loads" loads o_u "$(tk_blob o_k)"
-same o_u "load $b" "the updated key has the bytes of the original"
+tk2_same "the updated key has the bytes of the original" o_u "load $b"
 
 fixed() {
 	tk_add o_m "new 32 migratable=0" || return 1
