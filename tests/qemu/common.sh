@@ -97,18 +97,19 @@ tk_build_ours() {
 # (grep -c, not grep -q: with pipefail, nm's SIGPIPE would fail the test.)
 TK_KASAN_OBJS="security/keys/key.o security/keys/keyctl.o crypto/ecc.o crypto/hmac.o
 	lib/crypto/aes.o drivers/char/tpm/tpm-interface.o drivers/md/dm-crypt.o fs/ecryptfs/keystore.o"
+# _tk_asan OBJ: OBJ calls the __asan_report_load* functions.
+_tk_asan() { [ "$(nm -u "$1" 2>/dev/null | grep -c __asan_report_load)" -gt 0 ]; }
 tk_kasan_check() {
 	local kdir=$1 mods=$2 f
-	asan() { [ "$(nm -u "$1" 2>/dev/null | grep -c __asan_report_load)" -gt 0 ]; }
 	for f in "$mods"/*.ko; do
 		[ -e "$f" ] || continue
-		asan "$f" || { log "$f: not KASAN-instrumented"; return 1; }
+		_tk_asan "$f" || { log "$f: not KASAN-instrumented"; return 1; }
 	done
 	for f in $TK_KASAN_OBJS; do
-		asan "$kdir/$f" || { log "$kdir/$f: missing or not KASAN-instrumented"; return 1; }
+		_tk_asan "$kdir/$f" || { log "$kdir/$f: missing or not KASAN-instrumented"; return 1; }
 	done
 	for f in mm/memory.o kernel/fork.o; do
-		! asan "$kdir/$f" || { log "$kdir/$f: KASAN-instrumented (build-kernel.sh leaves it out)"; return 1; }
+		! _tk_asan "$kdir/$f" || { log "$kdir/$f: KASAN-instrumented (build-kernel.sh leaves it out)"; return 1; }
 	done
 }
 

@@ -109,14 +109,16 @@ for c in $CASES; do
 		fired=$(rl_ctl disarm)
 		leftovers "$ord"
 		try=$((try + 1))
-		others_random "${cmd#cmd }" && [ $try -lt 3 ] || break
+		hwrng=0
+		others_random "${cmd#cmd }" && hwrng=1
+		[ $hwrng = 1 ] && [ $try -lt 3 ] || break
 		tk_drop good
 	done
 	if [ "$a" != "armed 1" ]; then
 		t_fail "$d" "the relay did not arm: $a"
 		continue
 	fi
-	if others_random "${cmd#cmd }"; then
+	if [ $hwrng = 1 ]; then
 		t_skip "$d" "3 tries, each tampered the hwrng's GetRandom, not $impl's"
 		tk_drop good
 		continue
