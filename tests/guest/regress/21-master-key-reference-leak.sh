@@ -14,7 +14,7 @@ rg_begin || exit 0
 
 # usage ID: the usage count /proc/keys shows for key ID.
 usage() {
-	awk -v id="$(printf '%08x' "$1")" '$1 "" == id "" { print $3 }' /proc/keys
+	rg_proc_keys "$1" 3
 }
 
 # ops MASTER: ROUNDS rounds of every operation under MASTER (user:ukm or
