@@ -7,7 +7,8 @@
 #
 #   /init            tests/guest/init          /tests   tests/guest/
 #   /bin, /sbin ...  static busybox, one symlink per applet
-#   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists
+#   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists;
+#                    keyctl itself static when build-keyctl.sh can make it
 #   /usr/bin/encbench  tests/tools/encbench.c, built static here (make bench-enc)
 #   /usr/bin/tkfault, tkfuzz, tkstress  tests/tools/, tests/stress/ (faults, stress)
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
@@ -103,6 +104,14 @@ while read -r name; do
 	rm -f "$stage/usr/bin/$name" "$stage/bin/$name" "$stage/sbin/$name" "$stage/usr/sbin/$name"
 	copy_prog "$p"
 done <"$TK_QEMU/initramfs.bins"
+# keyctl statically linked (build-keyctl.sh: the same Debian source and
+# version; a third of the dynamic one's exec time in the guest), else the
+# dynamic one copied above.
+if kc=$("$TK_QEMU/build-keyctl.sh"); then
+	install -m 0755 "$kc" "$stage/usr/bin/keyctl"
+else
+	log "no static keyctl (see above): the guest runs the dynamic one"
+fi
 
 # Guest programs of our own, static (gcc -static: libc6-dev has libc.a).
 gcc -static -O2 -Wall -o "$stage/usr/bin/encbench" "$TK_TOP/tests/tools/encbench.c" ||
