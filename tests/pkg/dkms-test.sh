@@ -123,7 +123,13 @@ hdrs=()
 for kv in "${kvers[@]}"; do hdrs+=("linux-headers-$kv"); done
 # The 6.12 headers depend on their image package; this machine never boots it,
 # so no initramfs for it (INITRD=No: /etc/kernel/postinst.d/initramfs-tools).
-INITRD=No "${APT[@]}" install --no-install-recommends "${hdrs[@]}" >"$run/apt-headers.log" 2>&1
+# (apt-get only when one is missing: it takes seconds to say there is nothing to do)
+for h in "${hdrs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$h" 2>/dev/null | grep -q 'ok installed'; then
+		INITRD=No "${APT[@]}" install --no-install-recommends "${hdrs[@]}" >"$run/apt-headers.log" 2>&1
+		break
+	fi
+done
 for kv in "${kvers[@]}"; do
 	check "apt has installed linux-headers-$kv" \
 		sh -c "dpkg-query -W -f='\${Status}' linux-headers-$kv | grep -q 'ok installed' &&
@@ -167,22 +173,6 @@ for i in "${!kvers[@]}"; do
 		sh -c "grep -q '^CONFIG_ENCRYPTED_KEYS=y' /lib/modules/$kv/build/.config &&
 			! ls /lib/modules/$kv/updates/dkms/encrypted-keys.ko* 2>/dev/null"
 done
-# A kernel whose headers come after the package: what the headers' postinst
-# runs (/etc/kernel/header_postinst.d/dkms) builds and installs (AUTOINSTALL).
-# TKH_PKG_LATE=install (make check): the module is uninstalled, its build
-# kept, so the hook installs without building again (the apt-get install
-# above has built for that kernel); default build: removed, built again.
-late=${kvers[${#kvers[@]} - 1]}
-late_undo=remove
-[ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
-if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
-	! installed_ok "$late" 2>/dev/null &&
-	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
-	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
-else
-	not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
-fi
-
 # --- 4. the stock kernels boot with exactly those modules ----------------------
 # The boots run in the background, at most TKH_JOBS (default: nproc) at a
 # time, while the script goes on; their points are reported in order
@@ -197,7 +187,7 @@ boot_bg() {
 	rm -f "$rcf"
 	(
 		bt0=$(now) rc=0
-		TKH_BOOT_NAME=$key "$TK_QEMU/boot.sh" "$@" >"$blog" 2>&1 || rc=$?
+		TKH_BOOT_NAME=$key tk_boot_tries "$@" >"$blog" 2>&1 || rc=$?
 		echo "$rc $(elapsed "$bt0")" >"$rcf"
 	) &
 }
@@ -256,12 +246,41 @@ want_boot() { # i tpm:suite
 	0:*|cross:0:2.0:*|cross:1:1.2:*) return 1 ;;
 	esac
 }
-for i in "${!kvers[@]}"; do
-	for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
-		want_boot "$i" "$st" || continue
-		boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+# boots_start late|early: start the boots of the late kernel (see below), or
+# of the others.
+boots_start() {
+	local i st
+	for i in "${!kvers[@]}"; do
+		[ "$1" = late ] && [ "${kvers[$i]}" != "$late" ] && continue
+		[ "$1" = early ] && [ "${kvers[$i]}" = "$late" ] && continue
+		for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
+			want_boot "$i" "$st" || continue
+			boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+		done
 	done
-done
+}
+late=${kvers[${#kvers[@]} - 1]}
+# The other kernels' boots run while the late kernel below is installed again
+# (its boots then take the modules the hook installed).
+boots_start early
+
+# --- 3, continued: a kernel whose headers come after the package ------------
+# What the headers' postinst runs (/etc/kernel/header_postinst.d/dkms) builds
+# and installs (AUTOINSTALL).
+# TKH_PKG_LATE=install (make check): the module is uninstalled, its build
+# kept, so the hook installs without building again (the apt-get install
+# above has built for that kernel); default build: removed, built again.
+late_undo=remove
+[ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
+if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
+	! installed_ok "$late" 2>/dev/null &&
+	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
+	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
+else
+	not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
+fi
+boots_start late
+
 # --- 5. signing, checked by the test kernel -----------------------------------
 rel='' made_moddir=0 sign_boot=0
 # shellcheck disable=SC2317  # invoked by the trap

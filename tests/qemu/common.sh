@@ -67,6 +67,29 @@ tk_step() {
 	return $rc
 }
 
+# tk_boot_tries IMAGE INITRD TPMDIR TPM EXTRAS OUTDIR [STATE_IN]: boot.sh,
+# booted again (three tries in all) when the host was too loaded for the
+# firmware: SeaBIOS timed out on the TPM and disabled its TPM 2.0 hierarchies
+# (tests/guest/init stops before any test and says so), or ACPI's PCI
+# routing loop timed out (boot.sh leaves OUTDIR/acpi-timeout). A failed try's
+# output stays as OUTDIR.tryN. Exit status: the last boot.sh's.
+tk_boot_tries() {
+	local out=$6 try rc
+	for try in 1 2 3; do
+		rc=0
+		"$TK_QEMU/boot.sh" "$@" || rc=$?
+		if grep -q 'TPM 2.0 hierarchies disabled by the firmware' "$out/console.log" 2>/dev/null; then
+			log "${TKH_BOOT_NAME:-boot}: the firmware disabled the TPM 2.0 hierarchies (try $try)"
+		elif [ -f "$out/acpi-timeout" ]; then
+			log "${TKH_BOOT_NAME:-boot}: ACPI loop timeout at boot, a loaded host (try $try)"
+		else
+			return "$rc"
+		fi
+		[ "$try" = 3 ] || { rm -rf "$out.try$try"; mv "$out" "$out.try$try"; }
+	done
+	return "$rc"
+}
+
 # tk_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (build/obj-NAME/src: kernels do not clobber each other's objects and the
 # harness never races a developer's own build in src/), copy the .ko to MODS.

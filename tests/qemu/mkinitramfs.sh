@@ -24,7 +24,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-need python3 depmod modinfo ldd gcc
+need python3 depmod modinfo ldd gcc flock
 
 out='' mods='' kdir='' moddir='' state=''
 while [ $# -gt 0 ]; do
@@ -123,7 +123,9 @@ for p in tools/tkfault tools/tkfuzz stress/tkstress; do
 done
 
 # tools/trusted-policy (libcrypto) for the signed-policy tests, when it builds
-make -s -C "$TK_TOP/tools" trusted-policy >/dev/null 2>&1 &&
+# (one make at a time: machines are prepared in parallel)
+mkdir -p "$TK_TOP/build"
+flock "$TK_TOP/build/tools.lock" make -s -C "$TK_TOP/tools" trusted-policy >/dev/null 2>&1 &&
 	copy_prog "$TK_TOP/tools/trusted-policy"
 
 # --- our modules ---------------------------------------------------------

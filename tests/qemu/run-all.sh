@@ -189,7 +189,7 @@ host_steps() { # name phase tpm tpmdir statedir
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
 	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver
-	local tpmdir=- prov=() try
+	local tpmdir=- prov=()
 	rm -rf "$d"
 	mkdir -p "$d/state"
 	read -r image initrd kver _ <"$run/kernel-${B_KERNEL[$name]}/machine"
@@ -204,25 +204,12 @@ job_machine() { # name
 	for phase in ${B_PHASES[$name]//,/ }; do
 		out=$d/p$phase
 		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state"
-		for try in 1 2 3; do
-			rc=0
-			TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase tk_step "$name: boot phase $phase" \
-				"$TK_QEMU/boot.sh" "$image" "$initrd" "$tpmdir" "$tpm" \
-				"tk.phase=$phase tk.kernel=${B_KERNEL[$name]} tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
-					[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")${TKH_EXTRA:+ $TKH_EXTRA}" \
-				"$out" "$d/state" || rc=$?
-			# The guest stops before any test when the firmware has
-			# disabled the TPM's hierarchies (tests/guest/init); boot.sh
-			# stops one whose ACPI PCI routing timed out (a loaded host).
-			if grep -q 'TPM 2.0 hierarchies disabled by the firmware' "$out/console.log" 2>/dev/null; then
-				log "$name: phase $phase: the firmware disabled the TPM 2.0 hierarchies (try $try), booting again"
-			elif [ -f "$out/acpi-timeout" ]; then
-				log "$name: phase $phase: ACPI loop timeout at boot, a loaded host (try $try), booting again"
-			else
-				break
-			fi
-			[ "$try" = 3 ] || mv "$out" "$out.try$try"
-		done
+		rc=0
+		TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase tk_step "$name: boot phase $phase" \
+			tk_boot_tries "$image" "$initrd" "$tpmdir" "$tpm" \
+			"tk.phase=$phase tk.kernel=${B_KERNEL[$name]} tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
+				[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")${TKH_EXTRA:+ $TKH_EXTRA}" \
+			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
 			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$tk_boots"
 		else
