@@ -196,8 +196,17 @@ boot_wait() {
 	while [ ! -s "$1" ] && [ -n "$(jobs -rp)" ]; do wait -n || true; done
 	read -r brc btook <"$1" 2>/dev/null || { brc=2 btook=-; }
 }
-boot_start() { # name kver vmlinuz moddir tpm suite
-	local name=$1 kv=$2 vz=$3 md=$4 tpm=$5 suite=$6 dir=$run/$1 f
+# boot_start prep|boot NAME KVER VMLINUZ MODDIR TPM SUITE: prep makes the
+# initramfs (with the modules DKMS installed) and the TPM; boot boots.
+boot_start() {
+	local mode=$1 name=$2 kv=$3 vz=$4 md=$5 tpm=$6 suite=$7 dir=$run/$2 f
+	[ -z "${bfail[$name-$suite]:-}" ] || return 0
+	if [ "$mode" = boot ]; then
+		mkdir -p "$dir/state$tpm"
+		boot_bg "$name-$suite" "$dir/$suite.rc" "$dir/$suite.log" "$vz" "$dir/initrd.cpio" \
+			"$dir/tpm$tpm" "$tpm" "tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm"
+		return 0
+	fi
 	mkdir -p "$dir/mods"
 	if [ ! -f "$dir/initrd.cpio" ]; then
 		rm -f "$dir"/mods/*
@@ -216,9 +225,6 @@ boot_start() { # name kver vmlinuz moddir tpm suite
 	fi
 	"$TK_QEMU/provision.sh" "$tpm" "$dir/tpm$tpm" >"$dir/provision$tpm.log" 2>&1 ||
 		{ bfail[$name-$suite]="provision TPM $tpm: $(tail -n 20 "$dir/provision$tpm.log")"; return; }
-	mkdir -p "$dir/state$tpm"
-	boot_bg "$name-$suite" "$dir/$suite.rc" "$dir/$suite.log" "$vz" "$dir/initrd.cpio" "$dir/tpm$tpm" "$tpm" \
-		"tk.phase=1 tk.kernel=$name tk.suites=$suite" "$dir/$suite" "$dir/state$tpm"
 }
 boot_report() { # name kver tpm suite
 	local name=$1 kv=$2 tpm=$3 suite=$4 dir=$run/$1 c
@@ -246,23 +252,16 @@ want_boot() { # i tpm:suite
 	0:*|cross:0:2.0:*|cross:1:1.2:*) return 1 ;;
 	esac
 }
-# boots_start late|early: start the boots of the late kernel (see below), or
-# of the others.
+# boots_start prep|boot: boot_start for each boot part 4 wants.
 boots_start() {
 	local i st
 	for i in "${!kvers[@]}"; do
-		[ "$1" = late ] && [ "${kvers[$i]}" != "$late" ] && continue
-		[ "$1" = early ] && [ "${kvers[$i]}" = "$late" ] && continue
 		for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
 			want_boot "$i" "$st" || continue
-			boot_start "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+			boot_start "$1" "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
 		done
 	done
 }
-late=${kvers[${#kvers[@]} - 1]}
-# The other kernels' boots run while the late kernel below is installed again
-# (its boots then take the modules the hook installed).
-boots_start early
 
 # --- 3, continued: a kernel whose headers come after the package ------------
 # What the headers' postinst runs (/etc/kernel/header_postinst.d/dkms) builds
@@ -270,6 +269,7 @@ boots_start early
 # TKH_PKG_LATE=install (make check): the module is uninstalled, its build
 # kept, so the hook installs without building again (the apt-get install
 # above has built for that kernel); default build: removed, built again.
+late=${kvers[${#kvers[@]} - 1]}
 late_undo=remove
 [ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
 if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
@@ -279,7 +279,6 @@ if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
 else
 	not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
 fi
-boots_start late
 
 # --- 5. signing, checked by the test kernel -----------------------------------
 rel='' made_moddir=0 sign_boot=0
@@ -292,8 +291,8 @@ sign_cleanup() {
 	fi
 }
 trap 'sign_cleanup; rm -f "$IRDROPIN"' EXIT
-# sign_test runs while the stock boots do; its points are kept (s_ok,
-# s_not_ok, s_check) and printed by sign_points after theirs, in KTAP order.
+# sign_test runs before the boots; its points are kept (s_ok, s_not_ok,
+# s_check) and printed by sign_points after the boots', in KTAP order.
 sres=()
 US=$'\x1f'
 s_ok() { sres+=("ok$US$1$US"); }
@@ -356,9 +355,16 @@ sign_test() {
 		{ s_not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
 	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
 		{ s_not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
-	# The boot takes the first free slot (the stock boots above run) and
-	# runs on while the purge below does; sign_report reports it.
-	boot_bg test-modsig "$d/boot.rc" "$d/boot.log" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio" \
+	sign_image=$kdir/arch/x86/boot/bzImage
+}
+# sign_boot_start: the test kernel boots with module.sig_enforce=1 (after the
+# stock boots: it takes the first free slot, and runs on while the purge
+# below does); sign_report reports it.
+sign_image=
+sign_boot_start() {
+	local d=$run/modsig
+	[ -n "$sign_image" ] || return 0
+	boot_bg test-modsig "$d/boot.rc" "$d/boot.log" "$sign_image" "$d/initrd.cpio" \
 		"$d/tpm" 1.2 "module.sig_enforce=1 tk.phase=1 tk.kernel=test tk.suites=modsig" "$d/boot"
 	sign_boot=1
 }
@@ -375,7 +381,20 @@ sign_report() {
 			"$(grep -E '^not ok|^FAIL' "$d/boot/results.ktap" "$d/boot.log" 2>/dev/null | head -n 20)"
 	fi
 }
+boots_start prep
 [ "${TKH_PKG_SIGN:-1}" = 0 ] || sign_test
+
+# TKH_PKG_WAIT=FILE (make check): the steps above ran beside the guest stage,
+# at the lowest priority (nice 19: they take what its boots leave idle); the
+# boots wait for FILE (the guest stage's end) and run at normal priority.
+if [ -n "${TKH_PKG_WAIT:-}" ]; then
+	tw=$(now)
+	while [ ! -e "$TKH_PKG_WAIT" ]; do sleep 1; done
+	renice -n 0 -p $$ >/dev/null
+	log "waited $(elapsed "$tw") s for the guest stage ($TKH_PKG_WAIT)"
+fi
+boots_start boot
+sign_boot_start
 
 # Part 4's points, then the signing's.
 for i in "${!kvers[@]}"; do
