@@ -5,8 +5,10 @@
 #   checkpatch   scripts/checkpatch.pl --no-tree -f on every src/**/*.[ch]
 #   kernel-doc   scripts/kernel-doc -none on the same files (comment syntax)
 #   W=1          make M=src W=1 modules: any compiler warning in our files
+#                (or error, or a failed build)
 #   sparse       make M=src C=2 modules: any sparse warning in our files
-# The two builds run in a scratch copy of src/, so every file is compiled
+#                (W=1 and C=2 are one build)
+# The build runs in a scratch copy of src/, so every file is compiled
 # afresh and nobody's objects in the work tree are touched. Findings in the
 # kernel's own headers are not ours and are not counted.
 # Exit 0 when clean, 1 on findings, 2 when the checks could not run.
@@ -73,16 +75,14 @@ tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 	--exclude=Module.symvers --exclude=modules.order -cf - src |
 	tar -C "$scratch" -xf -
 
-echo "lint: make W=1 modules ($KDIR)"
-make -C "$KDIR" M="$scratch/src" W=1 -j"$jobs" modules >"$scratch/w1.log" 2>&1
+# One build for both: W=1's compiler warnings end in their option
+# ("[-Wunused-variable]"), sparse's do not.
+echo "lint: make W=1 C=2 modules ($KDIR; sparse $(sparse --version 2>/dev/null))"
+make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
 rc=$?
-report "W=1" "$(ours "$scratch/w1.log" "$rc")"
-
-echo "lint: make C=2 modules (sparse $(sparse --version 2>/dev/null))"
-make -C "$KDIR" M="$scratch/src" C=2 -j"$jobs" modules >"$scratch/sparse.log" 2>&1
-rc=$?
-# The compiler runs again here; its warnings (tagged [-W...]) are W=1's.
-report sparse "$(ours "$scratch/sparse.log" "$rc" | grep -v '\[-W[^]]*\]$')"
+found=$(ours "$scratch/build.log" "$rc")
+report "W=1" "$(printf '%s\n' "$found" | grep -v ': warning: ' ; printf '%s\n' "$found" | grep ': warning: .*\[-W[^]]*\]$')"
+report sparse "$(printf '%s\n' "$found" | grep ': warning: ' | grep -v '\[-W[^]]*\]$')"
 
 echo "lint: summary"
 for name in checkpatch kernel-doc W=1 sparse; do
