@@ -131,11 +131,12 @@ stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/k
 # boots wait for the guest stage's end (TKH_PKG_WAIT) and run at normal
 # priority: boots beside boots only slow each other (measured: guest 436 s
 # and pkg 186 s one after the other; the two side by side, 665 and 338 s).
-# Without root or a sudo that needs no password, pkg runs after guest.
+# Without root or a sudo that needs no password, or with TKH_PKG_BESIDE=0
+# (for A/B timings), pkg runs after guest.
 pkg=(env TKH_RUN="$run" TKH_PKG_BOOTS=cross TKH_PKG_LATE=install "$TK_TOP/tests/pkg/dkms-test.sh")
 bg_start guest env TKH_RUN="$run" "$TK_QEMU/run-all.sh"
 pkg_bg=0
-if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+if [ "${TKH_PKG_BESIDE:-1}" = 1 ] && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
 	pkg_bg=1
 	if [ -n "${bg_pid[guest]:-}" ]; then
 		pkg=(nice -n 19 env TKH_PKG_WAIT="$run/check-guest.status" "${pkg[@]:1}")
