@@ -123,18 +123,20 @@ hdrs=()
 for kv in "${kvers[@]}"; do hdrs+=("linux-headers-$kv"); done
 # The 6.12 headers depend on their image package; this machine never boots it,
 # so no initramfs for it (INITRD=No: /etc/kernel/postinst.d/initramfs-tools).
+pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+# shellcheck disable=SC2317  # run through check()
+headers_ok() { pkg_installed "linux-headers-$1" && test -e "/lib/modules/$1/build/Makefile"; }
 # (apt-get only when one is missing: it takes seconds to say there is nothing to do)
 for h in "${hdrs[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$h" 2>/dev/null | grep -q 'ok installed'; then
+	if ! pkg_installed "$h"; then
 		INITRD=No "${APT[@]}" install --no-install-recommends "${hdrs[@]}" >"$run/apt-headers.log" 2>&1
 		break
 	fi
 done
 for kv in "${kvers[@]}"; do
 	check "apt has installed linux-headers-$kv" \
-		sh -c "dpkg-query -W -f='\${Status}' linux-headers-$kv | grep -q 'ok installed' &&
-			test -e /lib/modules/$kv/build/Makefile" ||
-		tail -n 20 "$run/apt-headers.log" | sed 's/^/# /'
+		headers_ok "$kv" ||
+		tail -n 20 "$run/apt-headers.log" 2>/dev/null | sed 's/^/# /'
 done
 
 # A package left by an earlier, interrupted run would turn install into a no-op.
@@ -173,6 +175,22 @@ for i in "${!kvers[@]}"; do
 		sh -c "grep -q '^CONFIG_ENCRYPTED_KEYS=y' /lib/modules/$kv/build/.config &&
 			! ls /lib/modules/$kv/updates/dkms/encrypted-keys.ko* 2>/dev/null"
 done
+# A kernel whose headers come after the package: what the headers' postinst
+# runs (/etc/kernel/header_postinst.d/dkms) builds and installs (AUTOINSTALL).
+# TKH_PKG_LATE=install (make check): the module is uninstalled, its build
+# kept, so the hook installs without building again (the apt-get install
+# above has built for that kernel); default build: removed, built again.
+late=${kvers[${#kvers[@]} - 1]}
+late_undo=remove
+[ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
+if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
+	! installed_ok "$late" 2>/dev/null &&
+	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
+	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
+else
+	not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
+fi
+
 # --- 4. the stock kernels boot with exactly those modules ----------------------
 # The boots run in the background, at most TKH_JOBS (default: nproc) at a
 # time, while the script goes on; their points are reported in order
@@ -262,23 +280,6 @@ boots_start() {
 		done
 	done
 }
-
-# --- 3, continued: a kernel whose headers come after the package ------------
-# What the headers' postinst runs (/etc/kernel/header_postinst.d/dkms) builds
-# and installs (AUTOINSTALL).
-# TKH_PKG_LATE=install (make check): the module is uninstalled, its build
-# kept, so the hook installs without building again (the apt-get install
-# above has built for that kernel); default build: removed, built again.
-late=${kvers[${#kvers[@]} - 1]}
-late_undo=remove
-[ "${TKH_PKG_LATE:-build}" = install ] && late_undo=uninstall
-if dkms "$late_undo" -m "$NAME" -v "$ver" -k "$late" >"$run/late.log" 2>&1 &&
-	! installed_ok "$late" 2>/dev/null &&
-	/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
-	check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
-else
-	not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
-fi
 
 # --- 5. signing, checked by the test kernel -----------------------------------
 rel='' made_moddir=0 sign_boot=0
