@@ -102,6 +102,32 @@ tk_ccache() {
 	fi
 }
 
+# tk_static_tool SRC [GCC FLAGS...]: print the path of SRC (a C file of ours)
+# compiled into a static program for the guest, cached in
+# $TEK_CACHE/guest-tools/ under the hash of the source, the headers it
+# includes with quotes, the flags and gcc's version: every initramfs of a run (a dozen) and of the next clean clone
+# takes the same binary instead of compiling it again (a second or more of a
+# core each). One compile at a time (machines are prepared in parallel).
+tk_static_tool() {
+	local src=$1 name key dir
+	shift
+	name=$(basename "$src" .c)
+	key=$( (cat "$src"; sed -n 's/^#include "\(.*\)"/\1/p' "$src" |
+		while read -r inc; do cat "$(dirname "$src")/$inc"; done
+		echo "$*"; gcc --version | head -n 1) | sha256sum | cut -c1-16)
+	dir=$TEK_CACHE/guest-tools
+	mkdir -p "$dir"
+	if [ ! -x "$dir/$name-$key" ]; then
+		(
+			flock 7
+			[ -x "$dir/$name-$key" ] && exit 0
+			gcc -static -O2 -Wall "$@" -o "$dir/.$name-$key.tmp" "$src" &&
+				mv "$dir/.$name-$key.tmp" "$dir/$name-$key"
+		) 7>"$dir/.lock" || return 1
+	fi
+	echo "$dir/$name-$key"
+}
+
 # tk_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (build/obj-NAME/src: kernels do not clobber each other's objects and the
 # harness never races a developer's own build in src/), copy the .ko to MODS.

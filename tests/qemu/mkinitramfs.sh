@@ -9,8 +9,9 @@
 #   /bin, /sbin ...  static busybox, one symlink per applet
 #   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists;
 #                    keyctl itself static when build-keyctl.sh can make it
-#   /usr/bin/encbench  tests/tools/encbench.c, built static here (make bench-enc)
-#   /usr/bin/tkfault, tkfuzz, tkstress  tests/tools/, tests/stress/ (faults, stress)
+#   /usr/bin/encbench  tests/tools/encbench.c, static (make bench-enc)
+#   /usr/bin/tkfault, tkfuzz, tkstress  tests/tools/, tests/stress/ (faults, stress);
+#                    all four compiled once, cached: tk_static_tool (common.sh)
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
 #   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
 #                    in-tree reference trusted.ko, encrypted-keys.ko and what they
@@ -113,13 +114,13 @@ else
 	log "no static keyctl (see above): the guest runs the dynamic one"
 fi
 
-# Guest programs of our own, static (gcc -static: libc6-dev has libc.a).
-gcc -static -O2 -Wall -o "$stage/usr/bin/encbench" "$TK_TOP/tests/tools/encbench.c" ||
-	die "cannot build tests/tools/encbench.c (gcc, libc6-dev)"
-for p in tools/tkfault tools/tkfuzz stress/tkstress; do
+# Guest programs of our own, static (gcc -static: libc6-dev has libc.a),
+# compiled once and cached (tk_static_tool).
+for p in tools/encbench tools/tkfault tools/tkfuzz stress/tkstress; do
 	[ -f "$TK_TOP/tests/$p.c" ] || continue
-	gcc -static -O2 -Wall -pthread -o "$stage/usr/bin/${p##*/}" "$TK_TOP/tests/$p.c" ||
-		die "cannot build tests/$p.c"
+	bin=$(tk_static_tool "$TK_TOP/tests/$p.c" -pthread) ||
+		die "cannot build tests/$p.c (gcc, libc6-dev)"
+	install -m 0755 "$bin" "$stage/usr/bin/${p##*/}"
 done
 
 # tools/trusted-policy (libcrypto) for the signed-policy tests, when it builds
