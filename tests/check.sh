@@ -128,9 +128,11 @@ stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/k
 # The boots; beside them the package test's first steps (make deb, apt,
 # DKMS builds, the signing build, initramfs) at nice 19: they take the CPU
 # the boots leave idle (waits in the guests, a pool's last machine). Its own
-# boots wait for the guest stage's end (TKH_PKG_WAIT) and run at normal
-# priority: boots beside boots only slow each other (measured: guest 436 s
-# and pkg 186 s one after the other; the two side by side, 665 and 338 s).
+# boots run at normal priority in the slots the guest pool leaves free once
+# it has no machine left to start (TKH_PKG_SLOTS), all of them after the
+# guest stage's end (TKH_PKG_WAIT): boots beside boots only slow each other
+# (measured: guest 436 s and pkg 186 s one after the other; the two side by
+# side, 665 and 338 s), a boot in a free slot fills the pool's tail.
 # Without root or a sudo that needs no password, or with TKH_PKG_BESIDE=0
 # (for A/B timings), pkg runs after guest.
 pkg=(env TKH_RUN="$run" TKH_PKG_BOOTS=cross TKH_PKG_LATE=install "$TK_TOP/tests/pkg/dkms-test.sh")
@@ -139,7 +141,8 @@ pkg_bg=0
 if [ "${TKH_PKG_BESIDE:-1}" = 1 ] && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
 	pkg_bg=1
 	if [ -n "${bg_pid[guest]:-}" ]; then
-		pkg=(nice -n 19 env TKH_PKG_WAIT="$run/check-guest.status" "${pkg[@]:1}")
+		pkg=(nice -n 19 env TKH_PKG_WAIT="$run/check-guest.status" \
+			TKH_PKG_SLOTS="$run/guest-free-slots" "${pkg[@]:1}")
 	fi
 	bg_start pkg "${pkg[@]}"
 fi

@@ -19,7 +19,8 @@
 #
 # Environment: TKH_PKG_BOOTS=all|cross|0 (see part 4; 0 = packaging only),
 # TKH_PKG_LATE=build|install (part 3's late kernel; make check: install),
-# TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh.
+# TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh,
+# TKH_PKG_WAIT and TKH_PKG_SLOTS (make check: part 4 waits for the guest stage).
 # Side effects that stay: the linux-headers packages, the 6.12 image's initramfs
 # made with MODULES=list (see IRDROPIN) (and dkms's own MOK key
 # /var/lib/dkms/mok.{key,pub}, which dkms makes on its first build).
@@ -197,11 +198,22 @@ fi
 # (boot_report). Each writes "EXIT SECONDS" to DIR/SUITE.rc when done.
 boot_jobs=${TKH_JOBS:-$(nproc)}
 declare -A bfail=()
+# pkg_slots: how many boots may run now. With TKH_PKG_WAIT=FILE (make check)
+# and before FILE exists (the guest stage runs on), the slots its pool has
+# left free, once it has no machine left to start: the number in
+# TKH_PKG_SLOTS=FILE (run-all.sh writes it), 0 without it.
+pkg_slots() {
+	if [ -n "${TKH_PKG_WAIT:-}" ] && [ ! -e "$TKH_PKG_WAIT" ]; then
+		cat "${TKH_PKG_SLOTS:-/nonexistent}" 2>/dev/null || echo 0
+	else
+		echo "$boot_jobs"
+	fi
+}
 # boot_bg KEY RCFILE LOG boot.sh-args...: one boot in the background.
 boot_bg() {
 	local key=$1 rcf=$2 blog=$3
 	shift 3
-	while [ "$(jobs -rp | wc -l)" -ge "$boot_jobs" ]; do wait -n || true; done
+	while [ "$(jobs -rp | wc -l)" -ge "$(pkg_slots)" ]; do sleep 1; done
 	rm -f "$rcf"
 	(
 		bt0=$(now) rc=0
@@ -387,12 +399,14 @@ boots_start prep
 
 # TKH_PKG_WAIT=FILE (make check): the steps above ran beside the guest stage,
 # at the lowest priority (nice 19: they take what its boots leave idle); the
-# boots wait for FILE (the guest stage's end) and run at normal priority.
+# boots run at normal priority, each in a slot the guest stage's pool has
+# left free (pkg_slots), all of them once FILE (the guest stage's end) exists.
 if [ -n "${TKH_PKG_WAIT:-}" ]; then
 	tw=$(now)
-	while [ ! -e "$TKH_PKG_WAIT" ]; do sleep 1; done
+	while [ "$(pkg_slots)" -lt 1 ]; do sleep 1; done
 	renice -n 0 -p $$ >/dev/null
-	log "waited $(elapsed "$tw") s for the guest stage ($TKH_PKG_WAIT)"
+	log "waited $(elapsed "$tw") s for a free slot of the guest stage ($(
+		[ -e "$TKH_PKG_WAIT" ] && echo "it had ended" || echo "$(pkg_slots) free"))"
 fi
 boots_start boot
 sign_boot_start

@@ -338,8 +338,19 @@ start_more() {
 	done
 }
 
+# Once no machine is left to start, the number of free slots of the pool in
+# $run/guest-free-slots: the package test of make check boots in them
+# (dkms-test.sh, TKH_PKG_SLOTS) instead of waiting for the last machine.
+free_slots() {
+	if [ "${#pending[@]}" = 0 ]; then
+		echo $((jobs - running)) >"$run/guest-free-slots.tmp"
+		mv "$run/guest-free-slots.tmp" "$run/guest-free-slots"
+	fi
+}
+rm -f "$run/guest-free-slots"
 start_job harness job_selftest
 start_more
+free_slots
 while [ "$running" -gt 0 ]; do
 	pid=
 	wait -n -p pid || true
@@ -360,6 +371,7 @@ while [ "$running" -gt 0 ]; do
 		tail -n 20 "$run/jobs/$name.log" 2>/dev/null | sed 's/^/    /'
 	fi
 	start_more
+	free_slots
 done
 trap - INT TERM
 
