@@ -8,13 +8,17 @@
 #                (or error, or a failed build)
 #   sparse       make M=src C=2 modules: any sparse warning in our files
 #                (W=1 and C=2 are one build)
-# The build runs in a scratch copy of src/, so every file is compiled
-# afresh and nobody's objects in the work tree are touched. Findings in the
+# The build runs in a scratch copy of src/ ($TEK_CACHE/lint/src, emptied
+# first, the same path for every checkout: ccache, which replays a cached
+# compile's warnings, finds its entries), so every file is compiled afresh
+# and nobody's objects in the work tree are touched. Findings in the
 # kernel's own headers are not ours and are not counted.
 # Exit 0 when clean, 1 on findings, 2 when the checks could not run.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=qemu/common.sh
+. "$top/tests/qemu/common.sh"
 jobs=${LINT_JOBS:-2}
 if [ -z "${KDIR:-}" ]; then
 	KDIR=$("$top/tests/qemu/build-kernel.sh") || {
@@ -27,7 +31,12 @@ for f in scripts/checkpatch.pl Makefile; do
 done
 command -v sparse >/dev/null || { echo "lint: sparse not installed" >&2; exit 2; }
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/tek-lint.XXXXXX")
+scratch=$TEK_CACHE/lint
+mkdir -p "$scratch"
+exec 9>"$scratch.lock"	# one lint at a time (checkouts share the path)
+flock 9
+rm -rf "$scratch"
+mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 declare -A result
 failed=0
@@ -78,7 +87,7 @@ tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 # One build for both: W=1's compiler warnings end in their option
 # ("[-Wunused-variable]"), sparse's do not.
 echo "lint: make W=1 C=2 modules ($KDIR; sparse $(sparse --version 2>/dev/null))"
-make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
+tk_ccache make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
 rc=$?
 found=$(ours "$scratch/build.log" "$rc")
 report "W=1" "$(printf '%s\n' "$found" | grep -v ': warning: ' ; printf '%s\n' "$found" | grep ': warning: .*\[-W[^]]*\]$')"

@@ -147,7 +147,9 @@ if dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q installed; then
 		tail -n 20 "$run/apt-purge-earlier.log" | sed 's/^/# /'
 fi
 ti=$(now)
-if "${APT[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
+# DKMS compiles through ccache (tk_ccache: dkms keeps PATH; its build
+# directory is the same every time): the same make, Kbuild and modpost run.
+if tk_ccache "${APT[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
 	ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
 else
 	not_ok "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
@@ -345,7 +347,7 @@ sign_test() {
 	mok_signing_key=$kdir/certs/signing_key.pem
 	mok_certificate=$kdir/certs/signing_key.x509
 	EOF
-	if ! dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
+	if ! tk_ccache dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
 		s_not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
 		return
 	fi

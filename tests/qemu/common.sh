@@ -92,8 +92,8 @@ tk_boot_tries() {
 
 # tk_ccache CMD...: CMD with ccache's compiler names first in PATH (when
 # installed; deps.sh installs it) and its cache in $TEK_CACHE/ccache: a clean
-# clone compiles src/ for three kernels (and lint once more), some 30 s of a
-# core each, with the same results every time.
+# clone compiles src/ for three kernels, lint once more and DKMS three times,
+# some 30 s of a core each, with the same results every time.
 tk_ccache() {
 	if [ -d /usr/lib/ccache ] && [ "${TKH_CCACHE:-1}" = 1 ]; then
 		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TEK_CACHE/ccache "$@"
@@ -129,17 +129,21 @@ tk_static_tool() {
 }
 
 # tk_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
-# (build/obj-NAME/src: kernels do not clobber each other's objects and the
-# harness never races a developer's own build in src/), copy the .ko to MODS.
+# (kernels do not clobber each other's objects and the harness never races a
+# developer's own build in src/), copy the .ko to MODS. The copy is at the
+# same path for every checkout, $TEK_CACHE/obj/NAME/src, emptied first (every
+# file compiled, nothing of another checkout's build kept): ccache's entries
+# name the sources by their path, so a clean clone anywhere finds them.
 tk_build_ours() {
-	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TK_TOP/build/obj-$1/src
+	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TEK_CACHE/obj/$1/src
 	mkdir -p "$obj" "$mods"
-	exec 8>"$obj.lock"   # one build per tree at a time (run-all vs. demo)
+	exec 8>"$obj.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='*.o.d' --exclude=modules.order --exclude=Module.symvers \
 		"$TK_TOP/src/" "$obj/"
-	rm -f "$obj"/*.ko
 	if ! tk_ccache make -C "$kdir" M="$obj" modules >"$buildlog" 2>&1; then
 		exec 8>&-
 		tail -n 20 "$buildlog" >&2
