@@ -97,7 +97,7 @@ for c in $CASES; do
 	else
 		data="new 32 $KH"
 	fi
-	# A tampering that the hwrng's GetRandom took is tried again (3 times).
+	# A tampering that the hwrng's GetRandom took is tried again (3 times in all).
 	try=0
 	while :; do
 		a=$(rl_ctl "tamper $ord:$act")
@@ -109,9 +109,16 @@ for c in $CASES; do
 		fired=$(rl_ctl disarm)
 		leftovers "$ord"
 		try=$((try + 1))
-		hwrng=0
-		others_random "${cmd#cmd }" && hwrng=1
-		[ $hwrng = 1 ] && [ $try -lt 3 ] || break
+		hwrng=0 again=0
+		others_random "${cmd#cmd }" && hwrng=1 again=1
+		# A plain GetRandom of 32 bytes tampered and the key made all the
+		# same: the hwrng's early read asks 32 bytes too (seen once in a
+		# TPM 1.2 boot whose module sends its GetRandom in a transport
+		# session). Tried again: a module that sends it fires every time.
+		if [ "$ord" = 46 ] && [ $rc -eq 0 ] && [ "$fired" = "fired 1" ]; then
+			again=1
+		fi
+		[ $again = 1 ] && [ $try -lt 3 ] || break
 		tk_drop good
 	done
 	if [ "$a" != "armed 1" ]; then
