@@ -105,9 +105,9 @@ tk_ccache() {
 # tk_static_tool SRC [GCC FLAGS...]: print the path of SRC (a C file of ours)
 # compiled into a static program for the guest, cached in
 # $TEK_CACHE/guest-tools/ under the hash of the source, the headers it
-# includes with quotes, the flags and gcc's version: every initramfs of a run (a dozen) and of the next clean clone
-# takes the same binary instead of compiling it again (a second or more of a
-# core each). One compile at a time (machines are prepared in parallel).
+# includes with quotes, the flags and gcc's version: every initramfs of a run
+# (a dozen) and of the next clean clone takes the same binary instead of
+# compiling it again (a second or more of a core each). One compile at a time (machines are prepared in parallel).
 tk_static_tool() {
 	local src=$1 name key dir
 	shift
