@@ -13,7 +13,7 @@
 #      suite trusted-tpm1 with a TPM 1.2, suite trusted-tpm2 with a TPM 2.0 (phase 1)
 #   5. signing: DKMS signs with the test kernel's own key (a framework.conf.d
 #      drop-in), the test kernel boots with module.sig_enforce=1 (suite modsig)
-#   6. `apt-get purge`: nothing of ours is left
+#   6. `apt-get purge` (once the boots have started): nothing of ours is left
 # Output: KTAP-like lines, then "N passed, N failed, N skipped" (host points
 # plus the tests of the guest boots).
 #
@@ -295,10 +295,12 @@ want_boot() { # i tpm:suite
 	esac
 }
 # boots_start prep|boot: boot_start for each boot part 4 wants.
+# The longest first (TPM 2.0's suite, the newer kernel): the last boot to
+# start is the shortest, and the run's tail with it.
 boots_start() {
 	local i st
-	for i in "${!kvers[@]}"; do
-		for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
+	for ((i = ${#kvers[@]} - 1; i >= 0; i--)); do
+		for st in 2.0:trusted-tpm2 1.2:trusted-tpm1; do
 			want_boot "$i" "$st" || continue
 			boot_start "$1" "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
 		done
@@ -383,8 +385,7 @@ sign_test() {
 	sign_image=$kdir/arch/x86/boot/bzImage
 }
 # sign_boot_start: the test kernel boots with module.sig_enforce=1 (after the
-# stock boots: it takes the first free slot, and runs on while the purge
-# below does); sign_report reports it.
+# stock boots, the shortest of them all); sign_report reports it.
 sign_image=
 sign_boot_start() {
 	local d=$run/modsig
@@ -423,7 +424,16 @@ fi
 boots_start boot
 sign_boot_start
 
-# Part 4's points, then the signing's.
+# --- 6. apt purge leaves nothing of ours ----------------------------------------
+# (while the boots run: each has its copy of the modules in its initramfs;
+# the last boot started, so the purge is not the run's tail)
+sign_cleanup
+rel=''
+purge_rc=0
+"${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1 || purge_rc=$?
+rm -f "$IRDROPIN"
+
+# Part 4's points, then the signing's, then the purge's.
 for i in "${!kvers[@]}"; do
 	for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
 		if ! want_boot "$i" "$st"; then
@@ -438,14 +448,6 @@ if [ "${TKH_PKG_SIGN:-1}" = 0 ]; then
 else
 	sign_points
 fi
-sign_cleanup
-rel=''
-
-# --- 6. apt purge leaves nothing of ours ----------------------------------------
-# (while the signing boot runs: it has its copy of the module)
-purge_rc=0
-"${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1 || purge_rc=$?
-rm -f "$IRDROPIN"
 sign_report
 if [ "$purge_rc" = 0 ]; then
 	ok "apt-get purge $PKG"
