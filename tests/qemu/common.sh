@@ -134,8 +134,14 @@ tk_static_tool() {
 # same path for every checkout, $TEK_CACHE/obj/NAME/src, emptied first (every
 # file compiled, nothing of another checkout's build kept): ccache's entries
 # name the sources by their path, so a clean clone anywhere finds them.
+# The modules of the last build are kept in $TEK_CACHE/obj/NAME/ko-KEY, KEY
+# the hash of everything the build reads of ours and of the kernel's (the
+# copy of src/, the tree's path, .config, Module.symvers and release, gcc's
+# version, this function): the same inputs take them (and their build log)
+# instead of a make that would replay every object from ccache (10-15 s of
+# a core for each kernel, at the start of the guest stage).
 tk_build_ours() {
-	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TEK_CACHE/obj/$1/src
+	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TEK_CACHE/obj/$1/src key kept
 	mkdir -p "$obj" "$mods"
 	exec 8>"$obj.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
@@ -144,6 +150,19 @@ tk_build_ours() {
 	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='*.o.d' --exclude=modules.order --exclude=Module.symvers \
 		"$TK_TOP/src/" "$obj/"
+	key=$( (cd "$obj" && find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
+		xargs -0 sha256sum; find . -type l -printf '%p -> %l\n' | LC_ALL=C sort
+		cd "$kdir" && pwd -P && cat .config Module.symvers include/config/kernel.release 2>/dev/null
+		gcc --version | head -n 1; declare -f tk_build_ours) | sha256sum | cut -c1-16)
+	kept=$TEK_CACHE/obj/$name/ko-$key
+	if [ -f "$kept/.done" ] && compgen -G "$kept/*.ko" >/dev/null; then
+		cp "$kept"/*.ko "$mods/"
+		{ echo "# tk_build_ours: the modules of an earlier build of the same inputs, $kept"
+			cat "$kept/build.log"; } >"$buildlog"
+		exec 8>&-
+		log "$name: our modules (an earlier build of the same inputs): $(cd "$mods" && echo *.ko)"
+		return 0
+	fi
 	if ! tk_ccache make -C "$kdir" M="$obj" modules >"$buildlog" 2>&1; then
 		exec 8>&-
 		tail -n 20 "$buildlog" >&2
@@ -151,6 +170,12 @@ tk_build_ours() {
 	fi
 	compgen -G "$obj/*.ko" >/dev/null || { exec 8>&-; log "$name: no .ko in $obj"; return 1; }
 	cp "$obj"/*.ko "$mods/"
+	rm -rf "$TEK_CACHE/obj/$name"/ko-*
+	mkdir -p "$kept.tmp"
+	cp "$obj"/*.ko "$kept.tmp/"
+	cp "$buildlog" "$kept.tmp/build.log"
+	touch "$kept.tmp/.done"
+	mv "$kept.tmp" "$kept"
 	exec 8>&-
 	log "$name: our modules: $(cd "$mods" && echo *.ko)"
 }

@@ -31,6 +31,25 @@ newest_abi() { # regex-of-abi
 
 # The package that holds the real image: the signed one unless it is only a
 # wrapper (small) or missing, then the -unsigned one.
+# newest_abi with its answer kept in $TEK_CACHE/stock/abi-KEY, KEY the hash
+# of the regex and of the state of apt's lists (names, sizes, times): the
+# answer changes only with them, and its apt-cache queries take some 5 s of
+# a core (each machine of a stock kernel and the package test ask).
+newest_abi_kept() { # regex-of-abi
+	local key f abi
+	key=$( (echo "$1"; stat -c '%n %s %Y' /var/lib/apt/lists/* /etc/apt/sources.list \
+		/etc/apt/sources.list.d/* 2>/dev/null) | sha256sum | cut -c1-16)
+	f=$TEK_CACHE/stock/abi-$key
+	mkdir -p "$TEK_CACHE/stock"
+	if [ -s "$f" ]; then
+		cat "$f"
+		return 0
+	fi
+	abi=$(newest_abi "$1") || return 1
+	echo "$abi" >"$f.$$" && mv "$f.$$" "$f"
+	echo "$abi"
+}
+
 image_pkg() { # abi
 	local signed=linux-image-$1-amd64 size
 	if [ -n "$(pkg_version "$signed")" ]; then
@@ -44,7 +63,7 @@ image_pkg() { # abi
 fetch() { # name abi-regex pin
 	local name=$1 re=$2 abi=$3 kver dir hdr ver img kbuild pkgs p
 	if [ -z "$abi" ]; then
-		abi=$(newest_abi "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
+		abi=$(newest_abi_kept "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
 	fi
 	kver=$abi-amd64
 	dir=$TEK_CACHE/stock/$kver
