@@ -221,10 +221,11 @@ job_machine() { # name
 }
 
 # The order of the pool: longest first. A machine's time in an earlier run
-# with the same suites (build/boot-times: NAME SUITES SECONDS), else an
-# estimate: a suite takes about 50 s a phase on a stock kernel and three
+# with the same suites ($TEK_CACHE/boot-times: NAME SUITES SECONDS; in the
+# cache, so that a clean clone orders by this machine's last run too), else
+# an estimate: a suite takes about 50 s a phase on a stock kernel and three
 # times that on the test kernel (KASAN, kmemleak).
-times_db=$TK_TOP/build/boot-times
+times_db=$TEK_CACHE/boot-times
 cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
 	t=$(awk -v n="$n" -v s="$s" '$1 == n && $2 == s { t = $3 } END { print t }' "$times_db" 2>/dev/null)
