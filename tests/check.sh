@@ -5,7 +5,8 @@
 #   deps    tests/deps.sh (apt packages)
 #   kernel  tests/qemu/build-kernel.sh   (the test kernel; cached; lint and guest
 #           use it; in the background while host and fuzz run)
-#   host    make -C tests/host test      (if tests/host/Makefile exists)
+#   host    make -C tests/host test      (if tests/host/Makefile exists; host
+#           and fuzz compile through ccache)
 #   fuzz    make -C tests/host fuzz FUZZ_TIME=$TKH_FUZZ_TIME (default 8 s a
 #           target; make fuzz: 20 s, make fuzz-long: 300 s)
 #   lint    tests/lint.sh                (if present; in the background while
@@ -110,13 +111,14 @@ else
 	skipped lint "no tests/lint.sh"
 fi
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
-	stage host make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
+	# (through ccache, as every other build of the same sources: tk_ccache)
+	stage host tk_ccache make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
 	# The host tests' closing "N passed, N failed" line as a counts file.
 	mkdir -p "$run/host"
 	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2 0/p' "$run/check-host.log" 2>/dev/null |
 		tail -n 1 >"$run/host/counts" || true
 	[ -s "$run/host/counts" ] || rm -f "$run/host/counts"
-	stage fuzz make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
+	stage fuzz tk_ccache make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
 else
 	skipped host "no tests/host/Makefile"
 	skipped fuzz "no tests/host/Makefile"
