@@ -93,10 +93,13 @@ tk_boot_tries() {
 # tk_ccache CMD...: CMD with ccache's compiler names first in PATH (when
 # installed; deps.sh installs it) and its cache in $TEK_CACHE/ccache: a clean
 # clone compiles src/ for three kernels, lint once more and DKMS three times,
-# some 30 s of a core each, with the same results every time.
+# some 30 s of a core each, with the same results every time. The working
+# directory is not part of an entry's key (CCACHE_NOHASHDIR: tests/host
+# compiles with relative paths in each checkout; only the debug info's
+# compilation directory can then name another checkout's).
 tk_ccache() {
 	if [ -d /usr/lib/ccache ] && [ "${TKH_CCACHE:-1}" = 1 ]; then
-		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TEK_CACHE/ccache "$@"
+		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TEK_CACHE/ccache CCACHE_NOHASHDIR=1 "$@"
 	else
 		"$@"
 	fi
