@@ -137,14 +137,20 @@ stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/k
 # side, 665 and 338 s), a boot in a free slot fills the pool's tail.
 # Without root or a sudo that needs no password, or with TKH_PKG_BESIDE=0
 # (for A/B timings), pkg runs after guest.
+# Once its boots are ready and the guest machines left to start add up to
+# no more than they do, the pool keeps a slot for them (TKH_PKG_READY).
 pkg=(env TKH_RUN="$run" TKH_PKG_BOOTS=cross TKH_PKG_LATE=install "$TK_TOP/tests/pkg/dkms-test.sh")
-bg_start guest env TKH_RUN="$run" "$TK_QEMU/run-all.sh"
 pkg_bg=0
+guest_env=(TKH_RUN="$run")
 if [ "${TKH_PKG_BESIDE:-1}" = 1 ] && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
 	pkg_bg=1
+	case ",$stages," in *,guest,*) guest_env+=(TKH_PKG_READY="$run/pkg-ready") ;; esac
+fi
+bg_start guest env "${guest_env[@]}" "$TK_QEMU/run-all.sh"
+if [ $pkg_bg = 1 ]; then
 	if [ -n "${bg_pid[guest]:-}" ]; then
 		pkg=(nice -n 19 env TKH_PKG_WAIT="$run/check-guest.status" \
-			TKH_PKG_SLOTS="$run/guest-free-slots" "${pkg[@]:1}")
+			TKH_PKG_SLOTS="$run/guest-free-slots" TKH_PKG_READY="$run/pkg-ready" "${pkg[@]:1}")
 	fi
 	bg_start pkg "${pkg[@]}"
 fi

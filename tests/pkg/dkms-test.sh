@@ -20,7 +20,8 @@
 # Environment: TKH_PKG_BOOTS=all|cross|0 (see part 4; 0 = packaging only),
 # TKH_PKG_LATE=build|install (part 3's late kernel; make check: install),
 # TKH_PKG_SIGN=0 skips the signing part, TKH_RUN as in run-all.sh,
-# TKH_PKG_WAIT and TKH_PKG_SLOTS (make check: part 4 waits for the guest stage).
+# TKH_PKG_WAIT, TKH_PKG_SLOTS and TKH_PKG_READY (make check: part 4 boots in
+# the guest stage's slots, see run-all.sh).
 # Side effects that stay: the linux-headers packages, the 6.12 image's initramfs
 # made with MODULES=list (see IRDROPIN) (and dkms's own MOK key
 # /var/lib/dkms/mok.{key,pub}, which dkms makes on its first build).
@@ -278,6 +279,7 @@ boot_report() { # name kver tpm suite
 	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$dir/$suite"
 	if [ "$brc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
+		pkg_time "$name-$suite" "$btook"
 		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $btook s"
 	else
 		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $brc, $c" \
@@ -317,7 +319,7 @@ sign_cleanup() {
 		[ "$made_moddir" = 0 ] || rm -rf "/lib/modules/$rel"
 	fi
 }
-trap 'sign_cleanup; rm -f "$IRDROPIN"' EXIT
+trap 'sign_cleanup; rm -f "$IRDROPIN" ${TKH_PKG_READY:+"$TKH_PKG_READY"}' EXIT
 # sign_test runs before the boots; its points are kept (s_ok, s_not_ok,
 # s_check) and printed by sign_points after the boots', in KTAP order.
 sres=()
@@ -401,6 +403,7 @@ sign_report() {
 	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$d/boot"
 	if [ "$brc" = 0 ] && [ -f "$d/boot/counts" ]; then
+		pkg_time test-modsig "$btook"
 		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $btook s"
 	else
 		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $brc, $c" \
@@ -409,6 +412,34 @@ sign_report() {
 }
 boots_start prep
 [ "${TKH_PKG_SIGN:-1}" = 0 ] || sign_test
+
+# The boots' seconds in the last run ($TEK_CACHE/pkg-boot-times: KEY
+# SECONDS), for the guest pool (TKH_PKG_READY, make check): their sum in
+# that file once they are ready to start, the file removed when they are
+# done; unknown ones count 60 s (the signing boot 15).
+times_pkg=$TEK_CACHE/pkg-boot-times
+pkg_time() { # key [seconds]: print the last time, or record SECONDS
+	if [ $# -gt 1 ]; then
+		mkdir -p "$TEK_CACHE"
+		{ awk -v k="$1" '$1 != k' "$times_pkg" 2>/dev/null; echo "$1 ${2%.*}"; } >"$times_pkg.$$" &&
+			mv "$times_pkg.$$" "$times_pkg"
+		return 0
+	fi
+	awk -v k="$1" '$1 == k { t = $2 } END { print t }' "$times_pkg" 2>/dev/null
+}
+if [ -n "${TKH_PKG_READY:-}" ]; then
+	w=0
+	for i in "${!kvers[@]}"; do
+		for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
+			want_boot "$i" "$st" || continue
+			[ -z "${bfail[${names[$i]}-${st#*:}]:-}" ] || continue
+			t=$(pkg_time "${names[$i]}-${st#*:}")
+			w=$((w + ${t:-60}))
+		done
+	done
+	if [ -n "$sign_image" ]; then t=$(pkg_time test-modsig); w=$((w + ${t:-15})); fi
+	[ "$w" = 0 ] || echo "$w" >"$TKH_PKG_READY"
+fi
 
 # TKH_PKG_WAIT=FILE (make check): the steps above ran beside the guest stage,
 # at the lowest priority (nice 19: they take what its boots leave idle); the
@@ -449,6 +480,7 @@ else
 	sign_points
 fi
 sign_report
+[ -z "${TKH_PKG_READY:-}" ] || rm -f "$TKH_PKG_READY"
 if [ "$purge_rc" = 0 ]; then
 	ok "apt-get purge $PKG"
 else

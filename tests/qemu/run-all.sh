@@ -28,6 +28,8 @@
 #   TKH_EXTRA="w1 w2"   extra kernel command-line words for every boot
 #                       (make stress: tk.timeout=)
 #   TKH_BOOT_TIMEOUT, TKH_VERBOSE, TKH_MEM   passed to boot.sh
+#   TKH_PKG_READY=FILE  make check: the package test's boots share the pool's
+#                       slots (free_slots below)
 # Output: one line per boot as its machine finishes, one per failed step, the
 # times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
 set -euo pipefail
@@ -310,7 +312,7 @@ start_job() { # name function arg...
 # the preparation of the first kernel nobody prepares yet.
 start_more() {
 	local i n k again=1
-	while [ "$running" -lt "$jobs" ] && [ "$again" = 1 ]; do
+	while [ "$running" -lt $((jobs - reserve)) ] && [ "$again" = 1 ]; do
 		again=0
 		for i in "${!pending[@]}"; do
 			n=${pending[$i]} k=${B_KERNEL[${pending[$i]}]}
@@ -342,14 +344,37 @@ start_more() {
 # Once no machine is left to start, the number of free slots of the pool in
 # $run/guest-free-slots: the package test of make check boots in them
 # (dkms-test.sh, TKH_PKG_SLOTS) instead of waiting for the last machine.
+# TKH_PKG_READY=FILE (make check, the package test beside): FILE holds the
+# seconds of the package test's boots once they are ready to start (it is
+# removed when they are done); when the machines left to start add up to no
+# more, the pool keeps one slot for them (reserve, and the free slots written
+# from then on), so that both end about together instead of those boots
+# running after the pool's last machine.
+reserve=0
+pkg_reserve() {
+	local w left=0 n
+	if [ "$reserve" = 1 ]; then
+		[ -s "${TKH_PKG_READY:-}" ] || reserve=0
+		return 0
+	fi
+	[ -n "${TKH_PKG_READY:-}" ] && [ "$jobs" -gt 1 ] && [ "${#pending[@]}" -gt 0 ] &&
+		[ -s "$TKH_PKG_READY" ] || return 0
+	w=$(cat "$TKH_PKG_READY")
+	for n in "${pending[@]}"; do left=$((left + $(cost "$n"))); done
+	if [ "$left" -le "${w:-0}" ]; then
+		reserve=1
+		log "a slot for the package test's boots ($w s), $left s of machines left to start"
+	fi
+}
 free_slots() {
-	if [ "${#pending[@]}" = 0 ]; then
+	if [ "${#pending[@]}" = 0 ] || [ "$reserve" = 1 ]; then
 		echo $((jobs - running)) >"$run/guest-free-slots.tmp"
 		mv "$run/guest-free-slots.tmp" "$run/guest-free-slots"
 	fi
 }
 rm -f "$run/guest-free-slots"
 start_job harness job_selftest
+pkg_reserve
 start_more
 free_slots
 while [ "$running" -gt 0 ]; do
@@ -371,6 +396,7 @@ while [ "$running" -gt 0 ]; do
 	if grep -q '^FAIL ' "$run/jobs/$name.out"; then
 		tail -n 20 "$run/jobs/$name.log" 2>/dev/null | sed 's/^/    /'
 	fi
+	pkg_reserve
 	start_more
 	free_slots
 done
