@@ -279,7 +279,7 @@ boot_report() { # name kver tpm suite
 	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$dir/$suite"
 	if [ "$brc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
-		pkg_time "$name-$suite" "$btook"
+		tk_time_set "pkg-$name $suite" "$btook"
 		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $btook s"
 	else
 		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $brc, $c" \
@@ -298,13 +298,19 @@ want_boot() { # i tpm:suite
 }
 # boots_start prep|boot: boot_start for each boot part 4 wants.
 # The longest first (TPM 2.0's suite, the newer kernel): the last boot to
-# start is the shortest, and the run's tail with it.
+# start is the shortest, and the run's tail with it. prep: boots_secs, the
+# last runs' seconds of the boots prepared.
+boots_secs=0
 boots_start() {
-	local i st
+	local i st t
 	for ((i = ${#kvers[@]} - 1; i >= 0; i--)); do
 		for st in 2.0:trusted-tpm2 1.2:trusted-tpm1; do
 			want_boot "$i" "$st" || continue
 			boot_start "$1" "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
+			[ "$1" = prep ] || continue
+			[ -z "${bfail[${names[$i]}-${st#*:}]:-}" ] || continue
+			t=$(tk_time_get "pkg-${names[$i]} ${st#*:}")
+			boots_secs=$((boots_secs + ${t:-60}))
 		done
 	done
 }
@@ -403,7 +409,7 @@ sign_report() {
 	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$d/boot"
 	if [ "$brc" = 0 ] && [ -f "$d/boot/counts" ]; then
-		pkg_time test-modsig "$btook"
+		tk_time_set "pkg-test modsig" "$btook"
 		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $btook s"
 	else
 		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $brc, $c" \
@@ -413,32 +419,15 @@ sign_report() {
 boots_start prep
 [ "${TKH_PKG_SIGN:-1}" = 0 ] || sign_test
 
-# The boots' seconds in the last run ($TEK_CACHE/pkg-boot-times: KEY
-# SECONDS), for the guest pool (TKH_PKG_READY, make check): their sum in
-# that file once they are ready to start, the file removed when they are
-# done; unknown ones count 60 s (the signing boot 15).
-times_pkg=$TEK_CACHE/pkg-boot-times
-pkg_time() { # key [seconds]: print the last time, or record SECONDS
-	if [ $# -gt 1 ]; then
-		mkdir -p "$TEK_CACHE"
-		{ awk -v k="$1" '$1 != k' "$times_pkg" 2>/dev/null; echo "$1 ${2%.*}"; } >"$times_pkg.$$" &&
-			mv "$times_pkg.$$" "$times_pkg"
-		return 0
-	fi
-	awk -v k="$1" '$1 == k { t = $2 } END { print t }' "$times_pkg" 2>/dev/null
-}
+# For the guest pool (TKH_PKG_READY, make check): the seconds of the boots
+# ready to start (their last runs', tk_time_get; unknown: 60 s, the signing
+# boot 15), written once they are ready, the file removed when they are done.
 if [ -n "${TKH_PKG_READY:-}" ]; then
-	w=0
-	for i in "${!kvers[@]}"; do
-		for st in 1.2:trusted-tpm1 2.0:trusted-tpm2; do
-			want_boot "$i" "$st" || continue
-			[ -z "${bfail[${names[$i]}-${st#*:}]:-}" ] || continue
-			t=$(pkg_time "${names[$i]}-${st#*:}")
-			w=$((w + ${t:-60}))
-		done
-	done
-	if [ -n "$sign_image" ]; then t=$(pkg_time test-modsig); w=$((w + ${t:-15})); fi
-	[ "$w" = 0 ] || echo "$w" >"$TKH_PKG_READY"
+	if [ -n "$sign_image" ]; then
+		t=$(tk_time_get "pkg-test modsig")
+		boots_secs=$((boots_secs + ${t:-15}))
+	fi
+	[ "$boots_secs" = 0 ] || echo "$boots_secs" >"$TKH_PKG_READY"
 fi
 
 # TKH_PKG_WAIT=FILE (make check): the steps above ran beside the guest stage,

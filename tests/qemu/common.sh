@@ -105,12 +105,27 @@ tk_ccache() {
 	fi
 }
 
+# The boots' times of this machine's last runs, $TEK_CACHE/boot-times: lines
+# "KEY... SECONDS" (run-all.sh: NAME SUITES; dkms-test.sh: pkg-NAME SUITE).
+# tk_time_get KEY: its seconds (nothing when unknown); tk_time_set KEY SECONDS.
+tk_time_get() {
+	awk -v k="$1" '{ s = $NF; $NF = ""; sub(/ $/, "") } $0 == k { t = s } END { print t }' \
+		"$TEK_CACHE/boot-times" 2>/dev/null
+}
+tk_time_set() {
+	local db=$TEK_CACHE/boot-times
+	mkdir -p "$TEK_CACHE"
+	{ awk -v k="$1" '{ l = $0; $NF = ""; sub(/ $/, "") } $0 != k { print l }' "$db" 2>/dev/null
+		echo "$1 ${2%.*}"; } >"$db.$$" && mv "$db.$$" "$db"
+}
+
 # tk_static_tool SRC [GCC FLAGS...]: print the path of SRC (a C file of ours)
 # compiled into a static program for the guest, cached in
 # $TEK_CACHE/guest-tools/ under the hash of the source, the headers it
 # includes with quotes, the flags and gcc's version: every initramfs of a run
 # (a dozen) and of the next clean clone takes the same binary instead of
-# compiling it again (a second or more of a core each). One compile at a time (machines are prepared in parallel).
+# compiling it again (a second or more of a core each). One compile at a
+# time (machines are prepared in parallel).
 tk_static_tool() {
 	local src=$1 name key dir
 	shift

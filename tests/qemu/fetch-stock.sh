@@ -29,8 +29,6 @@ newest_abi() { # regex-of-abi
 	return 1
 }
 
-# The package that holds the real image: the signed one unless it is only a
-# wrapper (small) or missing, then the -unsigned one.
 # newest_abi with its answer kept in $TEK_CACHE/stock/abi-KEY, KEY the hash
 # of the regex and of the state of apt's lists (names, sizes, times): the
 # answer changes only with them, and its apt-cache queries take some 5 s of
@@ -50,6 +48,8 @@ newest_abi_kept() { # regex-of-abi
 	echo "$abi"
 }
 
+# The package that holds the real image: the signed one unless it is only a
+# wrapper (small) or missing, then the -unsigned one.
 image_pkg() { # abi
 	local signed=linux-image-$1-amd64 size
 	if [ -n "$(pkg_version "$signed")" ]; then

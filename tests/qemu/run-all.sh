@@ -223,14 +223,13 @@ job_machine() { # name
 }
 
 # The order of the pool: longest first. A machine's time in an earlier run
-# with the same suites ($TEK_CACHE/boot-times: NAME SUITES SECONDS; in the
-# cache, so that a clean clone orders by this machine's last run too), else
-# an estimate: a suite takes about 50 s a phase on a stock kernel and three
-# times that on the test kernel (KASAN, kmemleak).
-times_db=$TEK_CACHE/boot-times
+# with the same suites (tk_time_get "NAME SUITES": in the cache, so that a
+# clean clone orders by this machine's last run too), else an estimate: a
+# suite takes about 50 s a phase on a stock kernel and three times that on
+# the test kernel (KASAN, kmemleak).
 cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
-	t=$(awk -v n="$n" -v s="$s" '$1 == n && $2 == s { t = $3 } END { print t }' "$times_db" 2>/dev/null)
+	t=$(tk_time_get "$n $s")
 	if [ -z "$t" ]; then
 		[ "${B_KERNEL[$n]}" = test ] && w=150
 		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
@@ -242,13 +241,10 @@ cost() { # name
 # Remember each machine's time (its steps' sum) for the next run's order.
 save_times() {
 	local n t
-	mkdir -p "$(dirname "$times_db")"
 	for n in "${selected[@]}"; do
 		t=$(awk '{ t += $NF } END { printf "%d", t }' "$run/jobs/$n.times" 2>/dev/null)
 		[ "${t:-0}" -gt 0 ] || continue
-		awk -v n="$n" -v s="${B_RUN[$n]}" '!($1 == n && $2 == s)' "$times_db" 2>/dev/null >"$times_db.$$" || true
-		echo "$n ${B_RUN[$n]} $t" >>"$times_db.$$"
-		mv "$times_db.$$" "$times_db"
+		tk_time_set "$n ${B_RUN[$n]}" "$t"
 	done
 }
 
