@@ -34,7 +34,18 @@ set -euo pipefail
 
 run=$(tk_rundir)
 stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg}
-declare -a names=() results=() times=()
+declare -a names=() results=() times=() cpus=()
+
+# cpu_seconds: the core-seconds (user + system) of the processes this shell
+# has waited for, from bash's `times` (its second line; in this shell, not
+# in a pipeline's subshell, which has waited for none).
+cpu_seconds() {
+	times >"$run/.times"
+	awk 'NR == 2 {
+		n = 0
+		for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] }
+		printf "%.0f", n }' "$run/.times"
+}
 
 stage() { # name cmd...
 	local name=$1 t0 rc=0 took
@@ -42,7 +53,8 @@ stage() { # name cmd...
 	case ",$stages," in *",$name,"*) ;; *) return 0 ;; esac
 	echo "=== $name: $*"
 	t0=$(now)
-	"$@" 2>&1 | tee "$run/check-$name.log" || rc=${PIPESTATUS[0]}
+	( rc=0; "$@" || rc=$?; cpu_seconds >"$run/check-$name.cpu"; exit $rc ) 2>&1 |
+		tee "$run/check-$name.log" || rc=${PIPESTATUS[0]}
 	took=$(elapsed "$t0")
 	done_stage "$name" "$rc" "$took"
 }
@@ -50,6 +62,7 @@ stage() { # name cmd...
 done_stage() { # name rc seconds
 	names+=("$1")
 	times+=("$3")
+	cpus+=("$(cat "$run/check-$1.cpu" 2>/dev/null || echo -)")
 	if [ "$2" -eq 0 ]; then results+=(ok); else results+=("FAIL($2)"); fi
 	echo "=== $1: $([ "$2" -eq 0 ] && echo ok || echo "FAILED (exit $2)") in ${3}s"
 	return "$2"
@@ -60,6 +73,7 @@ skipped() { # name reason
 	echo "=== $1: skipped ($2)"
 	names+=("$1")
 	times+=("-")
+	cpus+=("-")
 	results+=("skipped: $2")
 }
 
@@ -81,6 +95,7 @@ bg_start() { # name cmd...
 		t0=$(now)
 		rc=0
 		"$@" >"$run/check-$name.log" 2>&1 </dev/null || rc=$?
+		cpu_seconds >"$run/check-$name.cpu"
 		echo "$rc $(elapsed "$t0")" >"$run/check-$name.status"
 	) &
 	bg_pid[$name]=$!
@@ -162,11 +177,13 @@ else
 fi
 
 echo
-echo "Stage     Time      Result"
+echo "Stage     Time      CPU       Result"
 for i in "${!names[@]}"; do
-	printf '%-9s %-9s %s\n' "${names[$i]}" "${times[$i]}$([ "${times[$i]}" = - ] || echo s)" "${results[$i]}"
+	printf '%-9s %-9s %-9s %s\n' "${names[$i]}" "${times[$i]}$([ "${times[$i]}" = - ] || echo s)" \
+		"${cpus[$i]}$([ "${cpus[$i]}" = - ] || echo s)" "${results[$i]}"
 done
-printf '%-9s %-9s %s\n' total "$(elapsed "$total0")s" "$([ $failed = 0 ] && echo ok || echo FAIL)"
+cpu_seconds >"$run/check-total.cpu"
+printf '%-9s %-9s %-9s %s\n' total "$(elapsed "$total0")s" "$(cat "$run/check-total.cpu")s" "$([ $failed = 0 ] && echo ok || echo FAIL)"
 echo "logs: $run"
 # One closing count: the sum of the run's counts files (host unit tests, each
 # guest boot, each failed guest step); a failed stage without counts still
