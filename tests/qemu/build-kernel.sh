@@ -22,7 +22,7 @@ test)
 	;;
 stress)
 	frags=("$here/kernel.config" "$here/../stress/kernel.config")
-	need="TRUSTED_KEYS ENCRYPTED_KEYS KASAN KALLSYMS FAIL_FUNCTION FAILSLAB DEBUG_KMEMLEAK SMP PREEMPT PROVE_LOCKING"
+	need="TRUSTED_KEYS ENCRYPTED_KEYS KASAN KALLSYMS FAIL_FUNCTION FAILSLAB DEBUG_KMEMLEAK SMP PREEMPT PROVE_LOCKING ACPI"
 	name=stress- nice=${TKH_NICE:-15}
 	;;
 *)
@@ -52,14 +52,14 @@ if [ "$flavour" = test ]; then
 	# and memory machinery every fork and exec runs (mm/, kernel/,
 	# arch/x86/, fs/*.c): the guest tests start thousands of processes,
 	# and under TCG those paths cost several times what they cost
-	# uninstrumented. Nor the drivers and filesystems no key reaches: the
-	# firmware tables (ACPI, PCI, PnP), the serial console every line of
-	# output goes through, the device core, the scratch disk (virtio, loop,
-	# ext4, jbd2): a quicker build and boot. Shadow poisoning of every
+	# uninstrumented. Nor the drivers and filesystems no key reaches: PCI,
+	# the serial console every line of output goes through, the device
+	# core, the scratch disk (virtio, loop, ext4, jbd2): a quicker build and
+	# boot. (No ACPI in this kernel: kernel.config.) Shadow poisoning of every
 	# allocation, redzones and the quarantine stay on everywhere; the
 	# stress kernel keeps KASAN everywhere (docs/testing.md, "The test
 	# kernel").
-	for mk in $(find mm kernel arch/x86 drivers/acpi drivers/pci drivers/pnp drivers/tty \
+	for mk in $(find mm kernel arch/x86 drivers/pci drivers/tty \
 		drivers/base drivers/block drivers/virtio fs/ext4 fs/jbd2 -name Makefile) fs/Makefile; do
 		printf '\nKASAN_SANITIZE := n\n' >>"$mk"
 	done
