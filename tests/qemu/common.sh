@@ -97,9 +97,18 @@ tk_boot_tries() {
 # directory is not part of an entry's key (CCACHE_NOHASHDIR: tests/host
 # compiles with relative paths in each checkout; only the debug info's
 # compilation directory can then name another checkout's).
+#
+# CCACHE_BASEDIR=/ makes every absolute path of a compile relative to its
+# working directory, and -fmacro-prefix-map= (which names the kernel tree's
+# absolute path, and maps nothing once the paths are relative) stays out of
+# the key: a DKMS build of the package test (/var/lib/dkms/..., against
+# /usr/src/linux-headers-*) then finds the entries of tk_build_ours' build for
+# the same stock kernel, whose copy of src/ lies at the same place relative
+# to its headers tree (tk_build_ours).
 tk_ccache() {
 	if [ -d /usr/lib/ccache ] && [ "${TKH_CCACHE:-1}" = 1 ]; then
-		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TEK_CACHE/ccache CCACHE_NOHASHDIR=1 "$@"
+		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TEK_CACHE/ccache CCACHE_NOHASHDIR=1 \
+			CCACHE_BASEDIR=/ CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*' "$@"
 	else
 		"$@"
 	fi
@@ -146,12 +155,26 @@ tk_static_tool() {
 	echo "$dir/$name-$key"
 }
 
+# tk_dkms_name_version: PACKAGE/VERSION as DKMS names this tree's package
+# (dkms.conf's PACKAGE_NAME; debian/changelog's upstream version, which
+# dh_dkms writes into dkms.conf).
+tk_dkms_name_version() {
+	local ver
+	ver=$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$TK_TOP/debian/changelog")
+	ver=${ver#*:}
+	echo "$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$TK_TOP/dkms.conf")/${ver%-*}"
+}
+
 # tk_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (kernels do not clobber each other's objects and the harness never races a
 # developer's own build in src/), copy the .ko to MODS. The copy is at the
 # same path for every checkout, $TEK_CACHE/obj/NAME/src, emptied first (every
 # file compiled, nothing of another checkout's build kept): ccache's entries
 # name the sources by their path, so a clean clone anywhere finds them.
+# For a stock kernel (KDIR: ROOT/usr/src/linux-headers-*, fetch-stock.sh's
+# tree) the copy is ROOT/var/lib/dkms/PACKAGE/VERSION/build instead: where
+# DKMS builds the package for that kernel, relative to its headers, so the
+# package test's DKMS builds are ccache hits (tk_ccache).
 # The modules of the last build are kept in $TEK_CACHE/obj/NAME/ko-KEY, KEY
 # the hash of everything the build reads of ours and of the kernel's (the
 # copy of src/, the tree's path, .config, Module.symvers and release, gcc's
@@ -160,8 +183,11 @@ tk_static_tool() {
 # a core for each kernel, at the start of the guest stage).
 tk_build_ours() {
 	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TEK_CACHE/obj/$1/src key kept
-	mkdir -p "$obj" "$mods"
-	exec 8>"$obj.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
+	case $kdir in
+	"$TEK_CACHE"/*/usr/src/linux-headers-*) obj=${kdir%%/usr/src/*}/var/lib/dkms/$(tk_dkms_name_version)/build ;;
+	esac
+	mkdir -p "$obj" "$mods" "$TEK_CACHE/obj/$name"
+	exec 8>"$TEK_CACHE/obj/$name/src.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
 	rm -rf "$obj"
 	mkdir -p "$obj"
