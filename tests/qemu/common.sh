@@ -128,13 +128,36 @@ tk_time_set() {
 		echo "$1 ${2%.*}"; } >"$db.$$" && mv "$db.$$" "$db"
 }
 
+# tk_kept DIR CMD...: make DIR once: unless DIR/.done exists, run CMD in an
+# empty DIR.tmp (its working directory) and, when it succeeds, rename that to
+# DIR with a .done in it. One maker at a time per parent directory (its
+# .lock; machines are prepared in parallel, and checkouts share the cache):
+# the others wait, then find DIR made. The caches keyed by a hash of their
+# inputs (tk_static_tool, tk_build_ours' modules, mkinitramfs.sh's stock
+# modules) are made this way: whole or not at all.
+tk_kept() {
+	local dir=$1
+	shift
+	[ -f "$dir/.done" ] && return 0
+	mkdir -p "$(dirname "$dir")"
+	(
+		flock 7
+		[ -f "$dir/.done" ] && exit 0
+		rm -rf "$dir.tmp"
+		mkdir "$dir.tmp"
+		(cd "$dir.tmp" && "$@") || exit 1
+		touch "$dir.tmp/.done"
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	) 7>"$(dirname "$dir")/.lock"
+}
+
 # tk_static_tool SRC [GCC FLAGS...]: print the path of SRC (a C file of ours)
-# compiled into a static program for the guest, cached in
-# $TEK_CACHE/guest-tools/ under the hash of the source, the headers it
-# includes with quotes, the flags and gcc's version: every initramfs of a run
-# (a dozen) and of the next clean clone takes the same binary instead of
-# compiling it again (a second or more of a core each). One compile at a
-# time (machines are prepared in parallel).
+# compiled into a static program (for the guest, or the host's host-tsc),
+# kept in $TEK_CACHE/guest-tools/ under the hash of the source, the headers
+# it includes with quotes, the flags and gcc's version: every initramfs of a
+# run (a dozen) and of the next clean clone takes the same binary instead of
+# compiling it again (a second or more of a core each).
 tk_static_tool() {
 	local src=$1 name key dir
 	shift
@@ -142,17 +165,9 @@ tk_static_tool() {
 	key=$( (cat "$src"; sed -n 's/^#include "\(.*\)"/\1/p' "$src" |
 		while read -r inc; do cat "$(dirname "$src")/$inc"; done
 		echo "$*"; gcc --version | head -n 1) | sha256sum | cut -c1-16)
-	dir=$TEK_CACHE/guest-tools
-	mkdir -p "$dir"
-	if [ ! -x "$dir/$name-$key" ]; then
-		(
-			flock 7
-			[ -x "$dir/$name-$key" ] && exit 0
-			gcc -static -O2 -Wall "$@" -o "$dir/.$name-$key.tmp" "$src" &&
-				mv "$dir/.$name-$key.tmp" "$dir/$name-$key"
-		) 7>"$dir/.lock" || return 1
-	fi
-	echo "$dir/$name-$key"
+	dir=$TEK_CACHE/guest-tools/$name-$key
+	tk_kept "$dir" gcc -static -O2 -Wall "$@" -o "$name" "$src" || return 1
+	echo "$dir/$name"
 }
 
 # tk_dkms_name_version: PACKAGE/VERSION as DKMS names this tree's package
@@ -215,11 +230,8 @@ tk_build_ours() {
 	compgen -G "$obj/*.ko" >/dev/null || { exec 8>&-; log "$name: no .ko in $obj"; return 1; }
 	cp "$obj"/*.ko "$mods/"
 	rm -rf "$TEK_CACHE/obj/$name"/ko-*
-	mkdir -p "$kept.tmp"
-	cp "$obj"/*.ko "$kept.tmp/"
-	cp "$buildlog" "$kept.tmp/build.log"
-	touch "$kept.tmp/.done"
-	mv "$kept.tmp" "$kept"
+	# shellcheck disable=SC2016 # (sh's $1 and $2)
+	tk_kept "$kept" sh -c 'cp "$1"/*.ko . && cp "$2" build.log' sh "$obj" "$buildlog" || true
 	exec 8>&-
 	log "$name: our modules: $(cd "$mods" && echo *.ko)"
 }

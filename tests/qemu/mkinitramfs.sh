@@ -67,6 +67,21 @@ flat_dep() { # dir
 	done
 }
 
+# The MODULES (paths under MODDIR, as modules.dep names them) decompressed
+# into the working directory at the same paths (tk_kept's maker).
+unpack_modules() { # moddir module...
+	local moddir=$1 m
+	shift
+	for m in "$@"; do
+		install -D -m 0644 "$moddir/$m" "$m"
+		case $m in
+		*.xz) xz -d "$m" ;;
+		*.gz) gzip -d "$m" ;;
+		*.zst) zstd -q --rm -d "$m" ;;
+		esac
+	done
+}
+
 # Copy PROG and its shared libraries (at the same paths) into the stage.
 copy_prog() { # path
 	local p=$1 lib
@@ -186,23 +201,8 @@ if [ -n "$moddir" ]; then
 	# Decompressed once per kernel and module list, in $TEK_CACHE/stock-mods
 	# (a hundred and more xz runs an initramfs otherwise; four a make check).
 	mcache=$TEK_CACHE/stock-mods/$kver-$( (cat "$moddir/modules.dep"; echo "$all") | sha256sum | cut -c1-16)
-	mkdir -p "$TEK_CACHE/stock-mods"
-	(
-		flock 7
-		[ -f "$mcache/.done" ] && exit 0
-		rm -rf "$mcache.tmp"
-		for m in $all; do
-			install -D -m 0644 "$moddir/$m" "$mcache.tmp/$m"
-			case $m in
-			*.xz) xz -d "$mcache.tmp/$m" ;;
-			*.gz) gzip -d "$mcache.tmp/$m" ;;
-			*.zst) zstd -q --rm -d "$mcache.tmp/$m" ;;
-			esac
-		done
-		touch "$mcache.tmp/.done"
-		rm -rf "$mcache"
-		mv "$mcache.tmp" "$mcache"
-	) 7>"$TEK_CACHE/stock-mods/.lock" || die "cannot unpack the modules of $kver"
+	# shellcheck disable=SC2086 # (one word a module)
+	tk_kept "$mcache" unpack_modules "$moddir" $all || die "cannot unpack the modules of $kver"
 	cp -a "$mcache/." "$dst/"
 	rm -f "$dst/.done"
 	for f in modules.builtin modules.builtin.modinfo modules.order; do
