@@ -417,18 +417,21 @@ sign_report() {
 	fi
 }
 boots_start prep
-[ "${TKH_PKG_SIGN:-1}" = 0 ] || sign_test
 
 # For the guest pool (TKH_PKG_READY, make check): the seconds of the boots
-# ready to start (their last runs', tk_time_get; unknown: 60 s, the signing
-# boot 15), written once they are ready, the file removed when they are done.
+# (their last runs', tk_time_get; unknown: 60 s, the signing boot 15),
+# written once part 4's are ready, the file removed when they are done.
 if [ -n "${TKH_PKG_READY:-}" ]; then
-	if [ -n "$sign_image" ]; then
+	if [ "${TKH_PKG_SIGN:-1}" != 0 ]; then
 		t=$(tk_time_get "pkg-test modsig")
 		boots_secs=$((boots_secs + ${t:-15}))
 	fi
 	[ "$boots_secs" = 0 ] || echo "$boots_secs" >"$TKH_PKG_READY"
 fi
+# The signing build (DKMS for the test kernel; with a fresh cache some 25
+# KASAN compiles at nice 19, minutes beside the guest stage) once the pool
+# knows of the boots: a slot it keeps for them meanwhile runs this build.
+[ "${TKH_PKG_SIGN:-1}" = 0 ] || sign_test
 
 # TKH_PKG_WAIT=FILE (make check): the steps above ran beside the guest stage,
 # at the lowest priority (nice 19: they take what its boots leave idle); the
