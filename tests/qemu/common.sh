@@ -116,10 +116,16 @@ tk_ccache() {
 
 # The boots' times of this machine's last runs, $TEK_CACHE/boot-times: lines
 # "KEY... SECONDS" (run-all.sh: NAME SUITES; dkms-test.sh: pkg-NAME SUITE).
-# tk_time_get KEY: its seconds (nothing when unknown); tk_time_set KEY SECONDS.
+# tk_time_get KEY: its seconds, else tests/qemu/boot-times' (a fresh cache),
+# else nothing; tk_time_set KEY SECONDS.
 tk_time_get() {
-	awk -v k="$1" '{ s = $NF; $NF = ""; sub(/ $/, "") } $0 == k { t = s } END { print t }' \
-		"$TEK_CACHE/boot-times" 2>/dev/null
+	local f t
+	for f in "$TEK_CACHE/boot-times" "$TK_QEMU/boot-times"; do
+		t=$(awk -v k="$1" '{ s = $NF; $NF = ""; sub(/ $/, "") } $0 == k { t = s } END { print t }' \
+			"$f" 2>/dev/null)
+		[ -z "$t" ] || break
+	done
+	echo "$t"
 }
 tk_time_set() {
 	local db=$TEK_CACHE/boot-times

@@ -224,7 +224,8 @@ job_machine() { # name
 
 # The order of the pool: longest first. A machine's time in an earlier run
 # with the same suites (tk_time_get "NAME SUITES": in the cache, so that a
-# clean clone orders by this machine's last run too), else an estimate: a
+# clean clone orders by this machine's last run too; a fresh cache, by
+# tests/qemu/boot-times), else an estimate: a
 # suite takes about 50 s a phase on a stock kernel and three times that on
 # the test kernel (KASAN, kmemleak).
 cost() { # name
