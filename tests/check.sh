@@ -36,15 +36,16 @@ run=$(tk_rundir)
 stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg}
 declare -a names=() results=() times=() cpus=()
 
-# cpu_seconds: the core-seconds (user + system) of the processes this shell
-# has waited for, from bash's `times` (its second line; in this shell, not
-# in a pipeline's subshell, which has waited for none).
+# cpu_seconds NAME: $run/check-NAME.cpu, the core-seconds (user + system) of
+# the processes this shell has waited for, from bash's `times` (its second
+# line; in this shell, not in a pipeline's subshell, which has waited for
+# none; a file per stage: the background stages end at the same time).
 cpu_seconds() {
-	times >"$run/.times"
+	times >"$run/check-$1.times"
 	awk 'NR == 2 {
 		n = 0
 		for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] }
-		printf "%.0f", n }' "$run/.times"
+		printf "%.0f", n }' "$run/check-$1.times" >"$run/check-$1.cpu"
 }
 
 stage() { # name cmd...
@@ -53,7 +54,7 @@ stage() { # name cmd...
 	case ",$stages," in *",$name,"*) ;; *) return 0 ;; esac
 	echo "=== $name: $*"
 	t0=$(now)
-	( rc=0; "$@" || rc=$?; cpu_seconds >"$run/check-$name.cpu"; exit $rc ) 2>&1 |
+	( rc=0; "$@" || rc=$?; cpu_seconds "$name"; exit $rc ) 2>&1 |
 		tee "$run/check-$name.log" || rc=${PIPESTATUS[0]}
 	took=$(elapsed "$t0")
 	done_stage "$name" "$rc" "$took"
@@ -95,7 +96,7 @@ bg_start() { # name cmd...
 		t0=$(now)
 		rc=0
 		"$@" >"$run/check-$name.log" 2>&1 </dev/null || rc=$?
-		cpu_seconds >"$run/check-$name.cpu"
+		cpu_seconds "$name"
 		echo "$rc $(elapsed "$t0")" >"$run/check-$name.status"
 	) &
 	bg_pid[$name]=$!
@@ -182,7 +183,7 @@ for i in "${!names[@]}"; do
 	printf '%-9s %-9s %-9s %s\n' "${names[$i]}" "${times[$i]}$([ "${times[$i]}" = - ] || echo s)" \
 		"${cpus[$i]}$([ "${cpus[$i]}" = - ] || echo s)" "${results[$i]}"
 done
-cpu_seconds >"$run/check-total.cpu"
+cpu_seconds total
 printf '%-9s %-9s %-9s %s\n' total "$(elapsed "$total0")s" "$(cat "$run/check-total.cpu")s" "$([ $failed = 0 ] && echo ok || echo FAIL)"
 echo "logs: $run"
 # One closing count: the sum of the run's counts files (host unit tests, each

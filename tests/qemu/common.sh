@@ -207,7 +207,7 @@ tk_build_ours() {
 	case $kdir in
 	"$TEK_CACHE"/*/usr/src/linux-headers-*) obj=${kdir%%/usr/src/*}/var/lib/dkms/$(tk_dkms_name_version)/build ;;
 	esac
-	mkdir -p "$obj" "$mods" "$TEK_CACHE/obj/$name"
+	mkdir -p "$mods" "$TEK_CACHE/obj/$name"
 	exec 8>"$TEK_CACHE/obj/$name/src.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
 	rm -rf "$obj"
