@@ -4,7 +4,7 @@ set -euo pipefail
 pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
       xz-utils qemu-system-x86 swtpm swtpm-tools busybox-static keyutils
       tpm2-tools linux-source-6.1 sparse clang libclang-rt-14-dev
-      cryptsetup-bin ecryptfs-utils e2fsprogs python3 rsync shellcheck
+      dmsetup zstd python3 rsync shellcheck
       dkms dh-dkms debhelper lintian ccache lz4)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -17,7 +17,7 @@ flavour=${1:-test}
 case $flavour in
 test)
 	frags=("$here/kernel.config")
-	need="TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS KASAN TCG_TIS KALLSYMS MODULE_SIG CRYPTO_ECDH FAIL_FUNCTION FAILSLAB"
+	need="TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS EXT2_FS KASAN TCG_TIS KALLSYMS MODULE_SIG CRYPTO_ECDH FAIL_FUNCTION FAILSLAB"
 	name= nice=${TKH_NICE:-0}
 	;;
 stress)
@@ -54,13 +54,13 @@ if [ "$flavour" = test ]; then
 	# and under TCG those paths cost several times what they cost
 	# uninstrumented. Nor the drivers and filesystems no key reaches: PCI,
 	# the serial console every line of output goes through, the device
-	# core, the scratch disk (virtio, loop, ext4, jbd2): a quicker build and
+	# core, the scratch disk (virtio, loop, ext2): a quicker build and
 	# boot. (No ACPI in this kernel: kernel.config.) Shadow poisoning of every
 	# allocation, redzones and the quarantine stay on everywhere; the
 	# stress kernel keeps KASAN everywhere (docs/testing.md, "The test
 	# kernel").
 	for mk in $(find mm kernel arch/x86 drivers/pci drivers/tty \
-		drivers/base drivers/block drivers/virtio fs/ext4 fs/jbd2 -name Makefile) fs/Makefile; do
+		drivers/base drivers/block drivers/virtio fs/ext2 -name Makefile) fs/Makefile; do
 		printf '\nKASAN_SANITIZE := n\n' >>"$mk"
 	done
 fi

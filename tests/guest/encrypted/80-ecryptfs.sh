@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ecryptfs with an ecryptfs-format key of ours (under a TPM-sealed trusted
-# master): phase 1 mounts it over a directory of an ext4 on the run's
+# master): phase 1 mounts it over a directory of an ext2 on the run's
 # persistent disk and writes a file; phase 2 (after the reboot) reloads the
 # blobs, mounts again and reads the file back, with ours and then with the
 # in-tree encrypted-keys.ko.
@@ -22,15 +22,16 @@ mod_load ecryptfs 2>/dev/null ||
 	t_skip_all "no ecryptfs.ko for this kernel (CONFIG_ECRYPT_FS)"
 mkdir -p $LOWER $UPPER
 
-# lower_up: the ext4 at 16 MiB of the disk on $LOWER (made in phase 1).
+# lower_up: the ext2 at 16 MiB of the disk on $LOWER (made in phase 1 by
+# busybox's mke2fs; the test kernel has ext2, not ext4).
 lower_up() {
 	grep -q " $LOWER " /proc/mounts && return 0
 	_loop=$(losetup -f) || return 1
 	losetup -o 16777216 "$_loop" "$(ek_disk)" || return 1
 	if [ "$TK_PHASE" = 1 ]; then
-		mkfs.ext4 -q -F "$_loop" >/dev/null 2>&1 || return 1
+		mke2fs -F "$_loop" >/dev/null 2>&1 || return 1
 	fi
-	mount -t ext4 "$_loop" $LOWER && mkdir -p $LOWER/secret
+	mount -t ext2 "$_loop" $LOWER && mkdir -p $LOWER/secret
 }
 
 down() {
@@ -49,7 +50,7 @@ phase1() {
 		t_check "ecryptfs key $SIG (ours, under trusted:tkm)" \
 			ek_add $SIG "new ecryptfs trusted:tkm 64" ||
 		t_fail "ecryptfs key $SIG (ours, under trusted:tkm)"
-	t_check "ext4 on the persistent disk" lower_up
+	t_check "ext2 on the persistent disk" lower_up
 	t_check "mount -t ecryptfs with our key" ecr_mount
 	text="ecryptfs over our encrypted key $(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 	t_check "write a file" sh -c "echo '$text' >$UPPER/file && sync"
