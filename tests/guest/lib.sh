@@ -348,9 +348,19 @@ state_get() {
 _t_modname() { basename "$1" .ko | tr '-' '_'; }
 _t_loaded() { grep -q "^$(_t_modname "$1") " /proc/modules; }
 
-# True when the kernel has key type NAME built in (not a module).
-_t_builtin_keytype() {
-	[ -r /proc/kallsyms ] && grep -q " key_type_$1\$" /proc/kallsyms
+# keytype_builtin NAME: true when the kernel has key type NAME built in (not
+# a module). The built-in key types are read from /proc/kallsyms once a boot
+# (a module's symbols carry its [name]) and kept in /tmp: a pass over
+# kallsyms costs a quarter of a second under TCG (more on Debian's kernels),
+# and every mods_load asks twice.
+keytype_builtin() {
+	_bk=/tmp/.tk-builtin-keytypes
+	if [ ! -f $_bk ]; then
+		[ -r /proc/kallsyms ] || return 1
+		sed -n 's/^[0-9a-f]* [a-zA-Z] key_type_\([a-z0-9_]*\)$/\1/p' /proc/kallsyms >$_bk.$$ &&
+			mv $_bk.$$ $_bk || return 1
+	fi
+	grep -qx "$1" $_bk
 }
 
 # mod_insmod DIR FILE.ko [PARAMS...]: insmod with dependencies from DIR/modules.dep
@@ -448,7 +458,7 @@ mods_load() {
 		_file=${_rest%%:*}.ko
 		_dir=${_rest#*:}
 		[ -n "$_dir" ] || continue
-		if _t_builtin_keytype "$_type"; then
+		if keytype_builtin "$_type"; then
 			echo "mods_load: key type $_type is built into this kernel; not loading $_file" >&2
 			continue
 		fi

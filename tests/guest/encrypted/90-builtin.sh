@@ -7,7 +7,7 @@
 here=${0%/*}
 . "$here/../lib.sh"
 
-grep -q ' key_type_encrypted$' /proc/kallsyms 2>/dev/null ||
+keytype_builtin encrypted ||
 	t_skip_all "the encrypted key type is not built into this kernel"
 t_check "no encrypted-keys.ko of ours for this kernel" \
 	sh -c "! ls $TK_MODS/encrypted-keys.ko* 2>/dev/null"
