@@ -124,7 +124,7 @@ cmdline="$cmdline no_timer_check"
 # not calibrated against the PIT, which a loaded host throws off (without
 # it, not an x86 host, the kernel calibrates). Its TPM: at the TIS address,
 # polled (no ACPI entry names it or an IRQ).
-# Kernels with ACPI (Debian's, the stress kernel):
+# Kernels with ACPI (the stress kernel, a Debian bzImage without PVH):
 # tsc=unstable: on a loaded host TCG's TSC calibrates wrong and the guest clock
 # runs many times too fast (timeouts fire early, timings lie): HPET instead.
 # acpi=noirq: PCI interrupts routed by the firmware's tables, not by the
