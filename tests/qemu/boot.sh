@@ -4,7 +4,8 @@
 #
 # usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0|none "CMDLINE EXTRAS" OUTDIR [STATE_IN]
 #
-# KERNEL      bzImage / vmlinuz
+# KERNEL      bzImage / vmlinuz, or an ELF kernel with a PVH entry (*.pvh:
+#             fetch-stock.sh)
 # INITRAMFS   from mkinitramfs.sh
 # TPMSTATE    swtpm state directory (provision.sh); modified in place, so the
 #             next boot with the same directory is a reboot of the same machine;

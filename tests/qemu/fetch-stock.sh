@@ -122,31 +122,35 @@ fixup() { # root kver
 
 # unpack_pvh VMLINUZ OUT: OUT.pvh, the ELF kernel inside the bzImage VMLINUZ
 # when it has a PVH entry (Xen note 18, XEN_ELFNOTE_PHYS32_ENTRY), else an
-# empty OUT.none (locate then boots the vmlinuz; also when this host lacks
-# the payload's unpacker, without OUT.none). The payload's place and
-# length are in the boot protocol's header (setup_sects at 0x1f1,
-# payload_offset and payload_length at 0x248); its last 4 bytes are the
-# unpacked size, not part of the compressed stream.
+# empty OUT.none; locate boots the vmlinuz without OUT.pvh (also when this
+# host cannot unpack the payload: then without OUT.none, to try again next
+# time). The payload's place and length are in the boot protocol's header
+# (setup_sects at 0x1f1, payload_offset at 0x248, payload_length at 0x24c);
+# Kbuild appends the unpacked size (4 bytes) to an xz or zstd stream, not
+# to a gzip one (gzip's own trailer ends with it).
 unpack_pvh() { # vmlinuz out
-	local z=$1 out=$2 setup off len start magic
+	local z=$1 out=$2 setup off len start magic notes trail=4 dec=()
 	setup=$(od -An -tu1 -j $((0x1f1)) -N1 "$z" | tr -d ' ')
 	[ "$setup" = 0 ] && setup=4
 	off=$(od -An -tu4 -j $((0x248)) -N4 "$z" | tr -d ' ')
 	len=$(od -An -tu4 -j $((0x24c)) -N4 "$z" | tr -d ' ')
 	start=$(((setup + 1) * 512 + off))
 	magic=$(od -An -tx1 -j "$start" -N4 "$z" | tr -d ' ')
-	local dec=()
 	case $magic in
 	fd377a58) dec=(xz -dc) ;;
 	28b52ffd) dec=(zstd -dcq) ;;
-	1f8b08*) dec=(gzip -dc) ;;
+	1f8b08*) dec=(gzip -dc) trail=0 ;;
 	*) log "$(basename "$z"): payload $magic: no unpacker here, booting the bzImage"; return 0 ;;
 	esac
 	command -v "${dec[0]}" >/dev/null ||
 		{ log "$(basename "$z"): no ${dec[0]} here, booting the bzImage"; return 0; }
-	dd if="$z" iflag=skip_bytes,count_bytes skip="$start" count=$((len - 4)) status=none |
-		"${dec[@]}" >"$out.tmp" || { rm -f "$out.tmp"; die "$(basename "$z"): unpacking failed"; }
-	if readelf -n "$out.tmp" 2>/dev/null | grep -Eq '^ *Xen .*\(0x0*12\)'; then
+	if ! dd if="$z" iflag=skip_bytes,count_bytes skip="$start" count=$((len - trail)) \
+		status=none | "${dec[@]}" >"$out.tmp" || ! notes=$(readelf -n "$out.tmp"); then
+		rm -f "$out.tmp"
+		log "$(basename "$z"): unpacking its payload failed, booting the bzImage"
+		return 0
+	fi
+	if grep -Eq '^ *Xen .*\(0x0*12\)' <<<"$notes"; then
 		mv "$out.tmp" "$out.pvh"
 		log "$(basename "$z"): unpacked for a PVH boot"
 	else

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The scratch disk ($TK_DISK) is there and readable. Read-only on purpose:
-# the disk belongs to the tests (dm-crypt, ext4...), which keep data on it
+# the disk belongs to the tests (dm-crypt, ext2...), which keep data on it
 # from phase 1 to phase 2; a harness write anywhere could destroy that.
 # shellcheck source=/dev/null
 . "$TK_LIB"
