@@ -66,7 +66,7 @@ static bool all_hex(const char *s, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (hex_to_bin(s[i]) < 0)
+		if (tk_hex_digit(s[i]) < 0)
 			return false;
 	return true;
 }
@@ -306,6 +306,14 @@ void tk_enc_image_text(u8 *image, const struct tk_enc_layout *l,
 	image[l->enc_off - 1] = 0;
 }
 
+/* Decode the @len bytes at @hex into @dst, or only check them (@dst NULL). */
+static int hex_part(u8 *dst, size_t len, const char *hex)
+{
+	if (!dst)
+		return all_hex(hex, 2 * len) ? 0 : -EINVAL;
+	return tk_hex_decode(dst, len, hex, 2 * len) < 0 ? -EINVAL : 0;
+}
+
 /**
  * tk_enc_blob_decode() - decode the hex part of a blob
  * @l: the blob's layout
@@ -316,7 +324,8 @@ void tk_enc_image_text(u8 *image, const struct tk_enc_layout *l,
  * @mac: the HMAC, or NULL
  *
  * The byte between the IV and the ciphertext is always zero in the image;
- * anything else here is a damaged or forged blob.
+ * anything else here is a damaged or forged blob. On failure the outputs may
+ * hold part of the decoding (the caller discards them).
  *
  * Return: 0, or -EINVAL when the length or a digit is wrong.
  */
@@ -330,14 +339,10 @@ int tk_enc_blob_decode(const struct tk_enc_layout *l, const char *hex,
 	sep = hex + 2 * TK_ENC_IV_SIZE;
 	ct = sep + 2;
 	tag = ct + 2 * l->enc_len;
-	if (!all_hex(hex, hex_len) || sep[0] != '0' || sep[1] != '0')
+	if (sep[0] != '0' || sep[1] != '0')
 		return -EINVAL;
-	if (iv && tk_hex_decode(iv, TK_ENC_IV_SIZE, hex, 2 * TK_ENC_IV_SIZE) < 0)
-		return -EINVAL;
-	if (enc && tk_hex_decode(enc, l->enc_len, ct, 2 * l->enc_len) < 0)
-		return -EINVAL;
-	if (mac && tk_hex_decode(mac, TK_ENC_MAC_SIZE, tag,
-				 2 * TK_ENC_MAC_SIZE) < 0)
+	if (hex_part(iv, TK_ENC_IV_SIZE, hex) || hex_part(enc, l->enc_len, ct) ||
+	    hex_part(mac, TK_ENC_MAC_SIZE, tag))
 		return -EINVAL;
 	return 0;
 }

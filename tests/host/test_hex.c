@@ -45,6 +45,20 @@ static void test_hex_to_bin_all_bytes(void)
 	CHECK_EQ(hex_to_bin((char)0xe6), -1);
 }
 
+/* tk_hex_digit() is hex_to_bin() inline: the same answer for every byte. */
+static void test_tk_hex_digit_all_bytes(void)
+{
+	int c, bad = 0;
+
+	for (c = 0; c < 256; c++) {
+		if (tk_hex_digit((char)c) != ref_hex(c)) {
+			printf("     tk_hex_digit(0x%02x) = %d\n", c, tk_hex_digit((char)c));
+			bad++;
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
 static void test_decode_valid(void)
 {
 	u8 out[8] = { 0 };
@@ -180,6 +194,7 @@ static void test_u32_hex(void)
 int main(void)
 {
 	RUN(test_hex_to_bin_all_bytes);
+	RUN(test_tk_hex_digit_all_bytes);
 	RUN(test_decode_valid);
 	RUN(test_decode_odd_length);
 	RUN(test_decode_not_hex);
