@@ -132,18 +132,21 @@ cmdline="$cmdline no_timer_check"
 # ACPI method _PRT, a 128-round AML loop that the KASAN kernel under TCG
 # took 15-40 s to run at every boot, and that timed out on a loaded host
 # (AE_AML_LOOP_TIMEOUT, then no interrupt for the virtio disk: a hang).
-# A Debian kernel unpacked for a PVH boot (fetch-stock.sh: *.pvh) boots with
-# acpi=off the same way: QEMU puts the initramfs at the top of the RAM where
-# the firmware has just written its ACPI tables (more of them with a TPM)
-# and they come out garbled (with them, the TPM went unseen and 6.12 warned).
-kconfig="" noacpi=""
-case $kernel in
-*/arch/x86/boot/bzImage)
-	kconfig=${kernel%/arch/x86/boot/bzImage}/.config
-	[ -f "$kconfig" ] && ! grep -q '^CONFIG_ACPI=y' "$kconfig" && noacpi=1
-	;;
-*.pvh) noacpi=1 cmdline="$cmdline acpi=off" ;;
-esac
+# An ELF kernel (fetch-stock.sh's *.pvh), which QEMU boots by PVH, boots with
+# acpi=off the same way: QEMU's PVH loader puts the initramfs at the top of
+# the RAM where the firmware has just written its ACPI tables (more of them
+# with a TPM) and they come out garbled (the TPM went unseen, 6.12 warned).
+noacpi=""
+if [ "$(od -An -tx1 -N4 "$kernel" | tr -d ' ')" = 7f454c46 ]; then
+	noacpi=1 cmdline="$cmdline acpi=off"
+else
+	case $kernel in
+	*/arch/x86/boot/bzImage)
+		kconfig=${kernel%/arch/x86/boot/bzImage}/.config
+		[ -f "$kconfig" ] && ! grep -q '^CONFIG_ACPI=y' "$kconfig" && noacpi=1
+		;;
+	esac
+fi
 if [ -n "$noacpi" ]; then
 	if khz=$("$(tk_static_tool "$TK_TOP/tests/tools/host-tsc.c")" 2>/dev/null); then
 		cmdline="$cmdline tsc_early_khz=$khz"
