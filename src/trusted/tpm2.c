@@ -248,20 +248,19 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
-				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
-				      o->sessions ? &w->ts : NULL, &w->parent);
+	ret = trusted_tpm2_parent_open(buf, o->keyhandle,
+				       !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
+				       &w->ts, &w->parent);
 	if (ret)
 		goto out_release;
-	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
-	if (w->use)
-		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
-	if (!ret && draw)
+	w->use = o->sessions;
+	if (draw)
 		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
 							p->key_len) :
 			       trusted_tpm_random(p->key, p->key_len, o);
 	if (!ret && pcrs)
-		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
+		ret = trusted_tpm2_pcr_policy(buf, w->use ? &w->ts : NULL, o,
+					      alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
 	trusted_tpm2_sess_end(buf, &w->ts);
 	trusted_tpm2_parent_put(buf, &w->parent);
@@ -607,17 +606,15 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
-				      w->key.parent, false, o,
-				      o->sessions ? &w->ts : NULL, &w->parent);
+	ret = trusted_tpm2_parent_open(buf, w->key.raw ? o->keyhandle :
+				       w->key.parent, false, o, &w->ts,
+				       &w->parent);
 	if (ret)
 		goto out_release;
-	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
+	w->use = o->sessions;
 	w->salted = w->use && w->key.npolicy &&
 		    w->key.info.name_alg == TK2_ALG_SHA256;
-	if (w->use)
-		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
-	ret = ret ?: load_object(buf, w);
+	ret = load_object(buf, w);
 	if (!ret) {	/* the parent salts the policy session: kept till then */
 		ret = unseal_object(buf, w, p, o);
 		trusted_tpm2_flush(buf, w->item);
