@@ -19,6 +19,7 @@
  * without (docs/trusted.md).
  */
 #include <crypto/akcipher.h>
+#include <crypto/sha2.h>
 #include <linux/crypto.h>
 #include <linux/error-injection.h>
 #include <linux/mutex.h>
@@ -37,6 +38,7 @@ static struct {
 	u32 exponent;
 	u32 len;
 	u8 modulus[TK1_RSA_MAX_BYTES];
+	u8 digest[SHA256_DIGEST_SIZE];	/* of its TPM_PUBKEY: srk_pub='s form */
 } srk_kept;
 
 struct start_work {
@@ -166,6 +168,7 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 	if (ret || parent_handle(o) != TK1_KH_SRK ||
 	    w->pk.modulus.len > sizeof(srk_kept.modulus))
 		return ret;
+	sha256(w->pk.params.p, w->pk.params.len, srk_kept.digest);
 	memcpy(srk_kept.modulus, w->pk.modulus.p, w->pk.modulus.len);
 	srk_kept.len = w->pk.modulus.len;
 	srk_kept.exponent = w->pk.exponent;
@@ -177,7 +180,9 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 static bool take_kept(struct start_work *w, const struct tk_options *o)
 {
 	if (parent_handle(o) != TK1_KH_SRK || !srk_kept.valid ||
-	    !trusted_trust_known(TK1_KH_SRK))
+	    !trusted_trust_known(TK1_KH_SRK) ||
+	    trusted_trust_pin(TK1_KH_SRK, srk_kept.digest,
+			      sizeof(srk_kept.digest)) < 0)
 		return false;
 	w->pk.modulus = (struct tk_span){ .p = srk_kept.modulus,
 					  .len = srk_kept.len };
@@ -271,8 +276,11 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
 	get_random_bytes(x->t.auth, sizeof(x->t.auth));
 	kept = take_kept(w, o);
 	ret = open_transport(buf, w, x, o, kept);
-	if (ret && kept && !x->open) {
-		/* the TPM's SRK may have changed: read and check it again */
+	if (ret > 0 && kept && !x->open && ret != TK1_RC_AUTHFAIL) {
+		/*
+		 * The TPM's SRK may have changed: read and check it again (not
+		 * after an authorisation failure, which would count twice).
+		 */
 		srk_kept.valid = false;
 		memset(w, 0, sizeof(*w));
 		ret = open_transport(buf, w, x, o, false);

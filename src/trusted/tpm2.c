@@ -263,6 +263,8 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 					      alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
 	trusted_tpm2_sess_end(buf, &w->ts);
+	if (ret)
+		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
 	trusted_tpm2_parent_put(buf, &w->parent);
 out_release:
 	trusted_tpm_release();
@@ -619,8 +621,10 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 		ret = unseal_object(buf, w, p, o);
 		trusted_tpm2_flush(buf, w->item);
 	}
-	trusted_tpm2_parent_put(buf, &w->parent);
 	trusted_tpm2_sess_end(buf, &w->ts);
+	if (ret)
+		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
+	trusted_tpm2_parent_put(buf, &w->parent);
 out_release:
 	trusted_tpm_release();
 out_unlock:

@@ -30,7 +30,7 @@
  * used without a session. A persistent parent so checked is kept for the
  * module's lifetime (parent_cache): later operations send no ReadPublic;
  * if the TPM's key at that handle changed, the salted session fails, and
- * trusted_tpm2_parent_open() reads and checks it again.
+ * trusted_tpm2_parent_recheck() reads and checks it again.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -127,7 +127,8 @@ static bool take_cached(u32 handle, struct trusted_tpm2_parent *pa)
 {
 	const struct trusted_tpm2_parent *c = cached(handle);
 
-	if (!c || !trusted_trust_known(handle))
+	if (!c || !trusted_trust_known(handle) ||
+	    trusted_trust_pin(handle, c->name, sizeof(c->name)) < 0)
 		return false;
 	pa->handle = c->handle;
 	pa->recorded = c->recorded;
@@ -439,9 +440,9 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
  * @pa: the parent, on success
  *
  * With sessions the parent is checked (or kept from an earlier check)
- * and the salted session started; when a kept parent's session fails,
- * the parent is read and checked again once: a key changed at its handle
- * is refused then. Without sessions (the user's choice) one warning.
+ * and the salted session started (a failure under a kept parent:
+ * trusted_tpm2_parent_recheck()). Without sessions (the user's choice)
+ * one warning.
  * trusted_tpm2_parent_put() and trusted_tpm2_sess_end() undo it.
  *
  * Return: 0 or a negative errno (nothing held then).
@@ -463,14 +464,45 @@ int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
 	if (ret)
 		return ret;
 	ret = trusted_tpm2_sess_start(buf, ts, pa);
-	if (ret && pa->cached) {
-		trusted_tpm2_parent_forget(pa->recorded);
-		ret = trusted_tpm2_parent_get(buf, handle, probe_srk, o, ts, pa);
-		ret = ret ?: trusted_tpm2_sess_start(buf, ts, pa);
-	}
-	if (ret)
+	if (ret) {
+		ret = trusted_tpm2_parent_recheck(buf, ts, pa, ret);
 		trusted_tpm2_parent_put(buf, pa);
+	}
 	return ret;
+}
+
+/**
+ * trusted_tpm2_parent_recheck() - after a failure under a kept parent
+ * @buf: the command buffer
+ * @ts: the operation's session state
+ * @pa: the parent
+ * @err: the operation's error
+ *
+ * A kept parent is used without reading it: if the TPM's key at its handle
+ * changed, the session's salt or HMAC fails. So on any failure the kept
+ * copy is dropped and the parent read and checked again once (ReadPublic
+ * only: nothing is retried, no authorisation is tried twice).
+ *
+ * Return: -EKEYREJECTED when the handle now holds another key or none,
+ * else @err.
+ */
+int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa, int err)
+{
+	struct trusted_tpm2_parent *again;
+	int ret;
+
+	if (!pa->cached || err == -EKEYREJECTED)
+		return err;
+	trusted_tpm2_parent_forget(pa->recorded);
+	again = kzalloc(sizeof(*again), GFP_KERNEL);
+	if (!again)
+		return err;
+	again->handle = pa->recorded;
+	again->recorded = pa->recorded;
+	ret = read_parent(buf, ts, again);
+	kfree_sensitive(again);
+	return ret == -EKEYREJECTED ? ret : err;
 }
 
 /**

@@ -132,6 +132,33 @@ static int pin_of(const char *param, u8 *out, u32 *len)
 }
 
 /**
+ * trusted_trust_pin() - check a parent against its pin
+ * @handle: the parent handle
+ * @form: what the pin must be: TPM 2.0 the parent's Name, TPM 1.2 the
+ *	SHA-256 of its TPM_PUBKEY
+ * @len: its length
+ *
+ * Return: 1 when a pin is set and is @form, 0 when none is set, or
+ * -EKEYREJECTED (one warning) for a pin that is another or malformed.
+ */
+int trusted_trust_pin(u32 handle, const u8 *form, u32 len)
+{
+	bool tpm2 = trusted_tpm_is_tpm2();
+	u8 pin[TRUSTED_PIN_MAX];
+	u32 pin_len = 0;
+	int ret;
+
+	ret = pin_of(tpm2 ? srk_name : srk_pub, pin, &pin_len);
+	if (ret < 0)
+		return trusted_refuse(handle, tpm2 ? "srk_name is not a Name in hex" :
+				      "srk_pub is not a digest in hex");
+	if (ret && (pin_len != len || memcmp(pin, form, len)))
+		return trusted_refuse(handle, tpm2 ? "not the key srk_name pins" :
+				      "not the key srk_pub pins");
+	return ret;
+}
+
+/**
  * trusted_trust_parent() - check a parent's public area, record it
  * @handle: the parent handle
  * @record: the handle names one key for the boot (persistent, permanent,
@@ -139,43 +166,34 @@ static int pin_of(const char *param, u8 *out, u32 *len)
  * @area: the public area the TPM answered with (TPM 2.0 TPMT_PUBLIC, TPM
  *	1.2 TPM_PUBKEY)
  * @len: its length
- * @pin_prefix: what comes before the SHA-256 digest of @area in the pin
- *	(TPM 2.0: the nameAlg 000b, as in a Name), @prefix_len bytes
- * @prefix_len: 0 for TPM 1.2
- *
- * TPM 2.0 pins (srk_name=) are Names; an area whose nameAlg is not
- * SHA-256 cannot salt our sessions, and the caller refuses it before.
+ * @prefix: what comes before the SHA-256 digest of @area in its pin form
+ *	(TPM 2.0: the nameAlg 000b, as in a Name; the caller refuses areas
+ *	of another nameAlg before, since they cannot salt our sessions)
+ * @prefix_len: its length, 0 for TPM 1.2
  *
  * Return: 0, or -EKEYREJECTED (one warning) for a parent not trusted.
  */
 int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
-			 const u8 *pin_prefix, u32 prefix_len)
+			 const u8 *prefix, u32 prefix_len)
 {
-	u8 digest[TK_TRUST_DIGEST_SIZE], pin[TRUSTED_PIN_MAX];
+	u8 form[TRUSTED_PIN_MAX];
+	u8 *digest = form + prefix_len;
 	enum tk_trust_verdict v;
-	u32 pin_len = 0;
-	int ret;
+	int pinned;
 
+	if (prefix_len + TK_TRUST_DIGEST_SIZE > sizeof(form))
+		return -EINVAL;
+	memcpy(form, prefix, prefix_len);
 	sha256(area, len, digest);
-	ret = pin_of(prefix_len ? srk_name : srk_pub, pin, &pin_len);
-	if (ret < 0)
-		return trusted_refuse(handle, prefix_len ?
-				      "srk_name is not a Name in hex" :
-				      "srk_pub is not a digest in hex");
-	if (ret) {
-		if (pin_len != prefix_len + sizeof(digest) ||
-		    memcmp(pin, pin_prefix, prefix_len) ||
-		    memcmp(pin + prefix_len, digest, sizeof(digest)))
-			return trusted_refuse(handle, prefix_len ?
-					      "not the key srk_name pins" :
-					      "not the key srk_pub pins");
-	}
-	if (!record)
-		return 0;
+	pinned = trusted_trust_pin(handle, form,
+				   prefix_len + TK_TRUST_DIGEST_SIZE);
+	if (pinned < 0 || !record)
+		return min(pinned, 0);
 	mutex_lock(&trust_lock);
-	if (ret)	/* the pin decides: what was seen before does not */
+	if (pinned)	/* the pin decides: what was seen before does not */
 		tk_trust_forget(&table, handle);
-	v = tk_trust_check(&table, handle, digest, capable(CAP_SYS_ADMIN));
+	v = tk_trust_check(&table, handle, digest,
+			   pinned || capable(CAP_SYS_ADMIN));
 	mutex_unlock(&trust_lock);
 	if (v == TK_TRUST_REPLACED)
 		pr_notice_ratelimited("parent 0x%08x: an unprivileged caller's record replaced\n",

@@ -46,8 +46,9 @@ int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
 int trusted_refuse(u32 handle, const char *why);
 int trusted_sessions_option(struct tk_options *o);
 void trusted_clear_warn(u32 handle);
+int trusted_trust_pin(u32 handle, const u8 *form, u32 len);
 int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
-			 const u8 *pin_prefix, u32 prefix_len);
+			 const u8 *prefix, u32 prefix_len);
 bool trusted_trust_known(u32 handle);
 
 /* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
