@@ -107,6 +107,8 @@ static int check_seal_options(const struct tk_options *o)
 	else if (o->policykey_len && o->blobauth_len &&
 		 tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
 		why = "policykey with blobauth needs hash=sha256";
+	else if (o->policyref_len && !o->policykey_len)
+		why = "policyref goes with policykey";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
@@ -327,12 +329,14 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		why = "the blob carries its own policy: no policyhandle";
 	else if (k->auth_value && k->info.name_alg != TK2_ALG_SHA256)
 		why = "a PIN in a policy needs a SHA-256 object";
+	else if (o->policyref_len && !k->signed_policy)
+		why = "policyref= given for a blob without a signed policy";
 	if (why) {
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
 	}
 	if (k->signed_policy)
-		return trusted_tpm2_signed_check(k) ?:
+		return trusted_tpm2_signed_check(k, o) ?:
 		       trusted_tpm2_signed_prepare(k, &w->sg);
 	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
 }

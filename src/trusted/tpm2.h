@@ -116,7 +116,8 @@ struct trusted_tpm2_signed {
 
 int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 				  struct trusted_tpm2_pcr_policy *pol);
-int trusted_tpm2_signed_check(const struct tk2_key *k);
+int trusted_tpm2_signed_check(const struct tk2_key *k,
+			      const struct tk_options *o);
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 				struct trusted_tpm2_signed *sg);
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
