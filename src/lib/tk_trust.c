@@ -3,6 +3,7 @@
  * The table of parents trusted this boot: the rule is in tk_trust_check().
  * Kernel-free.
  */
+#include <crypto/algapi.h>
 #include <linux/string.h>
 #include "tk_trust.h"
 
@@ -64,7 +65,7 @@ enum tk_trust_verdict tk_trust_check(struct tk_trust *t, u32 handle,
 	unsigned int i;
 
 	if (r) {
-		same = !memcmp(r->digest, digest, TK_TRUST_DIGEST_SIZE);
+		same = !crypto_memneq(r->digest, digest, TK_TRUST_DIGEST_SIZE);
 		if (tk_trust_binds(r, privileged))
 			return same ? TK_TRUST_SAME : TK_TRUST_CHANGED;
 		r->privileged = true;

@@ -155,7 +155,7 @@ int trusted_tpm2_signed_check(const struct tk2_key *k,
 				       &ab);
 	if (!ret && tk_opt_given(o, TK_OPT_POLICYREF) &&
 	    (ab.policy_ref.len != o->policyref_len ||
-	     memcmp(ab.policy_ref.p, o->policyref, o->policyref_len))) {
+	     crypto_memneq(ab.policy_ref.p, o->policyref, o->policyref_len))) {
 		pr_info_ratelimited("load: the blob's policyRef is not policyref=\n");
 		return -EINVAL;
 	}

@@ -14,6 +14,7 @@
  * takes that choice away. The parents= file lists what was trusted, in
  * the form the pins take: what enrolment writes to /etc/modprobe.d.
  */
+#include <crypto/algapi.h>
 #include <crypto/sha2.h>
 #include <linux/capability.h>
 #include <linux/moduleparam.h>
@@ -152,7 +153,7 @@ int trusted_trust_pin(u32 handle, const u8 *form, u32 len)
 	if (ret < 0)
 		return trusted_refuse(handle, tpm2 ? "srk_name is not a Name in hex" :
 				      "srk_pub is not a digest in hex");
-	if (ret && (pin_len != len || memcmp(pin, form, len)))
+	if (ret && (pin_len != len || crypto_memneq(pin, form, len)))
 		return trusted_refuse(handle, tpm2 ? "not the key srk_name pins" :
 				      "not the key srk_pub pins");
 	return ret;
