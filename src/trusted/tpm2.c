@@ -125,8 +125,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 	u32 base = rc > 0 ? tk2_rc_base(rc) : 0;
 
 	if (is_missing(rc, 1)) {
-		pr_info_ratelimited("new: parent 0x%08x is not in the TPM\n",
-				    parent);
+		pr_info_ratelimited("new: no parent key at 0x%08x\n", parent);
 		return -ENOKEY;
 	}
 	if (base == TK2_RC_HASH) {
@@ -361,12 +360,13 @@ static int load_object(u8 *buf, struct unseal_work *w)
 		rc = rc ?: trusted_tpm_send(buf, NULL);
 	}
 	if (is_missing(rc, 1)) {
-		pr_info_ratelimited("load: parent 0x%08x is not in the TPM\n",
+		pr_info_ratelimited("load: no parent key at 0x%08x\n",
 				    w->parent.recorded);
 		return -ENOKEY;
 	}
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_INTEGRITY) {
-		pr_info_ratelimited("load: the blob fails the TPM's integrity check (tampered, or another parent's)\n");
+		pr_info_ratelimited("load: not sealed by this TPM (the blob fails its integrity check under parent 0x%08x: another TPM's or another parent's, or tampered)\n",
+				    w->parent.recorded);
 		return -EPERM;
 	}
 	rc = rc ?: tk2_rsp_load(buf, PAGE_SIZE, &w->item);
