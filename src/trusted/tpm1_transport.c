@@ -13,6 +13,10 @@
  * (TPM_EstablishTransport, OIAP with keyauth). The SRK's public key so
  * checked is kept for the module's lifetime: later sequences send no
  * TPM_GetPubKey, and read it again only when the transport fails to open.
+ * A transport under the SRK that served a sequence well is kept open for
+ * the next one (no TPM_EstablishTransport, no RSA per operation); a
+ * failure flushes it, and one found gone (flushed by another TPM user) is
+ * replaced once by the caller (trusted_tpm1_begin() again).
  * A TPM 1.2 answers TPM_GetPubKey for the SRK only when its owner set
  * readSRKPub; without it, or without RSA in the kernel, the sequence is
  * refused rather than run in clear: sessions=0 is the user's way to go
@@ -31,6 +35,12 @@
 
 /* One exchange at a time: a TPM 1.2 has only a few session slots. */
 static DEFINE_MUTEX(tk1_lock);
+
+/* The transport kept between sequences under the SRK (tk1_lock). */
+static struct {
+	bool valid;
+	struct tk1_transport t;
+} kept_x;
 
 /* The SRK's public key, checked once (under tk1_lock). */
 static struct {
@@ -176,13 +186,19 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 	return 0;
 }
 
+/* Is the parent the SRK, its public key kept, trusted and pinned? */
+static bool srk_usable(const struct tk_options *o)
+{
+	return parent_handle(o) == TK1_KH_SRK && srk_kept.valid &&
+	       trusted_trust_known(TK1_KH_SRK) &&
+	       trusted_trust_pin(TK1_KH_SRK, srk_kept.digest,
+				 sizeof(srk_kept.digest)) >= 0;
+}
+
 /* The SRK's kept public key into w->pk: true when there is one. */
 static bool take_kept(struct start_work *w, const struct tk_options *o)
 {
-	if (parent_handle(o) != TK1_KH_SRK || !srk_kept.valid ||
-	    !trusted_trust_known(TK1_KH_SRK) ||
-	    trusted_trust_pin(TK1_KH_SRK, srk_kept.digest,
-			      sizeof(srk_kept.digest)) < 0)
+	if (!srk_usable(o))
 		return false;
 	w->pk.modulus = (struct tk_span){ .p = srk_kept.modulus,
 					  .len = srk_kept.len };
@@ -289,6 +305,29 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
 	return ret;
 }
 
+/* Flush the kept transport, if any. */
+static void drop_kept_transport(u8 *buf)
+{
+	if (kept_x.valid)
+		trusted_tpm1_flush(buf, kept_x.t.handle, TK1_RT_TRANS);
+	memzero_explicit(&kept_x, sizeof(kept_x));
+	trusted_set_kept(0);
+}
+
+/* The kept transport into @x when the SRK it was opened to is still ours. */
+static bool take_kept_transport(struct tk1_xport *x,
+				const struct tk_options *o)
+{
+	if (!kept_x.valid || !x->keep || !srk_usable(o))
+		return false;
+	x->t = kept_x.t;
+	memzero_explicit(&kept_x, sizeof(kept_x));
+	trusted_set_kept(0);
+	x->open = true;
+	x->kept = true;
+	return true;
+}
+
 /**
  * trusted_tpm1_begin() - start a sequence of TPM 1.2 commands
  * @buf: a command buffer
@@ -330,27 +369,59 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 		trusted_clear_warn(parent_handle(o));
 		return 0;
 	}
+	x->keep = parent_handle(o) == TK1_KH_SRK;
+	if (take_kept_transport(x, o))
+		return 0;
+	drop_kept_transport(buf);
 	ret = start_transport(buf, x, o);
 	if (ret)
-		trusted_tpm1_end(buf, x);
+		trusted_tpm1_end(buf, x, false);
 	return ret;
 }
 
 /**
- * trusted_tpm1_end() - end a sequence: flush the transport, release all
+ * trusted_tpm1_end() - end a sequence: keep or flush the transport, release all
  * @buf: a command buffer
  * @x: the transport state
+ * @ok: the sequence succeeded: a transport under the SRK is kept open
  */
-void trusted_tpm1_end(u8 *buf, struct tk1_xport *x)
+void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok)
 {
 	struct crypto_akcipher *rsa = x->rsa;
 
-	if (x->open)
+	if (x->open && ok && x->keep && !kept_x.valid) {
+		kept_x.t = x->t;
+		kept_x.t.last = false;
+		kept_x.valid = true;
+		trusted_set_kept(x->t.handle);
+	} else if (x->open) {
 		trusted_tpm1_flush(buf, x->t.handle, TK1_RT_TRANS);
+	}
 	memzero_explicit(x, sizeof(*x));
 	trusted_tpm_release();
 	mutex_unlock(&tk1_lock);
 	crypto_free_akcipher(rsa);
+}
+
+/**
+ * trusted_tpm1_exit() - flush the transport kept between sequences
+ */
+void trusted_tpm1_exit(void)
+{
+	u8 *buf;
+
+	if (!kept_x.valid)
+		return;
+	buf = trusted_tpm_buf_alloc();
+	if (!buf)
+		return;
+	mutex_lock(&tk1_lock);
+	if (!trusted_tpm_hold()) {
+		drop_kept_transport(buf);
+		trusted_tpm_release();
+	}
+	mutex_unlock(&tk1_lock);
+	trusted_tpm_buf_free(buf);
 }
 
 /**
@@ -378,8 +449,12 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		return ret;
 	}
 	get_random_bytes(odd, sizeof(odd));
-	/* Seal and Unseal end a sequence: the TPM ends the transport then */
-	x->t.last = ordinal == TK1_ORD_SEAL || ordinal == TK1_ORD_UNSEAL;
+	/*
+	 * Seal and Unseal end a sequence: a transport that is not to be
+	 * kept is ended by the TPM then, with no TPM_FlushSpecific after it.
+	 */
+	x->t.last = !x->keep &&
+		    (ordinal == TK1_ORD_SEAL || ordinal == TK1_ORD_UNSEAL);
 	ret = tk1_transport_wrap(&x_crypto, &x->t, buf, PAGE_SIZE, handles,
 				 odd);
 	if (ret)
@@ -390,6 +465,8 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 	 * handle already gone fails harmlessly, and the chip is still ours).
 	 */
 	ret = trusted_tpm_send(buf, NULL);
+	if (ret > 0 && x->kept)
+		x->gone = true;	/* the kept transport: flushed by someone? */
 	if (ret)
 		return trusted_tpm_errno(ret, what);
 	*ran = true;

@@ -23,7 +23,6 @@
 #include <crypto/rng.h>
 #include <crypto/sha2.h>
 #include <linux/err.h>
-#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
@@ -150,18 +149,6 @@ static struct {
 	u8 salt_name[TK2_NAME_SIZE];		/* the parent it is salted to */
 	struct tk2_session s;
 } kept;
-static u32 kept_handle;				/* for the session= file */
-
-static int session_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "0x%08x\n", READ_ONCE(kept_handle));
-}
-
-static const struct kernel_param_ops session_ops = {
-	.get = session_get,
-};
-module_param_cb(session, &session_ops, NULL, 0444);
-MODULE_PARM_DESC(session, "The TPM 2.0 session kept between operations (0: none)");
 
 /**
  * trusted_tpm2_sess_crypto() - set the primitives only
@@ -349,7 +336,7 @@ static void drop_kept(u8 *buf)
 	if (kept.valid)
 		trusted_tpm2_flush(buf, kept.s.handle);
 	memzero_explicit(&kept, sizeof(kept));
-	WRITE_ONCE(kept_handle, 0);
+	trusted_set_kept(0);
 }
 
 /**
@@ -486,7 +473,7 @@ void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep)
 		memzero_explicit(kept.s.auth, sizeof(kept.s.auth));
 		memcpy(kept.salt_name, ts->salt_name, sizeof(kept.salt_name));
 		kept.valid = true;
-		WRITE_ONCE(kept_handle, kept.s.handle);
+		trusted_set_kept(kept.s.handle);
 	} else if (ts->active) {
 		trusted_tpm2_flush(buf, ts->s.handle);
 	}

@@ -50,6 +50,7 @@ int trusted_trust_pin(u32 handle, const u8 *form, u32 len);
 int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
 			 const u8 *prefix, u32 prefix_len);
 bool trusted_trust_known(u32 handle);
+void trusted_set_kept(u32 handle);
 
 /* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
 int trusted_auth_init(void);
@@ -80,11 +81,15 @@ struct tk1_xport {
 	struct tk1_transport t;
 	struct crypto_akcipher *rsa;	/* allocated before the chip is held */
 	bool open;
+	bool keep;		/* under the SRK: kept for the next sequence */
+	bool kept;		/* taken over from an earlier sequence */
+	bool gone;		/* the kept transport was not there */
 };
 
 int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 		       const struct tk_options *o);
-void trusted_tpm1_end(u8 *buf, struct tk1_xport *x);
+void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok);
+void trusted_tpm1_exit(void);
 int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		      const char *what, bool *ran);
 int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len);
