@@ -330,11 +330,16 @@ out:
 	return rc;
 }
 
-/* Flush the kept session, if any. */
+/*
+ * Flush the kept session, if any: quietly, since another TPM user may
+ * have flushed it already.
+ */
 static void drop_kept(u8 *buf)
 {
-	if (kept.valid)
-		trusted_tpm2_flush(buf, kept.s.handle);
+	struct tk_cmd_buf b;
+
+	if (kept.valid && !tk2_cmd_flush(&b, buf, PAGE_SIZE, kept.s.handle))
+		trusted_tpm_send(buf, NULL);
 	memzero_explicit(&kept, sizeof(kept));
 	trusted_set_kept(0);
 }
@@ -366,6 +371,7 @@ int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 	    !crypto_memneq(kept.salt_name, pa->name, sizeof(pa->name))) {
 		ts->s = kept.s;
 		memzero_explicit(&kept, sizeof(kept));
+		trusted_set_kept(0);
 		ts->kept = true;
 		ts->active = true;
 		return 0;

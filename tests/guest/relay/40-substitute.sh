@@ -75,10 +75,12 @@ kept() {
 	[ "$_f" = "fired 0" ] || { echo "a ReadPublic was sent ($_f)" >&2; return 2; }
 	return $_rc
 }
-# reread NAME DATA: StartAuthSession fails once (0x902), so the kept
-# parent is read again: that ReadPublic carries the other key.
+# reread ORD NAME DATA: the operation's first command (ORD: Load 157,
+# GetRandom 17b) fails once (0x902), so the kept parent is read again:
+# that ReadPublic carries the other key.
 reread() {
-	_a=$(rl_ctl "tamper 176:rc=902,173:byte=12=$other")
+	_a=$(rl_ctl "tamper $1:rc=902,173:byte=12=$other")
+	shift
 	[ "$_a" = "armed 2" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
 	_o=$(tk_refused "$1" "$2" 2>&1)
 	_rc=$?
@@ -90,7 +92,7 @@ reread() {
 t_check "a clean use: the parent is checked and kept" tk_add s_k "load $A $KH"
 echo "$SN" >$P
 t_errno "srk_name= pinned: load, the parent read again and swapped: EKEYREJECTED" \
-	EKEYREJECTED reread s_l "load $A $KH"
+	EKEYREJECTED reread 157 s_l "load $A $KH"
 t_errno "srk_name= pinned: new with it swapped (nothing kept): EKEYREJECTED" \
 	EKEYREJECTED swapped s_n "new 32 $KH"
 t_check "srk_name= pinned: the same load without the swap works" tk_add s_c "load $A $KH"
@@ -99,7 +101,7 @@ t_check "trust on first use: a clean first use" tk_add s_t "load $A $KH"
 t_check "trust on first use: then the parent is kept, no ReadPublic to swap" \
 	kept s_t2 "load $A $KH"
 t_errno "trust on first use: a failure has it read again, swapped: EKEYREJECTED" \
-	EKEYREJECTED reread s_t3 "load $A $KH"
+	EKEYREJECTED reread 157 s_t3 "load $A $KH"
 t_errno "trust on first use: a new after that (nothing kept), swapped: EKEYREJECTED" \
 	EKEYREJECTED swapped s_t4 "new 32 $KH"
 t_check "the log names the parent and the reason" \
