@@ -198,7 +198,7 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 	if (tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 				     &key) ||
 	    !same(&ab->pub, &key.pub) || !same(&ab->policy_ref, &key.policy_ref))
-		return "another signer";
+		return "another signer or policyRef";
 	for (c = 0; c + 1 < a->ncmd; c++)
 		if (a->cmd[c].code != TK2_CC_POLICY_PCR ||
 		    tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp))
