@@ -182,6 +182,29 @@ check "refused: a PCR without a value" \
 	refused "$TP" add --signer ec.pem --pcrs sha256:8 --pcr-values pcrs.txt k.hex x.hex
 check "refused: remove of a name that is not there" refused "$TP" remove --name nope k1.hex x.hex
 check "refused: garbage" refused "$TP" list pcrs.txt
+
+# Issue 23 item 8: list read past a PolicyPCR body whose pcrDigest size field
+# ran past the body (ASan SEGV), and printed names from the blob raw.
+mkpolicy() { # BODY-HEX NAME-HEX: a TPMKey (DER) of one signed policy, PolicyPCR(BODY)
+	python3 - "$1" "$2" <<'PY'
+import sys
+def tlv(t, v):
+    n = len(v)
+    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
+    return bytes([t]) + h + v
+cmd = tlv(0x30, tlv(0xa0, tlv(2, b"\x01\x7f")) + tlv(0xa1, tlv(4, bytes.fromhex(sys.argv[1]))))
+entry = tlv(0x30, tlv(0xa0, tlv(0x0c, bytes.fromhex(sys.argv[2]))) + tlv(0xa1, tlv(0x30, cmd)))
+f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
+    tlv(0xa3, tlv(0x30, entry)) + tlv(2, bytes.fromhex("0081000001")) + tlv(4, bytes(2)) + tlv(4, bytes(6))
+sys.stdout.buffer.write(tlv(0x30, f))
+PY
+}
+mkpolicy "ffff$(printf '%084d' 0)" 6576696c >oob.der
+check "list: a PolicyPCR body whose pcrDigest size (0xffff) runs past it: refused, nothing read past it" \
+	bash -c "! '$TP' list oob.der >oob.out 2>oob.err; cat oob.err; grep -q 'oob.der: malformed PolicyPCR body\$' oob.err && ! grep -q Sanitizer oob.err && [ ! -s oob.out ]"
+mkpolicy "0020$(printf '%064d' 0)00000001000b03000001" "$(printf 'evil\033[31m\nred' | xxd -p)" >esc.der
+check "list: control characters of a name escaped" \
+	eq "$("$TP" list esc.der)" '0 evil\x1b[31m\x0ared PolicyPCR(sha256:16)'
 check "--help" "$TP" --help
 
 # --- against the TPM --------------------------------------------------------
