@@ -219,5 +219,8 @@ struct tk2_pcr_values {
 
 int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
 		      struct tk2_pcr_values *out);
+int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
+			    const struct tk2_pcrs *sel,
+			    struct tk2_pcr_values *out);
 
 #endif /* TK2_MSG_H */

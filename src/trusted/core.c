@@ -146,6 +146,9 @@ static int trusted_preparse(struct key_preparsed_payload *prep)
 		pr_info_ratelimited("refused: %s\n", req->why);
 		goto out;
 	}
+	ret = trusted_sessions_option(&req->opt);
+	if (ret)
+		goto out;
 	if (trusted_wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
 		ret = -EPERM;
 		goto out;

@@ -107,6 +107,8 @@ static int check_seal_options(const struct tk_options *o)
 	else if (o->policykey_len && o->blobauth_len &&
 		 tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
 		why = "policykey with blobauth needs hash=sha256";
+	else if (o->policyref_len && !o->policykey_len)
+		why = "policyref goes with policykey";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
@@ -248,22 +250,23 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
-				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
-				      o->sessions ? &w->ts : NULL, &w->parent);
+	ret = trusted_tpm2_parent_open(buf, o->keyhandle,
+				       !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
+				       &w->ts, &w->parent);
 	if (ret)
 		goto out_release;
-	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
-	if (w->use)
-		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
-	if (!ret && draw)
+	w->use = o->sessions;
+	if (draw)
 		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
 							p->key_len) :
 			       trusted_tpm_random(p->key, p->key_len, o);
 	if (!ret && pcrs)
-		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
+		ret = trusted_tpm2_pcr_policy(buf, w->use ? &w->ts : NULL, o,
+					      alg, tfm, &w->pcr);
 	ret = ret ?: create(buf, w, p, o, alg);
 	trusted_tpm2_sess_end(buf, &w->ts);
+	if (ret)
+		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
 	trusted_tpm2_parent_put(buf, &w->parent);
 out_release:
 	trusted_tpm_release();
@@ -326,12 +329,14 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		why = "the blob carries its own policy: no policyhandle";
 	else if (k->auth_value && k->info.name_alg != TK2_ALG_SHA256)
 		why = "a PIN in a policy needs a SHA-256 object";
+	else if (o->policyref_len && !k->signed_policy)
+		why = "policyref= given for a blob without a signed policy";
 	if (why) {
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
 	}
 	if (k->signed_policy)
-		return trusted_tpm2_signed_check(k) ?:
+		return trusted_tpm2_signed_check(k, o) ?:
 		       trusted_tpm2_signed_prepare(k, &w->sg);
 	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
 }
@@ -607,23 +612,23 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
-				      w->key.parent, false, o,
-				      o->sessions ? &w->ts : NULL, &w->parent);
+	ret = trusted_tpm2_parent_open(buf, w->key.raw ? o->keyhandle :
+				       w->key.parent, false, o, &w->ts,
+				       &w->parent);
 	if (ret)
 		goto out_release;
-	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
+	w->use = o->sessions;
 	w->salted = w->use && w->key.npolicy &&
 		    w->key.info.name_alg == TK2_ALG_SHA256;
-	if (w->use)
-		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
-	ret = ret ?: load_object(buf, w);
+	ret = load_object(buf, w);
 	if (!ret) {	/* the parent salts the policy session: kept till then */
 		ret = unseal_object(buf, w, p, o);
 		trusted_tpm2_flush(buf, w->item);
 	}
-	trusted_tpm2_parent_put(buf, &w->parent);
 	trusted_tpm2_sess_end(buf, &w->ts);
+	if (ret)
+		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
+	trusted_tpm2_parent_put(buf, &w->parent);
 out_release:
 	trusted_tpm_release();
 out_unlock:

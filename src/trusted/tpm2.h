@@ -21,6 +21,7 @@ struct trusted_tpm2_parent {
 	u32 handle;		/* the handle commands name */
 	u32 recorded;		/* the handle the blob records */
 	bool flush;		/* a primary we created: flush it after use */
+	bool cached;		/* kept from an earlier operation's check */
 	struct tk2_auth auth;	/* authorisation of commands under it */
 	bool named;		/* name is its Name, from its public area */
 	bool ecc;		/* an ECC P-256 decryption key: a salt key */
@@ -31,12 +32,6 @@ struct trusted_tpm2_parent {
 	u32 e;			/* RSA: public exponent */
 	u8 n[TK2_RSA_MAX_BYTES];
 };
-
-/* Can the parent salt a session (an ECC P-256 or RSA decryption key)? */
-static inline bool trusted_tpm2_salt_key(const struct trusted_tpm2_parent *pa)
-{
-	return pa->ecc || pa->rsa;
-}
 
 /* tpm2_session.c: the salted HMAC session of one key operation. */
 struct crypto_kpp;
@@ -78,6 +73,13 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 			    const struct tk_options *o,
 			    const struct trusted_tpm2_sess *ts,
 			    struct trusted_tpm2_parent *pa);
+int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
+			     const struct tk_options *o,
+			     struct trusted_tpm2_sess *ts,
+			     struct trusted_tpm2_parent *pa);
+void trusted_tpm2_parent_forget(u32 handle);
+int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa, int err);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);
 void trusted_tpm2_flush(u8 *buf, u32 handle);
 
@@ -90,7 +92,8 @@ struct trusted_tpm2_pcr_policy {
 
 struct crypto_shash;
 struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg);
-int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
+int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct tk_options *o, u16 name_alg,
 			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_policy_check(const struct tk2_key *k);
@@ -113,7 +116,8 @@ struct trusted_tpm2_signed {
 
 int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 				  struct trusted_tpm2_pcr_policy *pol);
-int trusted_tpm2_signed_check(const struct tk2_key *k);
+int trusted_tpm2_signed_check(const struct tk2_key *k,
+			      const struct tk_options *o);
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 				struct trusted_tpm2_signed *sg);
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,

@@ -15,7 +15,6 @@
 #include <crypto/kpp.h>
 #include <crypto/sha2.h>
 #include <linux/err.h>
-#include <linux/kmod.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
@@ -136,21 +135,6 @@ static int make_ephemeral(struct trusted_tpm2_sess *ts)
 	return ret ?: kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
 }
 
-/*
- * The kernel asks the module loader for "crypto-ecdh-nist-p256", but
- * ecdh_generic (a module in Debian's 6.1 and 6.12 kernels) is aliased only
- * as "crypto-ecdh": ask for that name once and look again.
- */
-static struct crypto_kpp *alloc_ecdh(void)
-{
-	struct crypto_kpp *kpp = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
-
-	if (PTR_ERR_OR_ZERO(kpp) != -ENOENT)
-		return kpp;
-	request_module("crypto-ecdh");
-	return crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
-}
-
 /**
  * trusted_tpm2_sess_crypto() - set the primitives only
  * @ts: zeroed state
@@ -183,14 +167,14 @@ void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
 {
 	int ret;
 
-	ts->rsa = crypto_alloc_akcipher("rsa", 0, 0);
+	ts->rsa = trusted_crypto_alloc_rsa();
 	if (IS_ERR(ts->rsa)) {
 		ts->rsa_err = PTR_ERR(ts->rsa);
 		ts->rsa = NULL;
 	}
 
 	trusted_tpm2_sess_crypto(ts);
-	ts->kpp = alloc_ecdh();
+	ts->kpp = trusted_crypto_alloc_ecdh();
 	if (IS_ERR(ts->kpp)) {
 		ts->kpp_err = PTR_ERR(ts->kpp);
 		ts->kpp = NULL;
@@ -225,13 +209,9 @@ static int ecdh_salt(struct trusted_tpm2_sess *ts,
 {
 	int rc;
 
-	if (!ts->kpp) {
-		/* out of memory is not a missing algorithm */
-		if (ts->kpp_err != -ENOENT)
-			return ts->kpp_err;
-		pr_info_ratelimited("no ECDH P-256 in this kernel: use sessions=0 to go without sessions\n");
-		return -ENOPKG;
-	}
+	if (!ts->kpp)
+		return trusted_crypto_missing(ts->kpp_err, "ecdh-nist-p256",
+					      "CONFIG_CRYPTO_ECDH");
 	memcpy(ts->peer, pa->x, P256);
 	memcpy(ts->peer + P256, pa->y, P256);
 	rc = kpp_run(ts->kpp, ts->peer, sizeof(ts->peer), ts->z, sizeof(ts->z));
@@ -259,12 +239,9 @@ static int rsa_salt(struct trusted_tpm2_sess *ts,
 	u8 seed[TK2_SHA256_SIZE];
 	int rc;
 
-	if (!ts->rsa) {
-		if (ts->rsa_err != -ENOENT)
-			return ts->rsa_err;
-		pr_info_ratelimited("no RSA in this kernel: use sessions=0 to go without sessions\n");
-		return -ENOPKG;
-	}
+	if (!ts->rsa)
+		return trusted_crypto_missing(ts->rsa_err, "rsa",
+					      "CONFIG_CRYPTO_RSA");
 	get_random_bytes(salt, TK2_SHA256_SIZE);
 	get_random_bytes(seed, sizeof(seed));
 	rc = tk2_rsa_salt_encode(&ts->c, salt, seed, ts->em, pa->n_len);
