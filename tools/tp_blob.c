@@ -402,40 +402,140 @@ static int list_pcr(FILE *f, const u8 *body, u32 len, const char **why)
 }
 
 /*
- * A PolicyAuthorize body: TPM2B_PUBLIC keySign first (the rest, policyRef
- * and signature, is the TPM's to check). Printed as the signer's TPM name
- * when its nameAlg is SHA-256, the one the tool signs with.
+ * The first two parts of a PolicyAuthorize body: TPM2B_PUBLIC keySign (at
+ * least type and nameAlg) and TPM2B_DIGEST policyRef (at most TP_REF_MAX
+ * bytes). The signature after them is the TPM's to check.
  */
-static int list_authorize(FILE *f, const u8 *body, u32 len,
-			  tp_sha256_fn *sha256, const char **why)
+static int authorize_parts(const u8 *body, u32 len, const u8 **pub,
+			   u16 *pub_len, const u8 **ref, u32 *ref_len)
 {
 	struct tk_rsp_buf r = { .data = body, .len = len };
-	u8 name[2 + TP_SHA256_LEN];
-	const u8 *pub;
-	u16 plen, alg;
+
+	*pub_len = tk_rsp_u16(&r);
+	*pub = tk_rsp_bytes(&r, *pub_len);
+	*ref_len = tk_rsp_u16(&r);
+	if (r.bad || *pub_len < 4 || *ref_len > TP_REF_MAX)
+		return -EINVAL;
+	*ref = tk_rsp_bytes(&r, *ref_len);
+	return r.bad ? -EINVAL : 0;
+}
+
+/**
+ * tp_print_ref() - a policyRef as the tool shows it
+ * @f: where
+ * @ref: its bytes
+ * @len: their count
+ *
+ * Hex (nothing from the blob reaches the terminal as it is), or "none" and
+ * what an empty one means.
+ */
+void tp_print_ref(FILE *f, const u8 *ref, u32 len)
+{
 	u32 i;
 
-	plen = tk_rsp_u16(&r);
-	pub = tk_rsp_bytes(&r, plen);
-	if (r.bad || plen < 4)
+	if (!len) {
+		fputs("none (any key sealed to this signer accepts these approvals)",
+		      f);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", ref[i]);
+}
+
+/**
+ * tp_key_policy_ref() - the policyRef of a key's own policy [1]
+ * @k: the key
+ * @ref: the policyRef, inside the blob, on success
+ * @len: its length (0: empty), on success
+ * @why: the reason, on failure
+ *
+ * [1] is a SEQUENCE OF TPMPolicy whose first is the PolicyAuthorize of
+ * the signer (sigAlg NULL); its policyRef is the one the object's
+ * authPolicy was made with, and the one every signed policy must carry.
+ *
+ * Return: 0, -ENOENT without [1], -EINVAL when [1] is malformed or does
+ * not start with a PolicyAuthorize.
+ */
+int tp_key_policy_ref(const struct tp_key *k, const u8 **ref, u32 *len,
+		      const char **why)
+{
+	struct tk_der outer, seq, item, c, b;
+	struct tk_der_tlv t, body;
+	const u8 *pub;
+	u16 pub_len;
+	u32 code;
+
+	if (k->policy < 0)
+		return FAIL(-ENOENT, "no policy field");
+	tk_der_init(&outer, k->e[k->policy].t.val, k->e[k->policy].t.len);
+	if (tk_der_enter(&outer, TK_DER_SEQUENCE, &seq) || !tk_der_empty(&outer) ||
+	    tk_der_enter(&seq, TK_DER_SEQUENCE, &item) ||
+	    tk_der_enter(&item, TP_CTX(0), &c) || tk_der_next(&c, &t) ||
+	    !tk_der_empty(&c) || tk_der_u32(&t, &code) ||
+	    tk_der_enter(&item, TP_CTX(1), &b) ||
+	    tk_der_expect(&b, TK_DER_OCTET_STRING, &body) ||
+	    !tk_der_empty(&b) || !tk_der_empty(&item))
+		return FAIL(-EINVAL, "malformed policy field");
+	if (code != CC_POLICY_AUTHORIZE)
+		return FAIL(-EINVAL, "the policy field does not start with a PolicyAuthorize");
+	if (authorize_parts(body.val, body.len, &pub, &pub_len, ref, len))
+		return FAIL(-EINVAL, "malformed PolicyAuthorize body in the policy field");
+	return 0;
+}
+
+/* The key's policyRef for the listing: set when [1] gives one. */
+struct key_ref {
+	bool set;
+	const u8 *p;
+	u32 len;
+};
+
+/*
+ * A PolicyAuthorize body: TPM2B_PUBLIC keySign, TPM2B_DIGEST policyRef
+ * (the rest, the signature, is the TPM's to check). Printed as the
+ * signer's TPM name when its nameAlg is SHA-256, the one the tool signs
+ * with, then the policyRef; one that is not the key's is said to be
+ * skipped at load.
+ */
+static int list_authorize(FILE *f, const u8 *body, u32 len,
+			  const struct key_ref *kr, tp_sha256_fn *sha256,
+			  const char **why)
+{
+	u8 name[2 + TP_SHA256_LEN];
+	const u8 *pub, *ref;
+	u16 plen, alg;
+	u32 i, ref_len;
+
+	if (authorize_parts(body, len, &pub, &plen, &ref, &ref_len))
 		return FAIL(-EINVAL, "malformed PolicyAuthorize body");
 	alg = get_unaligned_be16(pub + 2);
 	if (alg != TK2_ALG_SHA256) {
 		fprintf(f, " PolicyAuthorize(signer nameAlg 0x%04x)", alg);
-		return 0;
+	} else {
+		put_unaligned_be16(TK2_ALG_SHA256, name);
+		sha256(pub, plen, name + 2);
+		fputs(" PolicyAuthorize(signer ", f);
+		for (i = 0; i < sizeof(name); i++)
+			fprintf(f, "%02x", name[i]);
+		fputc(')', f);
 	}
-	put_unaligned_be16(TK2_ALG_SHA256, name);
-	sha256(pub, plen, name + 2);
-	fputs(" PolicyAuthorize(signer ", f);
-	for (i = 0; i < sizeof(name); i++)
-		fprintf(f, "%02x", name[i]);
-	fputc(')', f);
+	fputs(" policyRef: ", f);
+	tp_print_ref(f, ref, ref_len);
+	if (kr->set && (kr->len != ref_len ||
+		       (ref_len && memcmp(kr->p, ref, ref_len)))) {
+		fputs(" [not the key's policyRef, ", f);
+		if (kr->len)
+			tp_print_ref(f, kr->p, kr->len);
+		else
+			fputs("none", f);
+		fputs(": load skips it]", f);
+	}
 	return 0;
 }
 
 /* The commands of one entry: SEQUENCE OF { [0] INTEGER, [1] OCTET STRING }. */
-static int list_cmds(FILE *f, struct tk_der cmds, tp_sha256_fn *sha256,
-		     const char **why)
+static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
+		     tp_sha256_fn *sha256, const char **why)
 {
 	while (!tk_der_empty(&cmds)) {
 		struct tk_der item, c, b;
@@ -455,7 +555,8 @@ static int list_cmds(FILE *f, struct tk_der cmds, tp_sha256_fn *sha256,
 			ret = list_pcr(f, body.val, body.len, why);
 			break;
 		case CC_POLICY_AUTHORIZE:
-			ret = list_authorize(f, body.val, body.len, sha256, why);
+			ret = list_authorize(f, body.val, body.len, kr, sha256,
+					     why);
 			break;
 		case TK2_CC_POLICY_AUTH_VALUE:
 			fputs(" PolicyAuthValue", f);
@@ -480,8 +581,11 @@ static int list_cmds(FILE *f, struct tk_der cmds, tp_sha256_fn *sha256,
  *
  * "INDEX NAME COMMAND...": the name escaped (tp_print_escaped()), "-" for
  * none, "" when empty, \x2d when "-"; PolicyPCR(BANK:LIST),
- * PolicyAuthorize(signer NAME), PolicyAuthValue or the command code in hex. On failure part of the output may have been
- * printed: print to a memory stream and show it on success.
+ * PolicyAuthorize(signer NAME) policyRef: HEX (tp_print_ref(), and when
+ * the key's policy [1] names another policyRef, that load skips it),
+ * PolicyAuthValue or the command code in hex. On failure part of the
+ * output may have been printed: print to a memory stream and show it on
+ * success.
  *
  * Return: 0, -EINVAL when an entry is malformed, -E2BIG for too many.
  */
@@ -489,12 +593,16 @@ int tp_list(const struct tp_key *k, FILE *f, tp_sha256_fn *sha256,
 	    const char **why)
 {
 	struct tp_entry ents[TP_ENTRIES_MAX];
+	struct key_ref kr = { 0 };
+	const char *ignored;
 	unsigned int n, i;
 	int ret;
 
 	ret = tp_entries(k, ents, TP_ENTRIES_MAX, &n, why);
 	if (ret)
 		return ret;
+	/* a malformed [1]: nothing to compare with (load refuses the key) */
+	kr.set = !tp_key_policy_ref(k, &kr.p, &kr.len, &ignored);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%u ", i);
 		if (!ents[i].name)
@@ -505,7 +613,7 @@ int tp_list(const struct tp_key *k, FILE *f, tp_sha256_fn *sha256,
 			fputs("\\x2d", f);	/* not "-", no name */
 		else
 			tp_print_escaped(f, ents[i].name, ents[i].name_len);
-		ret = list_cmds(f, ents[i].cmds, sha256, why);
+		ret = list_cmds(f, ents[i].cmds, &kr, sha256, why);
 		if (ret)
 			return ret;
 		fputc('\n', f);

@@ -19,6 +19,7 @@
 #define TP_ELEMS_MAX	12		/* top-level elements of a TPMKey */
 #define TP_ENTRIES_MAX	32		/* signed policies in [3] */
 #define TP_SHA256_LEN	32
+#define TP_REF_MAX	64		/* a policyRef: at most a digest */
 #define TP_CTX(n)	(TK_DER_CONTEXT + (n))
 
 /* A top-level element of a TPMKey, kept as encoded. */
@@ -62,6 +63,9 @@ int tp_key_write(const struct tp_key *k, const u8 *pol, u32 pol_len,
 		 const u8 *auth, u32 auth_len, u8 *out, u32 size,
 		 const char **why);
 void tp_print_escaped(FILE *f, const u8 *p, u32 n);
+int tp_key_policy_ref(const struct tp_key *k, const u8 **ref, u32 *len,
+		      const char **why);
+void tp_print_ref(FILE *f, const u8 *ref, u32 len);
 int tp_list(const struct tp_key *k, FILE *f, tp_sha256_fn *sha256,
 	    const char **why);
 

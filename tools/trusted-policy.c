@@ -2,9 +2,10 @@
 /*
  * trusted-policy: signed PCR policies for TPM 2.0 trusted key blobs
  * (TPMKey, draft-bottomley-tpm2-keys): the authPolicy a key must be sealed
- * with (TPM2_PolicyAuthorize of a signer, empty policyRef), PolicyPCR
- * digests, and the signed policies of a blob's authPolicy [3] field, which
- * it adds, lists and removes. See trusted-policy.1.
+ * with (TPM2_PolicyAuthorize of a signer and a policyRef, empty unless
+ * --policy-ref gives one), PolicyPCR digests, and the signed policies of a
+ * blob's authPolicy [3] field, which it adds, lists and removes. See
+ * trusted-policy.1.
  *
  * The DER and TPM marshalling is src/lib's (tk_der.c, tk2_pcr.c, built
  * against tests/host/shim); hashing and signatures are OpenSSL's. Reading
@@ -55,13 +56,16 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: trusted-policy COMMAND [OPTIONS]\n"
 "\n"
-"  authorize --signer KEY             the authPolicy to seal with: new ... policydigest=HEX\n"
+"  authorize --signer KEY [--policy-ref HEX]\n"
+"                                     the authPolicy to seal with: new ... policydigest=HEX\n"
 "  signer-name --signer KEY           the TPM name of the signer (nameAlg SHA-256)\n"
 "  signer-public --signer KEY -o FILE the signer's TPM2B_PUBLIC, as the blob carries it\n"
 "  pcr-digest --pcrs BANK:LIST --pcr-values FILE\n"
 "                                     the PolicyPCR policy digest (the approved policy)\n"
-"  sign --signer KEY --policy HEX     the TPMT_SIGNATURE of an approved policy, in hex\n"
-"  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT\n"
+"  sign --signer KEY --policy HEX [--policy-ref HEX]\n"
+"                                     the TPMT_SIGNATURE of an approved policy, in hex\n"
+"  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME]\n"
+"      [--policy-ref HEX] IN OUT\n"
 "                                     sign a PolicyPCR policy and put it first in IN's\n"
 "                                     authPolicy [3] field; write OUT\n"
 "  list IN                            the signed policies of IN\n"
@@ -71,7 +75,10 @@ static void usage(FILE *f)
 "signer-public take a public key too). IN: a TPMKey as DER, or in hex as keyctl\n"
 "pipe prints it; OUT is written in the same form ('-': standard input/output).\n"
 "--pcr-values FILE: lines 'N: HEX' or 'N HEX' (tpm2_pcrread's form), one per PCR\n"
-"of the list, values of the bank's size. Objects must have nameAlg SHA-256.\n");
+"of the list, values of the bank's size. Objects must have nameAlg SHA-256.\n"
+"--policy-ref HEX: 1 to 64 bytes, the kernel's policyref=; an approval then\n"
+"opens only keys sealed with that policyRef. Without it the policyRef is\n"
+"empty: one approval opens every key sealed to that signer without one.\n");
 }
 
 /* ---- bytes ---------------------------------------------------------------- */
@@ -233,11 +240,33 @@ static void signer_load(const char *path, bool need_priv, struct signer *s)
 	signer_public(s);
 }
 
+/* A policyRef: 0 to TP_REF_MAX bytes (empty: none given). */
+struct policy_ref {
+	u8 p[TP_REF_MAX];
+	u32 len;
+};
+
+#define REF_TEXT_MAX	(2 * TP_REF_MAX + 1)
+
+/* A policyRef for a message, into @t (REF_TEXT_MAX): hex, or "none". */
+static const char *ref_text(char *t, const u8 *p, u32 len)
+{
+	u32 i;
+
+	if (!len)
+		return "none";
+	for (i = 0; i < len; i++)
+		sprintf(t + 2 * i, "%02x", p[i]);
+	return t;
+}
+
 /*
  * The object's authPolicy: TPM2_PolicyAuthorize of the signer from a zero
- * digest, policyRef empty (Part 3, 23.16: PolicyUpdate, two hashes).
+ * digest, then the policyRef (Part 3, 23.16: PolicyUpdate, two hashes):
+ * SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || signerName) || policyRef).
  */
-static void authorize_digest(const struct signer *s, u8 *out)
+static void authorize_digest(const struct signer *s,
+			     const struct policy_ref *ref, u8 *out)
 {
 	u8 in[SHA256_LEN + 4 + sizeof(s->name)], d[SHA256_LEN];
 
@@ -245,15 +274,15 @@ static void authorize_digest(const struct signer *s, u8 *out)
 	put_unaligned_be32(CC_POLICY_AUTHORIZE, in + SHA256_LEN);
 	memcpy(in + SHA256_LEN + 4, s->name, sizeof(s->name));
 	sha256(in, sizeof(in), "", 0, d);
-	sha256(d, sizeof(d), "", 0, out);		/* || policyRef (empty) */
+	sha256(d, sizeof(d), ref->p, ref->len, out);
 }
 
 /*
  * TPMT_SIGNATURE over aHash = SHA-256(approvedPolicy || policyRef), as
  * TPM2_VerifySignature checks it: RSASSA-PKCS1-v1_5 or ECDSA, SHA-256.
  */
-static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
-		       u32 size)
+static u32 sign_policy(const struct signer *s, const u8 *approved,
+		       const struct policy_ref *ref, u8 *out, u32 size)
 {
 	unsigned char sig[512];
 	size_t siglen = sizeof(sig);
@@ -263,7 +292,7 @@ static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
 
 	if (!s->priv)
 		die("signing needs the signer's private key");
-	sha256(approved, SHA256_LEN, "", 0, ahash);
+	sha256(approved, SHA256_LEN, ref->p, ref->len, ahash);
 	c = EVP_PKEY_CTX_new(s->key, NULL);
 	if (!c || EVP_PKEY_sign_init(c) <= 0 ||
 	    EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) <= 0 ||
@@ -298,11 +327,11 @@ static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
 
 /*
  * The CommandPolicy of a TPM2_PolicyAuthorize in a TPMKey: TPM2B_PUBLIC
- * keySign, TPM2B_DIGEST policyRef (empty), TPMT_SIGNATURE (@sig, or the
- * empty one, sigAlg TPM_ALG_NULL, in the key's own policy).
+ * keySign, TPM2B_DIGEST policyRef, TPMT_SIGNATURE (@sig, or the empty
+ * one, sigAlg TPM_ALG_NULL, in the key's own policy).
  */
-static u32 authorize_body(const struct signer *s, const u8 *sig, u32 sig_len,
-			  u8 *out, u32 size)
+static u32 authorize_body(const struct signer *s, const struct policy_ref *ref,
+			  const u8 *sig, u32 sig_len, u8 *out, u32 size)
 {
 	static const u8 null_sig[] = { 0x00, 0x10 };
 	struct tk_cmd_buf b;
@@ -310,7 +339,8 @@ static u32 authorize_body(const struct signer *s, const u8 *sig, u32 sig_len,
 	tk_cmd_init(&b, out, size);
 	tk_cmd_u16(&b, s->pub_len);
 	tk_cmd_bytes(&b, s->pub, s->pub_len);
-	tk_cmd_u16(&b, 0);
+	tk_cmd_u16(&b, ref->len);
+	tk_cmd_bytes(&b, ref->p, ref->len);
 	if (sig)
 		tk_cmd_bytes(&b, sig, sig_len);
 	else
@@ -476,13 +506,14 @@ static u32 key_write(const struct tpmkey *k, const u8 *pol, u32 pol_len,
 }
 
 /*
- * The key's own policy [1]: exactly the initial PolicyAuthorize of @s, then
- * with @pin (a key sealed with blobauth=) PolicyAuthValue, empty.
+ * The key's own policy [1]: exactly the initial PolicyAuthorize of @s with
+ * @ref, then with @pin (a key sealed with blobauth=) PolicyAuthValue, empty.
  */
-static u32 key_policy(const struct signer *s, bool pin, u8 *out, u32 size)
+static u32 key_policy(const struct signer *s, const struct policy_ref *ref,
+		      bool pin, u8 *out, u32 size)
 {
 	u8 body[1024];
-	u32 n = authorize_body(s, NULL, 0, body, sizeof(body)), p;
+	u32 n = authorize_body(s, ref, NULL, 0, body, sizeof(body)), p;
 	struct tk_cmd_buf w;
 
 	p = policy_size(CC_POLICY_AUTHORIZE, n);
@@ -529,6 +560,7 @@ static u32 auth_field(const u8 *const *raw, const u32 *len, unsigned int n,
 struct opts {
 	const char *signer, *pcrs, *values, *name, *policy, *out;
 	long index;
+	struct policy_ref ref;		/* --policy-ref; empty without */
 };
 
 static int cmd_add(const struct opts *o, char **argv, int argc)
@@ -542,15 +574,33 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	struct pcr_policy pp;
 	struct tk_cmd_buf w;
 	struct signer s;
-	u32 sig_len;
+	char kt[REF_TEXT_MAX], ot[REF_TEXT_MAX];
+	const u8 *kref;
+	const char *why;
+	u32 sig_len, kref_len;
 	bool pin = false;
+	int ret;
 
 	if (argc != 2 || !o->signer)
-		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT");
+		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] [--policy-ref HEX] IN OUT");
 	signer_load(o->signer, true, &s);
 	pcr_policy(o->pcrs, o->values, &pp);
 	key_read(argv[0], &k);
-	authorize_digest(&s, digest);
+	/*
+	 * The key's policy [1], when there, names the policyRef its authPolicy
+	 * was made with: an approval for another one would never load it.
+	 */
+	ret = tp_key_policy_ref(&k.k, &kref, &kref_len, &why);
+	if (ret && ret != -ENOENT)
+		die("%s: %s", argv[0], why);
+	if (!ret && (kref_len != o->ref.len ||
+		     (kref_len && memcmp(kref, o->ref.p, kref_len)))) {
+		die("%s: the key's policyRef is %s, not %s: give --policy-ref %s",
+		    argv[0], ref_text(kt, kref, kref_len),
+		    ref_text(ot, o->ref.p, o->ref.len),
+		    kref_len ? kt : "(none: leave it out)");
+	}
+	authorize_digest(&s, &o->ref, digest);
 	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN)) {
 		/* sealed with a PIN: PolicyAuthorize, then PolicyAuthValue */
 		u8 cc[4];
@@ -560,9 +610,9 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 		pin = true;
 	}
 	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN))
-		die("%s: the object's authPolicy is not PolicyAuthorize of this signer (nor followed by PolicyAuthValue)",
-		    argv[0]);
-	pol_len = key_policy(&s, pin, pol, sizeof(pol));
+		die("%s: the object's authPolicy is not PolicyAuthorize of this signer with policyRef %s (nor followed by PolicyAuthValue): another signer, or sealed with another policyref= (--policy-ref)",
+		    argv[0], ref_text(ot, o->ref.p, o->ref.len));
+	pol_len = key_policy(&s, &o->ref, pin, pol, sizeof(pol));
 	if (k.k.policy >= 0 && (k.k.e[k.k.policy].raw_len != pol_len ||
 				memcmp(k.k.e[k.k.policy].raw, pol, pol_len)))
 		die("%s: the policy field is not this signer's PolicyAuthorize", argv[0]);
@@ -577,8 +627,9 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 		die("%s: %u signed policies already", argv[0], n);
 
 	/* The new entry: PolicyPCR, then PolicyAuthorize signed over it. */
-	sig_len = sign_policy(&s, pp.policy, sig, sizeof(sig));
-	body_len = authorize_body(&s, sig, sig_len, body, sizeof(body));
+	sig_len = sign_policy(&s, pp.policy, &o->ref, sig, sizeof(sig));
+	body_len = authorize_body(&s, &o->ref, sig, sig_len, body,
+				  sizeof(body));
 	cmds = policy_size(TK2_CC_POLICY_PCR, pp.body_len) +
 	       policy_size(CC_POLICY_AUTHORIZE, body_len);
 	i = tk_der_size(tk_der_size(cmds));
@@ -685,6 +736,7 @@ int main(int argc, char **argv)
 		{ "index", required_argument, NULL, 'i' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "policy-ref", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -692,6 +744,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 	struct signer s;
 	u8 d[SHA256_LEN];
+	long got;
 	int c;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -710,12 +763,23 @@ int main(int argc, char **argv)
 		case 'i': o.index = strtol(optarg, NULL, 10); break;
 		case 'P': o.policy = optarg; break;
 		case 'o': o.out = optarg; break;
+		case 'R':
+			got = tp_hex_decode(optarg, strlen(optarg), o.ref.p,
+					    sizeof(o.ref.p));
+			if (got < 1)
+				die("--policy-ref %s: not 1 to %u bytes in hex",
+				    optarg, TP_REF_MAX);
+			o.ref.len = got;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	argv += optind;
 	argc -= optind;
+	if (o.ref.len && strcmp(cmd, "authorize") && strcmp(cmd, "sign") &&
+	    strcmp(cmd, "add"))
+		die("%s: --policy-ref is for authorize, sign and add", cmd);
 
 	if (!strcmp(cmd, "authorize") || !strcmp(cmd, "signer-name") ||
 	    !strcmp(cmd, "signer-public")) {
@@ -723,7 +787,7 @@ int main(int argc, char **argv)
 			die("%s: --signer KEY", cmd);
 		signer_load(o.signer, false, &s);
 		if (!strcmp(cmd, "authorize")) {
-			authorize_digest(&s, d);
+			authorize_digest(&s, &o.ref, d);
 			hex_print(stdout, d, sizeof(d));
 		} else if (!strcmp(cmd, "signer-name")) {
 			hex_print(stdout, s.name, sizeof(s.name));
@@ -758,7 +822,7 @@ int main(int argc, char **argv)
 		    tp_hex_decode(o.policy, strlen(o.policy), d, sizeof(d)) != SHA256_LEN)
 			die("sign: --signer KEY --policy HEX (32 bytes)");
 		signer_load(o.signer, true, &s);
-		n = sign_policy(&s, d, sig, sizeof(sig));
+		n = sign_policy(&s, d, &o.ref, sig, sizeof(sig));
 		EVP_PKEY_free(s.key);
 		if (o.out) {
 			write_all(o.out, sig, n, false);

@@ -11,6 +11,7 @@
 #include "tk_test.h"
 #include "tk2_fixtures.h"
 #include "tk2_msg.h"
+#include "tk2_signed.h"
 #include "tp_blob.h"
 
 static void fake_sha256(const u8 *p, u32 n, u8 *out)
@@ -19,6 +20,9 @@ static void fake_sha256(const u8 *p, u32 n, u8 *out)
 	(void)n;
 	memset(out, 0xab, TP_SHA256_LEN);
 }
+
+/* What list says of an empty policyRef. */
+#define NONE	"none (any key sealed to this signer accepts these approvals)"
 
 /* A DER writer over a heap buffer. */
 struct der {
@@ -70,10 +74,12 @@ static void add_entry(struct der *auth, const char *name, u32 name_len,
 }
 
 /*
- * A TPMKey: type, [0] emptyAuth, @extra more [0] fields, [3] @auth (NULL:
- * none), parent, pubkey, privkey; in an exact-size heap buffer.
+ * A TPMKey: type, [0] emptyAuth, @extra more [0] fields, [1] @pol (the
+ * TPMPolicy entries; NULL: none), [3] @auth (NULL: none), parent, pubkey,
+ * privkey; in an exact-size heap buffer.
  */
-static u8 *mk_key(struct der *auth, unsigned int extra, u32 *len)
+static u8 *mk_key_pol(struct der *pol, struct der *auth, unsigned int extra,
+		      u32 *len)
 {
 	static const u8 oid[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x05 };
 	static const u8 t = 0xff, pub[2], priv[6];
@@ -86,6 +92,11 @@ static u8 *mk_key(struct der *auth, unsigned int extra, u32 *len)
 		f = der_new();
 		tk_der_put(&f->w, TK_DER_BOOLEAN, &t, 1);
 		der_wrap(k, TP_CTX(0), f);
+	}
+	if (pol) {
+		f = der_new();
+		der_wrap(f, TK_DER_SEQUENCE, pol);
+		der_wrap(k, TP_CTX(1), f);
 	}
 	if (auth) {
 		f = der_new();
@@ -102,6 +113,11 @@ static u8 *mk_key(struct der *auth, unsigned int extra, u32 *len)
 	*len = f->w.len;
 	free(f);
 	return out;
+}
+
+static u8 *mk_key(struct der *auth, unsigned int extra, u32 *len)
+{
+	return mk_key_pol(NULL, auth, extra, len);
 }
 
 /* A key of one signed policy, @name, with the one command @code(@body). */
@@ -330,8 +346,8 @@ static void test_list_format(void)
 	static const char line0[] =
 		"0 boot-2 PolicyPCR(sha256:7,16) PolicyAuthorize(signer 000b";
 	static const char line1[] =
-		"1 - PolicyPCR(sha1:0+sha512:23,31) PolicyAuthorize(signer nameAlg 0x0004)";
-	char ab_hex[2 * TP_SHA256_LEN + 1], want[256];
+		"1 - PolicyPCR(sha1:0+sha512:23,31) PolicyAuthorize(signer nameAlg 0x0004) policyRef: " NONE;
+	char ab_hex[2 * TP_SHA256_LEN + 1], want[512];
 	u8 ab[128], ab1[128];
 	u32 n = authorize_body(ab, TK2_ALG_SHA256, 88, 88), n1, len, i;
 	const char *why;
@@ -354,8 +370,8 @@ static void test_list_format(void)
 	CHECK_EQ(ret, 0);
 	for (i = 0; i < TP_SHA256_LEN; i++)
 		memcpy(ab_hex + 2 * i, "ab", 3);
-	snprintf(want, sizeof(want), "%s%s)\n%s%s\n", line0, ab_hex, line1,
-		 " PolicyAuthValue 0x123");
+	snprintf(want, sizeof(want), "%s%s) policyRef: %s\n%s%s\n", line0, ab_hex,
+		 NONE, line1, " PolicyAuthValue 0x123");
 	CHECK_STR(out, want);
 	free(out);
 	free(blob);
@@ -378,6 +394,246 @@ static void test_list_format(void)
 	out = list(blob, len, &ret, &why);
 	CHECK_EQ(ret, -EINVAL);
 	free(out);
+	free(blob);
+}
+
+/*
+ * A PolicyAuthorize body: keySign (type ECC, nameAlg SHA-256, @pub_len
+ * bytes), policyRef @ref (@ref_len bytes, the size field @ref_size),
+ * sigAlg NULL.
+ */
+static u32 ref_body(u8 *b, const void *ref, u32 ref_len, u16 ref_size)
+{
+	const u32 pub_len = 88;
+
+	memset(b, 0, 2 + pub_len + 2 + ref_len + 2);
+	put_unaligned_be16(pub_len, b);
+	put_unaligned_be16(TK2_ALG_ECC, b + 2);
+	put_unaligned_be16(TK2_ALG_SHA256, b + 4);
+	put_unaligned_be16(ref_size, b + 2 + pub_len);
+	memcpy(b + 2 + pub_len + 2, ref, ref_len);
+	put_unaligned_be16(0x0010, b + 2 + pub_len + 2 + ref_len);
+	return 2 + pub_len + 2 + ref_len + 2;
+}
+
+/* A key's policy [1]: PolicyAuthorize(@ref), then PolicyAuthValue. */
+static struct der *key_pol(const void *ref, u32 ref_len)
+{
+	struct der *pol = der_new();
+	u8 b[256];
+	u32 n = ref_body(b, ref, ref_len, ref_len);
+
+	add_cmd(pol, 0x16a, b, n);
+	add_cmd(pol, TK2_CC_POLICY_AUTH_VALUE, "", 0);
+	return pol;
+}
+
+/* One signed policy per policyRef of @refs (NULL: empty), named e0, e1... */
+static struct der *ref_entries(const char *const *refs, unsigned int n)
+{
+	struct der *auth = der_new(), *cmds;
+	unsigned int i;
+	char name[16];
+	u8 b[256];
+	u32 len;
+
+	for (i = 0; i < n; i++) {
+		u32 rl = refs[i] ? strlen(refs[i]) : 0;
+
+		cmds = der_new();
+		add_cmd(cmds, TK2_CC_POLICY_PCR, pcr_body, sizeof(pcr_body));
+		len = ref_body(b, refs[i] ? refs[i] : "", rl, rl);
+		add_cmd(cmds, 0x16a, b, len);
+		snprintf(name, sizeof(name), "e%u", i);
+		add_entry(auth, name, strlen(name), cmds);
+	}
+	return auth;
+}
+
+#define SIGNER	"PolicyPCR(sha256:7,16) PolicyAuthorize(signer 000b" \
+		"abababababababababababababababababababababababababababababababab) "
+
+/*
+ * issue 22 item 5: list shows each signed policy's policyRef, in hex (a
+ * hostile one as well), "none" and what it means when empty, and says
+ * when load will skip one because the key's policy [1] names another.
+ */
+static void test_list_policy_ref(void)
+{
+	static const char *const refs[] = { "kmk-a", "kmk-b", NULL, "\x1b[2J\n" };
+	static const char with_a[] =
+		"0 e0 " SIGNER "policyRef: 6b6d6b2d61\n"
+		"1 e1 " SIGNER "policyRef: 6b6d6b2d62 [not the key's policyRef, 6b6d6b2d61: load skips it]\n"
+		"2 e2 " SIGNER "policyRef: " NONE " [not the key's policyRef, 6b6d6b2d61: load skips it]\n"
+		"3 e3 " SIGNER "policyRef: 1b5b324a0a [not the key's policyRef, 6b6d6b2d61: load skips it]\n";
+	static const char with_none[] =
+		"0 e0 " SIGNER "policyRef: 6b6d6b2d61 [not the key's policyRef, none: load skips it]\n"
+		"1 e1 " SIGNER "policyRef: 6b6d6b2d62 [not the key's policyRef, none: load skips it]\n"
+		"2 e2 " SIGNER "policyRef: " NONE "\n"
+		"3 e3 " SIGNER "policyRef: 1b5b324a0a [not the key's policyRef, none: load skips it]\n";
+	static const char no_pol[] =
+		"0 e0 " SIGNER "policyRef: 6b6d6b2d61\n"
+		"1 e1 " SIGNER "policyRef: 6b6d6b2d62\n"
+		"2 e2 " SIGNER "policyRef: " NONE "\n"
+		"3 e3 " SIGNER "policyRef: 1b5b324a0a\n";
+	const char *why;
+	char *out;
+	u8 *blob;
+	u32 len;
+	int ret;
+
+	blob = mk_key_pol(key_pol("kmk-a", 5), ref_entries(refs, 4), 0, &len);
+	out = list(blob, len, &ret, &why);
+	CHECK_EQ(ret, 0);
+	CHECK_STR(out, with_a);
+	free(out);
+	free(blob);
+
+	blob = mk_key_pol(key_pol("", 0), ref_entries(refs, 4), 0, &len);
+	out = list(blob, len, &ret, &why);
+	CHECK_EQ(ret, 0);
+	CHECK_STR(out, with_none);
+	free(out);
+	free(blob);
+
+	blob = mk_key(ref_entries(refs, 4), 0, &len);
+	out = list(blob, len, &ret, &why);
+	CHECK_EQ(ret, 0);
+	CHECK_STR(out, no_pol);
+	free(out);
+	free(blob);
+
+	/* a malformed [1]: the entries listed, nothing compared */
+	{
+		struct der *pol = der_new();
+
+		add_cmd(pol, 0x16a, "\x00", 1);
+		blob = mk_key_pol(pol, ref_entries(refs, 1), 0, &len);
+		out = list(blob, len, &ret, &why);
+		CHECK_EQ(ret, 0);
+		CHECK_STR(out, "0 e0 " SIGNER "policyRef: 6b6d6b2d61\n");
+		free(out);
+		free(blob);
+	}
+}
+
+/* policyRef sizes: up to 64 bytes listed; more, or past the body, refused. */
+static void test_list_policy_ref_sizes(void)
+{
+	static const struct {
+		u32 len;
+		u16 size;
+		int ret;
+	} cases[] = {
+		{ 1, 1, 0 }, { 64, 64, 0 }, { 65, 65, -EINVAL },
+		{ 2, 0xffff, -EINVAL }, { 2, 5, -EINVAL },
+		{ 2, 1, 0 },	/* what follows the policyRef is the TPM's to read */
+	};
+	u8 ref[65], b[256];
+	char want[512], *p;
+	const char *why;
+	unsigned int i, j;
+	char *out;
+	u8 *blob;
+	u32 len, n;
+	int ret;
+
+	for (i = 0; i < sizeof(ref); i++)
+		ref[i] = 0xc0 + i;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		n = ref_body(b, ref, cases[i].len, cases[i].size);
+		blob = mk_key1("r", 1, 0x16a, b, n, &len);
+		out = list(blob, len, &ret, &why);
+		if (cases[i].ret) {
+			CHECK_EQ(ret, cases[i].ret);
+			CHECK_STR(why, "malformed PolicyAuthorize body");
+		} else if (cases[i].size == cases[i].len) {
+			CHECK_EQ(ret, 0);
+			p = want + sprintf(want, "0 r PolicyAuthorize(signer 000b");
+			for (j = 0; j < TP_SHA256_LEN; j++)
+				p += sprintf(p, "ab");
+			p += sprintf(p, ") policyRef: ");
+			for (j = 0; j < cases[i].len; j++)
+				p += sprintf(p, "%02x", ref[j]);
+			sprintf(p, "\n");
+			CHECK_STR(out, want);
+		} else {
+			CHECK_EQ(ret, 0);
+		}
+		free(out);
+		free(blob);
+	}
+}
+
+/*
+ * tp_key_policy_ref(), which add uses to refuse an approval for another
+ * policyRef: [1]'s first PolicyAuthorize, its policyRef inside the blob;
+ * the same one src/lib's reader (the kernel's, tk2_authorize_body_parse())
+ * finds.
+ */
+static void test_key_policy_ref(void)
+{
+	struct tk2_authorize_body ab;
+	struct tp_key k;
+	const char *why;
+	const u8 *ref;
+	struct der *pol;
+	u32 len, rl, n, i;
+	u8 *blob, b[256];
+	unsigned int bad = 0;
+
+	blob = mk_key(NULL, 0, &len);
+	CHECK_EQ(tp_key_parse(blob, len, &k, &why), 0);
+	CHECK_EQ(tp_key_policy_ref(&k, &ref, &rl, &why), -ENOENT);
+	free(blob);
+
+	blob = mk_key_pol(key_pol("kmk-a", 5), NULL, 0, &len);
+	CHECK_EQ(tp_key_parse(blob, len, &k, &why), 0);
+	CHECK_EQ(tp_key_policy_ref(&k, &ref, &rl, &why), 0);
+	CHECK_EQ(rl, 5);
+	CHECK(ref > blob && ref + rl <= blob + len);
+	CHECK_MEM(ref, "kmk-a", 5);
+	free(blob);
+
+	blob = mk_key_pol(key_pol("", 0), NULL, 0, &len);
+	CHECK_EQ(tp_key_parse(blob, len, &k, &why), 0);
+	CHECK_EQ(tp_key_policy_ref(&k, &ref, &rl, &why), 0);
+	CHECK_EQ(rl, 0);
+	free(blob);
+
+	/* the kernel's reader of the body agrees */
+	n = ref_body(b, "kmk-a", 5, 5);
+	CHECK_EQ(tk2_authorize_body_parse(b, n, &ab), 0);
+	CHECK_EQ(ab.policy_ref.len, 5);
+	CHECK_MEM(ab.policy_ref.p, "kmk-a", 5);
+
+	/* [1] starting with another command; a body too short */
+	pol = der_new();
+	add_cmd(pol, TK2_CC_POLICY_PCR, pcr_body, sizeof(pcr_body));
+	blob = mk_key_pol(pol, NULL, 0, &len);
+	CHECK_EQ(tp_key_parse(blob, len, &k, &why), 0);
+	CHECK_EQ(tp_key_policy_ref(&k, &ref, &rl, &why), -EINVAL);
+	CHECK_STR(why, "the policy field does not start with a PolicyAuthorize");
+	free(blob);
+	for (i = 0; i < n; i++) {
+		pol = der_new();
+		add_cmd(pol, 0x16a, b, i);
+		blob = mk_key_pol(pol, NULL, 0, &len);
+		CHECK_EQ(tp_key_parse(blob, len, &k, &why), 0);
+		/* the signature after the policyRef is not read here */
+		if (i < n - 2)
+			bad += tp_key_policy_ref(&k, &ref, &rl, &why) != -EINVAL;
+		free(blob);
+	}
+	CHECK_EQ(bad, 0);
+
+	/* [1] as something else than a SEQUENCE of TPMPolicy */
+	pol = der_new();
+	tk_der_put_u32(&pol->w, 1);
+	blob = mk_key_pol(pol, NULL, 0, &len);
+	CHECK_EQ(tp_key_parse(blob, len, &k, &why), 0);
+	CHECK_EQ(tp_key_policy_ref(&k, &ref, &rl, &why), -EINVAL);
+	CHECK_STR(why, "malformed policy field");
 	free(blob);
 }
 
@@ -586,6 +842,9 @@ int main(void)
 	RUN(test_list_escapes_names);
 	RUN(test_print_escaped_all_bytes);
 	RUN(test_list_format);
+	RUN(test_list_policy_ref);
+	RUN(test_list_policy_ref_sizes);
+	RUN(test_key_policy_ref);
 	RUN(test_list_malformed_der);
 	RUN(test_key_truncated);
 	RUN(test_key_parse);
