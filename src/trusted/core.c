@@ -391,6 +391,7 @@ static void __exit trusted_exit(void)
 {
 	unregister_key_type(&key_type_trusted);
 	rcu_barrier();		/* payloads freed by update run our code */
+	trusted_tpm2_exit();
 	trusted_auth_exit();
 	trusted_tpm_exit();
 }

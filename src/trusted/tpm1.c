@@ -366,6 +366,11 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	ret = trusted_tpm1_send(buf, &w->x, 1, "TPM_Unseal", &ran);
 	if (ran)	/* the TPM saw it and closed both sessions */
 		w->open[0] = w->open[1] = false;
+	if (ret == TK1_RC_WRONGPCRVAL)
+		pr_info_ratelimited("load: PCR values changed (TPM_WRONGPCRVAL)\n");
+	else if (ret == TK1_RC_DECRYPT_ERROR || ret == TK1_RC_NOTSEALED_BLOB)
+		pr_info_ratelimited("load: not sealed by this TPM (%d: another TPM's or another parent's blob, or tampered)\n",
+				    ret);
 	if (ret)
 		return trusted_tpm_errno(ret, NULL);
 	ret = tk1_parse_unseal(buf, PAGE_SIZE, &out);

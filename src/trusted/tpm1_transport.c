@@ -378,6 +378,8 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		return ret;
 	}
 	get_random_bytes(odd, sizeof(odd));
+	/* Seal and Unseal end a sequence: the TPM ends the transport then */
+	x->t.last = ordinal == TK1_ORD_SEAL || ordinal == TK1_ORD_UNSEAL;
 	ret = tk1_transport_wrap(&x_crypto, &x->t, buf, PAGE_SIZE, handles,
 				 odd);
 	if (ret)
@@ -398,6 +400,8 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 				    what);
 	if (ret)
 		return trusted_tpm_errno(ret, ret == -EINVAL ? NULL : what);
+	if (x->t.last)
+		x->open = false;	/* ended by the TPM: nothing to flush */
 	ret = get_unaligned_be32(buf + 6);
 	if (ret > 0)
 		pr_info_ratelimited("%s: TPM error %d\n", what, ret);

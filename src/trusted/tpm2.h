@@ -48,6 +48,9 @@ struct trusted_tpm2_sess {
 	u8 esalt[TK2_RSA_MAX_BYTES];		/* encrypted */
 	u8 der[TK2_RSA_MAX_BYTES + 32];		/* the parent's RSAPublicKey */
 	bool active;				/* the TPM has the session */
+	bool kept;				/* taken over from an earlier operation */
+	bool gone;				/* the kept session was not there */
+	u8 salt_name[TK2_NAME_SIZE];		/* the parent it is salted to */
 	u8 point[2 * TK2_ECC_P256_SIZE];	/* our ephemeral key: x || y */
 	u8 peer[2 * TK2_ECC_P256_SIZE];		/* the parent's point */
 	u8 z[TK2_ECC_P256_SIZE];
@@ -64,7 +67,9 @@ int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 			   struct tk2_session *const *s, unsigned int n,
 			   u32 nh_cmd, const struct tk_span *names, u32 nh_rsp);
-void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts);
+void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep);
+void trusted_tpm2_sess_drop(u8 *buf);
+bool trusted_tpm2_sess_kept(void);
 int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
 			     u32 len);
 

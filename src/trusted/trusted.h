@@ -96,6 +96,7 @@ int trusted_tpm2_seal_random(struct trusted_key_payload *p,
 			     const struct tk_options *o);
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
+void trusted_tpm2_exit(void);
 int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 			     u32 len, const struct tk_options *o);
 

@@ -65,14 +65,6 @@ swapped() {
 	return $_rc
 }
 
-echo "$SN" >$P
-t_errno "srk_name= pinned: load with the parent's public area swapped: EKEYREJECTED" \
-	EKEYREJECTED swapped s_l "load $A $KH"
-t_errno "srk_name= pinned: new with it swapped: EKEYREJECTED" \
-	EKEYREJECTED swapped s_n "new 32 $KH"
-t_check "srk_name= pinned: the same load without the swap works" tk_add s_c "load $A $KH"
-echo "" >$P
-t_check "trust on first use: a clean first use" tk_add s_t "load $A $KH"
 # kept NAME DATA: the add works with a swap armed, and the swap never fires.
 kept() {
 	_a=$(rl_ctl "tamper 173:byte=12=$other")
@@ -95,6 +87,15 @@ reread() {
 	echo "$_o" >&2
 	return $_rc
 }
+t_check "a clean use: the parent is checked and kept" tk_add s_k "load $A $KH"
+echo "$SN" >$P
+t_errno "srk_name= pinned: load, the parent read again and swapped: EKEYREJECTED" \
+	EKEYREJECTED reread s_l "load $A $KH"
+t_errno "srk_name= pinned: new with it swapped (nothing kept): EKEYREJECTED" \
+	EKEYREJECTED swapped s_n "new 32 $KH"
+t_check "srk_name= pinned: the same load without the swap works" tk_add s_c "load $A $KH"
+echo "" >$P
+t_check "trust on first use: a clean first use" tk_add s_t "load $A $KH"
 t_check "trust on first use: then the parent is kept, no ReadPublic to swap" \
 	kept s_t2 "load $A $KH"
 t_errno "trust on first use: a failure has it read again, swapped: EKEYREJECTED" \
@@ -103,7 +104,7 @@ t_errno "trust on first use: a new after that (nothing kept), swapped: EKEYREJEC
 	EKEYREJECTED swapped s_t4 "new 32 $KH"
 t_check "the log names the parent and the reason" \
 	eval 'dmesg | grep -q "parent 0x81000001 refused: its public area is not the one seen first"'
-tk_drop s_c s_t s_t2
+tk_drop s_k s_c s_t s_t2
 rl_flush_transients "80 02 03" >/dev/null
 tk2_da_reset
 t_check "no transient object or session left in the TPM" \
