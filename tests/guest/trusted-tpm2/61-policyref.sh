@@ -143,17 +143,17 @@ refused "an approval signed over B, carried with policyRef A (the TPM's VerifySi
 refused "an approval signed over none, carried with policyRef A" \
 	EPERM "the TPM refused every signed policy" "load $(with "$a1" a3 "$(entry sig0 $A "")")"
 refused "an approval signed over B, carried as B (not tried: not the key's policyRef)" \
-	EPERM "no signed policy to try (another signer)" "load $(with "$a1" a3 "$(entry refB $B $B)")"
+	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(entry refB $B $B)")"
 refused "an approval signed over none, carried as none" \
-	EPERM "no signed policy to try (another signer)" "load $(with "$a1" a3 "$(entry none "" "")")"
+	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(entry none "" "")")"
 
 t_check "new 32 policykey=<the same signer> policyref=B" tk_add s_b "new 32 policykey=$EC policyref=$B"
 b1=$(add_policy refB "$(tk_blob s_b)" $B)
 t_check "  ... trusted-policy add --policy-ref B: the B blob loads" tk_add s_l "load $b1"
 refused "the A blob's signed policies moved into the B blob" \
-	EPERM "no signed policy to try (another signer)" "load $(with "$b1" a3 "$(field "$a1" a3)")"
+	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$b1" a3 "$(field "$a1" a3)")"
 refused "the B blob's signed policies moved into the A blob" \
-	EPERM "no signed policy to try (another signer)" "load $(with "$a1" a3 "$(field "$b1" a3)")"
+	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(field "$b1" a3)")"
 refused "the A blob's policy [1] and signed policies into the B blob" \
 	EINVAL "PolicyAuthorize is not the object's policy" \
 	"load $(with "$b1" a1 "$(field "$a1" a1)" a3 "$(field "$a1" a3)")"
@@ -171,7 +171,7 @@ t_check "empty policyRef: E1's signed policy moved into E2's blob loads E2 (what
 	tk_add s_l "load $(with "$e2" a3 "$(field "$e1" a3)")"
 t_check "  ... by signed policy 0 (forE1)" one_line "signed policy 0 (forE1) satisfied"
 refused "E1's signed policy moved into the A blob" \
-	EPERM "no signed policy to try (another signer)" "load $(with "$a1" a3 "$(field "$e1" a3)")"
+	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(field "$e1" a3)")"
 
 t_errno "policyref without policykey: EINVAL" EINVAL tk_refused s_x "new 32 policyref=$A"
 t_errno "policyref of 65 bytes: EINVAL" EINVAL \
