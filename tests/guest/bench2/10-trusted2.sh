@@ -47,6 +47,9 @@ repeat() {
 
 counts() {
 	tk_mods ours || return 1
+	# the module's first use checks the parent and starts the session it
+	# then keeps (ReadPublic, StartAuthSession): not counted
+	tk_add w "new 32 $KH" &&
 	seg 0 ours new-kh tk_add a "new 32 $KH" && ba=$(tk_blob a) &&
 	seg 1 ours load-kh tk_add a2 "load $ba" &&
 	seg 2 ours update tk_updates a "$KH" &&
