@@ -50,16 +50,7 @@ static bool trusted_wants_pcrlock(const struct tk_options *o)
 
 static int trusted_seal(struct trusted_key_payload *p, const struct tk_options *o)
 {
-	if (trusted_tpm_is_tpm2())
-		return trusted_tpm2_seal(p, o);
-	return trusted_tpm1_seal(p, o);
-}
-
-static int trusted_unseal(struct trusted_key_payload *p, const struct tk_options *o)
-{
-	if (trusted_tpm_is_tpm2())
-		return trusted_tpm2_unseal(p, o);
-	return trusted_tpm1_unseal(p, o);
+	return trusted_tpm_ops()->seal(p, o);
 }
 
 static int trusted_new_key(struct trusted_key_payload *p, const struct tk_request *req)
@@ -70,23 +61,14 @@ static int trusted_new_key(struct trusted_key_payload *p, const struct tk_reques
 	p->migratable = req->opt.migratable;
 	/* From the TPM: drawn inside the sealing session or transport */
 	if (!kernel_rng)
-		return trusted_tpm_is_tpm2() ?
-		       trusted_tpm2_seal_random(p, &req->opt) :
-		       trusted_tpm1_seal_random(p, &req->opt);
+		return trusted_tpm_ops()->seal_random(p, &req->opt);
 	ret = get_random_bytes_wait(p->key, p->key_len);
 	return ret ?: trusted_seal(p, &req->opt);
 }
 
 static int trusted_load_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
-	/* TPM 2.0 blobs with signed policies may be longer than p->blob */
-	if (req->blob_len > sizeof(p->blob))
-		return trusted_tpm_is_tpm2() ?
-		       trusted_tpm2_unseal_blob(p, req->blob, req->blob_len,
-						&req->opt) : -EINVAL;
-	memcpy(p->blob, req->blob, req->blob_len);
-	p->blob_len = req->blob_len;
-	return trusted_unseal(p, &req->opt);
+	return trusted_tpm_ops()->unseal(p, req->blob, req->blob_len, &req->opt);
 }
 
 /*
@@ -391,8 +373,8 @@ static void __exit trusted_exit(void)
 {
 	unregister_key_type(&key_type_trusted);
 	rcu_barrier();		/* payloads freed by update run our code */
-	trusted_tpm2_exit();
-	trusted_tpm1_exit();
+	trusted_tpm1_ops.exit();
+	trusted_tpm2_ops.exit();
 	trusted_auth_exit();
 	trusted_tpm_exit();
 }

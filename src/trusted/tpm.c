@@ -89,6 +89,18 @@ bool trusted_tpm_present(void)
 }
 
 /**
+ * trusted_tpm_ops() - the sealing of the TPM found
+ *
+ * Meaningful once trusted_tpm_present() returned true.
+ *
+ * Return: the TPM 2.0 or the TPM 1.2 operations.
+ */
+const struct trusted_tpm_ops *trusted_tpm_ops(void)
+{
+	return is_tpm2 ? &trusted_tpm2_ops : &trusted_tpm1_ops;
+}
+
+/**
  * trusted_tpm_is_tpm2() - whether the TPM found is a TPM 2.0
  *
  * Meaningful once trusted_tpm_present() returned true.

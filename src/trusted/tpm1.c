@@ -305,30 +305,19 @@ out_buf:
 	return ret;
 }
 
-/**
- * trusted_tpm1_seal() - seal a payload's key with TPM_Seal
- * @p: the payload; its key is sealed into its blob
- * @o: the options (keyhandle, keyauth, blobauth, pcrinfo, sessions)
- *
- * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
- */
-int trusted_tpm1_seal(struct trusted_key_payload *p,
-		      const struct tk_options *o)
+/* trusted_tpm1_ops.seal: TPM_Seal of p->key into p->blob. */
+static int trusted_tpm1_seal(struct trusted_key_payload *p,
+			     const struct tk_options *o)
 {
 	return seal(p, o, false);
 }
 
-/**
- * trusted_tpm1_seal_random() - draw p->key_len bytes from the TPM, seal them
- * @p: the payload; its key is drawn, then sealed into its blob
- * @o: the options (keyhandle, keyauth, blobauth, pcrinfo, sessions)
- *
- * GetRandom and TPM_Seal run in one transport session (unless sessions=0).
- *
- * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+/*
+ * trusted_tpm1_ops.seal_random: p->key_len bytes from the TPM, sealed:
+ * GetRandom and TPM_Seal in one transport session (unless sessions=0).
  */
-int trusted_tpm1_seal_random(struct trusted_key_payload *p,
-			     const struct tk_options *o)
+static int trusted_tpm1_seal_random(struct trusted_key_payload *p,
+				    const struct tk_options *o)
 {
 	return seal(p, o, true);
 }
@@ -437,21 +426,25 @@ static int unseal_sequence(u8 *buf, struct unseal_work *w,
 	return ret;
 }
 
-/**
- * trusted_tpm1_unseal() - unseal a payload's blob with TPM_Unseal
- * @p: the payload; its blob is unsealed into its key and migratable flag
- * @o: the options (keyhandle, keyauth, blobauth, sessions)
- *
- * Return: 0, or a negative errno (a TPM error mapped by trusted_tpm_errno()).
+/*
+ * trusted_tpm1_ops.unseal: TPM_Unseal of @blob (@len bytes, kept in
+ * p->blob) into p->key and p->migratable.
  */
-int trusted_tpm1_unseal(struct trusted_key_payload *p,
-			const struct tk_options *o)
+static int trusted_tpm1_unseal(struct trusted_key_payload *p, const u8 *blob,
+			       u32 len, const struct tk_options *o)
 {
 	struct unseal_work *w;
 	bool gone;
 	u8 *buf;
 	int ret = -ENOMEM;
 
+	if (len > sizeof(p->blob)) {
+		pr_info_ratelimited("load: a TPM 1.2 blob of %u bytes is too large\n",
+				    len);
+		return -EINVAL;
+	}
+	memcpy(p->blob, blob, len);
+	p->blob_len = len;
 	if (tk1_stored_data_check(p->blob, p->blob_len)) {
 		pr_info_ratelimited("load: blob is not a TPM_STORED_DATA\n");
 		return -EINVAL;
@@ -473,3 +466,11 @@ out_buf:
 	trusted_tpm_buf_free(buf);
 	return ret;
 }
+
+/* TPM 1.2 sealing, as core.c sees it (trusted_tpm_ops()). */
+const struct trusted_tpm_ops trusted_tpm1_ops = {
+	.seal = trusted_tpm1_seal,
+	.seal_random = trusted_tpm1_seal_random,
+	.unseal = trusted_tpm1_unseal,
+	.exit = trusted_tpm1_exit,
+};

@@ -405,6 +405,8 @@ void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok)
 
 /**
  * trusted_tpm1_exit() - flush the transport kept between sequences
+ *
+ * trusted_tpm1_ops.exit.
  */
 void trusted_tpm1_exit(void)
 {

@@ -293,31 +293,19 @@ out:
 	return ret;
 }
 
-/**
- * trusted_tpm2_seal() - seal p->key under the options' parent
- * @p: the payload; p->blob and p->blob_len are set on success
- * @o: the options
- *
- * Return: 0 or a negative errno.
- */
-int trusted_tpm2_seal(struct trusted_key_payload *p,
-		      const struct tk_options *o)
+/* trusted_tpm2_ops.seal: p->key sealed under the options' parent. */
+static int trusted_tpm2_seal(struct trusted_key_payload *p,
+			     const struct tk_options *o)
 {
 	return seal(p, o, false);
 }
 
-/**
- * trusted_tpm2_seal_random() - draw p->key_len bytes from the TPM, seal them
- * @p: the payload; the key and the blob are set on success
- * @o: the options
- *
- * The TPM's random bytes are drawn inside the operation's session, so
- * they cross the bus encrypted when the operation has one.
- *
- * Return: 0 or a negative errno.
+/*
+ * trusted_tpm2_ops.seal_random: p->key_len bytes from the TPM, drawn
+ * inside the operation's session (encrypted on the bus), then sealed.
  */
-int trusted_tpm2_seal_random(struct trusted_key_payload *p,
-			     const struct tk_options *o)
+static int trusted_tpm2_seal_random(struct trusted_key_payload *p,
+				    const struct tk_options *o)
 {
 	return seal(p, o, true);
 }
@@ -594,10 +582,8 @@ static int unseal_held(u8 *buf, struct unseal_work *w,
 	return ret;
 }
 
-/**
- * trusted_tpm2_exit() - flush the session kept between operations
- */
-void trusted_tpm2_exit(void)
+/* trusted_tpm2_ops.exit: flush the session kept between operations. */
+static void trusted_tpm2_exit(void)
 {
 	u8 *buf;
 
@@ -615,31 +601,13 @@ void trusted_tpm2_exit(void)
 	trusted_tpm_buf_free(buf);
 }
 
-/**
- * trusted_tpm2_unseal() - load and unseal p->blob
- * @p: the payload; the key is set on success
- * @o: the options
- *
- * Return: 0 or a negative errno.
+/*
+ * trusted_tpm2_ops.unseal: load and unseal @blob (@len bytes; longer than
+ * p->blob with signed policies) into p->key; p->blob is set to it when
+ * @blob is not p->blob (in part when it does not fit: see keep_blob()).
  */
-int trusted_tpm2_unseal(struct trusted_key_payload *p,
-			const struct tk_options *o)
-{
-	return trusted_tpm2_unseal_blob(p, p->blob, p->blob_len, o);
-}
-
-/**
- * trusted_tpm2_unseal_blob() - load and unseal a blob
- * @p: the payload; the key is set on success, and p->blob when @blob is
- *     not p->blob (in part when it does not fit: see keep_blob())
- * @blob: the blob
- * @len: its length
- * @o: the options
- *
- * Return: 0 or a negative errno.
- */
-int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
-			     u32 len, const struct tk_options *o)
+static int trusted_tpm2_unseal(struct trusted_key_payload *p, const u8 *blob,
+			       u32 len, const struct tk_options *o)
 {
 	struct unseal_work *w;
 	u8 *buf = NULL;
@@ -692,3 +660,11 @@ out:
 	kfree_sensitive(w);
 	return ret;
 }
+
+/* TPM 2.0 sealing, as core.c sees it (trusted_tpm_ops()). */
+const struct trusted_tpm_ops trusted_tpm2_ops = {
+	.seal = trusted_tpm2_seal,
+	.seal_random = trusted_tpm2_seal_random,
+	.unseal = trusted_tpm2_unseal,
+	.exit = trusted_tpm2_exit,
+};

@@ -59,13 +59,27 @@ int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n);
 int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
 		 unsigned int n);
 
-/* tpm1.c: TPM_Seal / TPM_Unseal of a payload, and their HMACs. */
-int trusted_tpm1_seal(struct trusted_key_payload *p,
+/*
+ * One TPM version's sealing, chosen once the chip is found (tpm.c):
+ * tpm1.c and tpm2.c each export one. @unseal takes the blob from the
+ * request (a TPM 2.0 blob with signed policies may be longer than
+ * p->blob); @exit undoes what the version keeps between operations.
+ */
+struct trusted_tpm_ops {
+	int (*seal)(struct trusted_key_payload *p,
+		    const struct tk_options *o);
+	int (*seal_random)(struct trusted_key_payload *p,
+			   const struct tk_options *o);
+	int (*unseal)(struct trusted_key_payload *p, const u8 *blob, u32 len,
 		      const struct tk_options *o);
-int trusted_tpm1_seal_random(struct trusted_key_payload *p,
-			     const struct tk_options *o);
-int trusted_tpm1_unseal(struct trusted_key_payload *p,
-			const struct tk_options *o);
+	void (*exit)(void);
+};
+
+extern const struct trusted_tpm_ops trusted_tpm1_ops;
+extern const struct trusted_tpm_ops trusted_tpm2_ops;
+const struct trusted_tpm_ops *trusted_tpm_ops(void);
+
+/* tpm1.c: TPM_Seal / TPM_Unseal of a payload, and their HMACs. */
 int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open);
 int trusted_tpm1_param_digest(u8 *out, u32 ordinal,
 			      const struct tk_span *params, bool response);
@@ -93,17 +107,6 @@ void trusted_tpm1_exit(void);
 int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		      const char *what, bool *ran);
 int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len);
-
-/* tpm2.c: sealing on a TPM 2.0. */
-int trusted_tpm2_seal(struct trusted_key_payload *p,
-		      const struct tk_options *o);
-int trusted_tpm2_seal_random(struct trusted_key_payload *p,
-			     const struct tk_options *o);
-int trusted_tpm2_unseal(struct trusted_key_payload *p,
-			const struct tk_options *o);
-void trusted_tpm2_exit(void);
-int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
-			     u32 len, const struct tk_options *o);
 
 /* logon.c: the logon key of logon=<prefix>:<desc>, for dm-crypt. */
 struct key;
