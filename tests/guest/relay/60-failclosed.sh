@@ -18,7 +18,8 @@
 #     ReadPublic(0x81000001) on new without keyhandle=.
 #   TPM 2.0 case 4: one byte of the PCR value in PCR_Read's response on
 #     new pcrs= (offset 40: inside the digest with and without a session).
-#   TPM 1.2 case 3: a 10-byte TPM_INVALID_KEYHANDLE for TPM_GetPubKey(SRK).
+#   TPM 1.2 case 3: a 10-byte TPM_INVALID_KEYHANDLE for TPM_GetPubKey(SRK)
+#     (tag 00c4, as a TPM answers an error).
 #   TPM 1.2 case 6: readSRKPub off, no forgery (the TPM as swtpm_setup and
 #     TPM_TakeOwnership leave it: the flag is cleared here with the owner's
 #     authorisation, and set again afterwards): no key byte on the bus, or
@@ -201,7 +202,7 @@ pin_mismatch() {
 	fi
 	fc_run - "load $A $KH"
 	echo "" >"$MP/$2"
-	if [ $rc -ne 0 ] && errtxt EKEYREJECTED && logged "parent $PH refused: not the key $2 pins"; then
+	if [ $rc -ne 0 ] && errtxt EKEYREJECTED && logged "parent $PH refused: .*pins"; then
 		t_ok "$1"
 	else
 		t_fail "$1" "exit $rc: $err; log: ${log:-none}"
@@ -416,7 +417,7 @@ if [ "$TK_TPM" = 2.0 ]; then
 
 	# Case 4: a forged PCR value.
 	if [ -z "$(tk2_pcr 16)" ]; then
-		t_skip_n 5 "no PCR 16 (sha256) in sysfs"
+		t_skip_n 4 "no PCR 16 (sha256) in sysfs"
 	else
 		d="case 4 PCR_Read value forged: new pcrs=sha256:16"
 		fresh
@@ -475,7 +476,7 @@ fi
 # --- TPM 1.2 ---------------------------------------------------------------
 if [ "$TK_TPM" = 1.2 ]; then
 	a0=$(tk1_sessions) x0=$(tk1_transports)
-	NOPUB=21:rc=c,21:trunc=10
+	NOPUB=21:rc=c,21:tag=c4,21:trunc=10
 
 	# Case 3.
 	d="case 3 GetPubKey error forged: first use: load"
@@ -560,9 +561,12 @@ if [ "$TK_TPM" = 1.2 ]; then
 		fresh
 		fc_run - "$LOADB sessions=0"
 		in_clear "$d" load "$PH"
-		o=$(fc_readsrkpub_restore 2>&1)
-		# shellcheck disable=SC2016  # expanded by eval
-		t_check "readSRKPub set again" eval '[ "$srkpub_changed" = 0 ] || { echo "$o"; false; }'
+		fc_readsrkpub_restore 2>/tmp/fc-srkpub.err
+		if [ "$srkpub_changed" = 0 ]; then
+			t_ok "readSRKPub set again"
+		else
+			t_fail "readSRKPub set again" "$(cat /tmp/fc-srkpub.err)"
+		fi
 	fi
 
 	# Case 7.
