@@ -30,8 +30,9 @@
 # Case 7: the session algorithms missing (fail_function on
 # trusted_crypto_alloc_ecdh / _rsa, -ENOENT): ENOPKG and the log names the
 # algorithm and its config option; sessions=0 works. Also: require_sessions
-# refuses sessions=0 (EPERM); a pin that disagrees refuses a clean load;
-# the parameter `parents` lists the parent used. Ours only.
+# refuses sessions=0 (EPERM); the module parameter sessions=N is the
+# default of every key (in clear, warned); a pin that disagrees refuses a
+# clean load; the parameter `parents` lists the parent used. Ours only.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted-tpm1/tk.inc"
@@ -271,6 +272,20 @@ require_sessions() {
 	tk_drop fc
 }
 
+# sessions_default_off D: with the module parameter sessions=N, a load
+# without sessions= goes in clear, warned (in_clear's three results).
+sessions_default_off() {
+	fresh
+	if ! echo N >"$MP/sessions" 2>/dev/null; then
+		t_fail "$1: sessions=0 goes through" "no parameter sessions to write"
+		t_skip_n 2 "no parameter sessions"
+		return
+	fi
+	fc_run - "$LOADB"
+	echo Y >"$MP/sessions"
+	in_clear "$1" load "$PH"
+}
+
 # --- TPM 1.2: readSRKPub through TPM_SetCapability (owner authorisation) ---
 
 # The owner's authorisation provision.sh leaves: SHA-1 of 20 zero bytes.
@@ -463,6 +478,7 @@ if [ "$TK_TPM" = 2.0 ]; then
 	pin_mismatch "srk_name naming another key: a clean load is EKEYREJECTED" srk_name \
 		000b0000000000000000000000000000000000000000000000000000000000000000
 	require_sessions "require_sessions: sessions=0 is EPERM" "load $A $KH"
+	sessions_default_off "module parameter sessions=N: load"
 
 	# Case 7: the session algorithms missing.
 	fc_alg "case 7 no ecdh: new under the ECC SRK" trusted_crypto_alloc_ecdh \
@@ -532,6 +548,7 @@ if [ "$TK_TPM" = 1.2 ]; then
 	pin_mismatch "srk_pub naming another key: a clean load is EKEYREJECTED" srk_pub \
 		0000000000000000000000000000000000000000000000000000000000000000
 	require_sessions "require_sessions: sessions=0 is EPERM" "load $A $KH"
+	sessions_default_off "module parameter sessions=N: load"
 
 	# Case 6: readSRKPub off, nothing forged.
 	if [ "$(readsrkpub)" != 1 ]; then
