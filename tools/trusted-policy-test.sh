@@ -6,12 +6,17 @@
 #     signer's TPM2B_PUBLIC, an empty policyRef and sigAlg NULL; [3]
 #     authPolicy = SEQUENCE OF TPMAuthPolicy { [0] name, [1] SEQUENCE OF
 #     TPMPolicy { PolicyPCR 0x17f, PolicyAuthorize 0x16a } }, newest first;
-#     list and remove; what it refuses.
+#     list and remove; what it refuses. --policy-ref (issue 22 item 5): the
+#     authPolicy with a policyRef (computed here in Python), the policyRef in
+#     [1] and in each signed policy, the signature over SHA-256(approved ||
+#     policyRef) (openssl), list, and add refusing another policyRef.
 #  2. with swtpm and tpm2-tools (skipped when absent): the signer's name
 #     (tpm2_loadexternal), the authPolicy (tpm2_policyauthorize, trial), the
 #     PolicyPCR digest (tpm2_policypcr, trial), and the whole scheme: an
 #     object sealed to the authPolicy unseals after TPM2_VerifySignature of
-#     the tool's signature, PolicyPCR and PolicyAuthorize (RSA and ECDSA).
+#     the tool's signature, PolicyPCR and PolicyAuthorize (RSA and ECDSA);
+#     with a policyRef: tpm2_policyauthorize -q's digest, the unseal, and a
+#     signature over another policyRef refused by the TPM.
 # Prints "not ok" lines (and "ok" ones with TK_VERBOSE=1) and "N passed, N
 # failed" last; exit 1 on failure. TP=path: the binary (default: next to this).
 set -uo pipefail
@@ -182,6 +187,101 @@ check "refused: a PCR without a value" \
 	refused "$TP" add --signer ec.pem --pcrs sha256:8 --pcr-values pcrs.txt k.hex x.hex
 check "refused: remove of a name that is not there" refused "$TP" remove --name nope k1.hex x.hex
 check "refused: garbage" refused "$TP" list pcrs.txt
+
+# Issue 23 item 8: list read past a PolicyPCR body whose pcrDigest size field
+# ran past the body (ASan SEGV), and printed names from the blob raw.
+mkpolicy() { # BODY-HEX NAME-HEX: a TPMKey (DER) of one signed policy, PolicyPCR(BODY)
+	python3 - "$1" "$2" <<'PY'
+import sys
+def tlv(t, v):
+    n = len(v)
+    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
+    return bytes([t]) + h + v
+cmd = tlv(0x30, tlv(0xa0, tlv(2, b"\x01\x7f")) + tlv(0xa1, tlv(4, bytes.fromhex(sys.argv[1]))))
+entry = tlv(0x30, tlv(0xa0, tlv(0x0c, bytes.fromhex(sys.argv[2]))) + tlv(0xa1, tlv(0x30, cmd)))
+f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
+    tlv(0xa3, tlv(0x30, entry)) + tlv(2, bytes.fromhex("0081000001")) + tlv(4, bytes(2)) + tlv(4, bytes(6))
+sys.stdout.buffer.write(tlv(0x30, f))
+PY
+}
+mkpolicy "ffff$(printf '%084d' 0)" 6576696c >oob.der
+check "list: a PolicyPCR body whose pcrDigest size (0xffff) runs past it: refused, nothing read past it" \
+	bash -c "! '$TP' list oob.der >oob.out 2>oob.err; cat oob.err; grep -q 'oob.der: malformed PolicyPCR body\$' oob.err && ! grep -q Sanitizer oob.err && [ ! -s oob.out ]"
+mkpolicy "0020$(printf '%064d' 0)00000001000b03000001" "$(printf 'evil\033[31m\nred' | xxd -p)" >esc.der
+check "list: control characters of a name escaped" \
+	eq "$("$TP" list esc.der)" '0 evil\x1b[31m\x0ared PolicyPCR(sha256:16)'
+
+# --- policyRef (issue 22 item 5) ---------------------------------------------
+A=6b6d6b2d61	# "kmk-a"
+B=6b6d6b2d62
+authorize_py() { # NAME-HEX [REF-HEX]: SHA-256(SHA-256(0^32 || 0x16a || name) || ref)
+	python3 -c "import hashlib,sys; d=hashlib.sha256(bytes(32)+bytes.fromhex('0000016a'+sys.argv[1])).digest(); print(hashlib.sha256(d+bytes.fromhex(sys.argv[2])).hexdigest())" "$1" "${2:-}"
+}
+ec_name=$("$TP" signer-name --signer ec.pem)
+check "authorize (no policyRef) is SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || name)) (Python)" \
+	eq "$("$TP" authorize --signer ec.pem)" "$(authorize_py "$ec_name")"
+auth_a=$("$TP" authorize --signer ec.pem --policy-ref $A)
+check "authorize --policy-ref A: SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || name) || A) (Python)" \
+	eq "$auth_a" "$(authorize_py "$ec_name" $A)"
+check "  ... not the authPolicy without one" bash -c "[ '$auth_a' != '$("$TP" authorize --signer ec.pem)' ]"
+echo "$(mkkey "0008000b000000120020${auth_a}00100020$(printf '%064d' 0)")" >ka.hex
+check "add: refused on a key sealed with policyRef A, without --policy-ref" \
+	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt ka.hex x.hex 2>err && grep -q 'policyRef none' err"
+check "add: refused on it with --policy-ref B" \
+	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $B ka.hex x.hex 2>err && grep -q 'policyRef $B' err"
+check "add --policy-ref A: a signed policy for the A key" \
+	"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A --name ref-a ka.hex ka1.hex
+xxd -r -p ka1.hex | openssl asn1parse -inform DER >asn-a.txt 2>&1
+octets_a=$(grep 'OCTET STRING' asn-a.txt | sed 's/.*\[HEX DUMP\]://' | tr A-F a-f)
+sp=$(tr A-F a-f <<<"$signer_pub")
+check "[1] PolicyAuthorize body: keySign || policyRef A (TPM2B) || sigAlg NULL" \
+	eq "$(sed -n 1p <<<"$octets_a")" "${sp}0005${A}0010"
+auth_body_a=$(sed -n 3p <<<"$octets_a")
+check "the signed policy's PolicyAuthorize: keySign || policyRef A || ECDSA SHA-256 r s" \
+	eq "${auth_body_a:0:${#sp}+22}" "${sp}0005${A}0018000b"
+verify_over() { # AUTH-BODY-HEX MESSAGE-HEX R-OFFSET: the ECDSA signature over MESSAGE (openssl)
+	local b=$1 n=$3
+	python3 - "${b:n:64}" "${b:n+68:64}" >sig.der <<'PY'
+import sys
+def i(h):
+    v = bytes.fromhex(h).lstrip(b"\0")
+    if not v or v[0] & 0x80: v = b"\0" + v
+    return b"\x02" + bytes([len(v)]) + v
+s = i(sys.argv[1]) + i(sys.argv[2])
+sys.stdout.buffer.write(b"\x30" + bytes([len(s)]) + s)
+PY
+	printf '%s' "$2" | xxd -r -p >msg.bin
+	openssl pkey -in ec.pem -pubout -out ec.pub 2>/dev/null
+	openssl dgst -sha256 -verify ec.pub -signature sig.der msg.bin
+}
+roff=$((${#sp} + 4 + ${#A} + 12))
+check "its signature verifies over SHA-256(approvedPolicy || A) (openssl)" \
+	verify_over "$auth_body_a" "${approved}${A}" $roff
+check "  ... and not over SHA-256(approvedPolicy) alone" refused verify_over "$auth_body_a" "$approved" $roff
+sig_b=$("$TP" sign --signer ec.pem --policy "$approved" --policy-ref $B)
+check "sign --policy-ref B: over SHA-256(approvedPolicy || B) (openssl)" \
+	verify_over "$sig_b" "${approved}${B}" 12
+check "list: the policyRef in hex" \
+	eq "$("$TP" list ka1.hex)" "0 ref-a PolicyPCR(sha256:16) PolicyAuthorize(signer ${ec_name}) policyRef: $A"
+check "list: an empty policyRef says what it means" \
+	eq "$("$TP" list k1.hex)" "0 boot-1 PolicyPCR(sha256:7,16) PolicyAuthorize(signer ${ec_name}) policyRef: none (any key sealed to this signer accepts these approvals)"
+check "add --policy-ref A again: two entries, both A" bash -c \
+	"'$TP' add --signer ec.pem --pcrs sha256:7 --pcr-values pcrs.txt --policy-ref $A --name ref-a2 ka1.hex ka2.hex && [ \"\$('$TP' list ka2.hex | grep -c 'policyRef: $A\$')\" = 2 ]"
+check "add: refused on the A blob (its policy [1]) without --policy-ref, naming the key's" \
+	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt ka1.hex x.hex 2>err && grep -q \"the key's policyRef is $A, not none\" err"
+check "add: refused on the empty-policyRef blob with --policy-ref A" \
+	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A k1.hex x.hex 2>err && grep -q \"the key's policyRef is none, not $A\" err"
+python3 - <<PY >mixed.hex
+k = bytes.fromhex(open("ka1.hex").read().strip())
+print(k.replace(bytes.fromhex("0005$A") + bytes.fromhex("0018"), bytes.fromhex("0005$B") + bytes.fromhex("0018")).hex())
+PY
+check "list: a signed policy whose policyRef is not the key's says load skips it" \
+	bash -c "'$TP' list mixed.hex | grep -q 'policyRef: $B \[not the key.s policyRef, $A: load skips it\]\$'"
+check "refused: --policy-ref not hex" refused "$TP" authorize --signer ec.pem --policy-ref xyz
+check "refused: --policy-ref of 65 bytes" refused "$TP" authorize --signer ec.pem --policy-ref "$(printf '%0130d' 0)"
+check "refused: --policy-ref empty" refused "$TP" authorize --signer ec.pem --policy-ref ""
+check "refused: --policy-ref with list" refused "$TP" list --policy-ref $A ka1.hex
+check "--policy-ref of 64 bytes" "$TP" authorize --signer ec.pem --policy-ref "$(printf '%0128d' 0)"
 check "--help" "$TP" --help
 
 # --- against the TPM --------------------------------------------------------
@@ -226,6 +326,35 @@ else
 		tpm2_flushcontext p.ctx 2>/dev/null
 		tpm2_flushcontext -t
 	done
+	# policyRef A: the digest, an unseal, a signature over B refused
+	k=ec
+	printf '%s' $A | xxd -r -p >refa.bin
+	tpm2_startauthsession -Q -S t.ctx
+	tpm2_policyauthorize -Q -S t.ctx -i z32 -q refa.bin -n $k.name -L a.auth
+	tpm2_flushcontext t.ctx
+	check "authorize --policy-ref A is tpm2_policyauthorize -q's digest (trial session)" \
+		eq "$(xxd -p a.auth | tr -d '\n')" "$("$TP" authorize --signer ec.pem --policy-ref $A)"
+	tpm2_flushcontext -t
+	tpm2_create -Q -C prim.ctx -i secret -L a.auth -a 'fixedtpm|fixedparent' -u o.pub -r o.priv
+	"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt | xxd -r -p >approved.bin
+	unseal_ref() { # REF-HEX: sign over it; VerifySignature, PolicyPCR, PolicyAuthorize -q A, Unseal
+		"$TP" sign --signer ec.pem --policy "$(xxd -p approved.bin | tr -d '\n')" --policy-ref "$1" -o ref.sig &&
+		{ cat approved.bin; printf '%s' "$1" | xxd -r -p; } >aref.bin &&
+		tpm2_loadexternal -Q -C o -u ec.tpub -c ec.ctx &&
+		tpm2_verifysignature -Q -c ec.ctx -g sha256 -m aref.bin -s ref.sig -t ref.tkt &&
+		tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
+		tpm2_startauthsession -Q --policy-session -S p.ctx &&
+		tpm2_policypcr -Q -S p.ctx -l sha256:7,16 &&
+		tpm2_policyauthorize -Q -S p.ctx -i approved.bin -q refa.bin -n ec.name -t ref.tkt &&
+		tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
+	}
+	check "sealed to authorize --policy-ref A, unsealed with sign --policy-ref A" unseal_ref $A
+	tpm2_flushcontext p.ctx 2>/dev/null
+	tpm2_flushcontext -t
+	check "  ... a signature over policyRef B does not pass PolicyAuthorize with A" \
+		refused unseal_ref $B
+	tpm2_flushcontext p.ctx 2>/dev/null
+	tpm2_flushcontext -t
 	tpm2_startauthsession -Q -S t.ctx
 	tpm2_policypcr -Q -S t.ctx -l sha256:7,16 -f pcrs.bin -L pcr.dig
 	tpm2_flushcontext t.ctx

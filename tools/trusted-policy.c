@@ -2,12 +2,14 @@
 /*
  * trusted-policy: signed PCR policies for TPM 2.0 trusted key blobs
  * (TPMKey, draft-bottomley-tpm2-keys): the authPolicy a key must be sealed
- * with (TPM2_PolicyAuthorize of a signer, empty policyRef), PolicyPCR
- * digests, and the signed policies of a blob's authPolicy [3] field, which
- * it adds, lists and removes. See trusted-policy.1.
+ * with (TPM2_PolicyAuthorize of a signer and a policyRef, empty unless
+ * --policy-ref gives one), PolicyPCR digests, and the signed policies of a
+ * blob's authPolicy [3] field, which it adds, lists and removes. See
+ * trusted-policy.1.
  *
  * The DER and TPM marshalling is src/lib's (tk_der.c, tk2_pcr.c, built
- * against tests/host/shim); hashing and signatures are OpenSSL's.
+ * against tests/host/shim); hashing and signatures are OpenSSL's. Reading
+ * and rewriting blobs is tp_blob.c's (bounded, no OpenSSL: fuzzed).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,15 +26,16 @@
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
 #include "tk_hash.h"
+#include "tp_blob.h"
 
 #define CC_POLICY_AUTHORIZE	0x0000016a
 #define ALG_RSA			0x0001
 #define ALG_RSASSA		0x0014
 #define ALG_ECDSA		0x0018
 #define SIGNER_ATTRS		(TK2_OA_SIGN | TK2_OA_USERWITHAUTH)
-#define CTX(n)			(TK_DER_CONTEXT + (n))
-#define BLOB_MAX		8192
-#define SHA256_LEN		32
+#define CTX(n)			TP_CTX(n)
+#define BLOB_MAX		TP_BLOB_MAX
+#define SHA256_LEN		TP_SHA256_LEN
 
 static const char *prog = "trusted-policy";
 
@@ -53,13 +56,16 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: trusted-policy COMMAND [OPTIONS]\n"
 "\n"
-"  authorize --signer KEY             the authPolicy to seal with: new ... policydigest=HEX\n"
+"  authorize --signer KEY [--policy-ref HEX]\n"
+"                                     the authPolicy to seal with: new ... policydigest=HEX\n"
 "  signer-name --signer KEY           the TPM name of the signer (nameAlg SHA-256)\n"
 "  signer-public --signer KEY -o FILE the signer's TPM2B_PUBLIC, as the blob carries it\n"
 "  pcr-digest --pcrs BANK:LIST --pcr-values FILE\n"
 "                                     the PolicyPCR policy digest (the approved policy)\n"
-"  sign --signer KEY --policy HEX     the TPMT_SIGNATURE of an approved policy, in hex\n"
-"  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT\n"
+"  sign --signer KEY --policy HEX [--policy-ref HEX]\n"
+"                                     the TPMT_SIGNATURE of an approved policy, in hex\n"
+"  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME]\n"
+"      [--policy-ref HEX] IN OUT\n"
 "                                     sign a PolicyPCR policy and put it first in IN's\n"
 "                                     authPolicy [3] field; write OUT\n"
 "  list IN                            the signed policies of IN\n"
@@ -69,7 +75,10 @@ static void usage(FILE *f)
 "signer-public take a public key too). IN: a TPMKey as DER, or in hex as keyctl\n"
 "pipe prints it; OUT is written in the same form ('-': standard input/output).\n"
 "--pcr-values FILE: lines 'N: HEX' or 'N HEX' (tpm2_pcrread's form), one per PCR\n"
-"of the list, values of the bank's size. Objects must have nameAlg SHA-256.\n");
+"of the list, values of the bank's size. Objects must have nameAlg SHA-256.\n"
+"--policy-ref HEX: 1 to 64 bytes, the kernel's policyref=; an approval then\n"
+"opens only keys sealed with that policyRef. Without it the policyRef is\n"
+"empty: one approval opens every key sealed to that signer without one.\n");
 }
 
 /* ---- bytes ---------------------------------------------------------------- */
@@ -80,38 +89,6 @@ static void hex_print(FILE *f, const u8 *p, size_t n)
 
 	for (i = 0; i < n; i++)
 		fprintf(f, "%02x", p[i]);
-}
-
-static int hex_val(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Hex digits (whitespace ignored) into @out; the byte count, or -1. */
-static long hex_decode(const char *s, size_t n, u8 *out, size_t size)
-{
-	size_t i, len = 0;
-	int hi = -1, v;
-
-	for (i = 0; i < n; i++) {
-		if (isspace((unsigned char)s[i]))
-			continue;
-		v = hex_val((unsigned char)s[i]);
-		if (v < 0)
-			return -1;
-		if (hi < 0) {
-			hi = v;
-			continue;
-		}
-		if (len == size)
-			return -1;
-		out[len++] = hi << 4 | v;
-		hi = -1;
-	}
-	return hi < 0 ? (long)len : -1;
 }
 
 static size_t read_all(const char *path, u8 *buf, size_t size)
@@ -154,6 +131,11 @@ static void sha256(const void *a, size_t an, const void *b, size_t bn, u8 *out)
 	    !EVP_DigestFinal_ex(c, out, NULL))
 		die("SHA-256 failed");
 	EVP_MD_CTX_free(c);
+}
+
+static void sha256_1(const u8 *p, u32 n, u8 *out)
+{
+	sha256(p, n, "", 0, out);
 }
 
 /* ---- the signer ------------------------------------------------------------ */
@@ -258,11 +240,33 @@ static void signer_load(const char *path, bool need_priv, struct signer *s)
 	signer_public(s);
 }
 
+/* A policyRef: 0 to TP_REF_MAX bytes (empty: none given). */
+struct policy_ref {
+	u8 p[TP_REF_MAX];
+	u32 len;
+};
+
+#define REF_TEXT_MAX	(2 * TP_REF_MAX + 1)
+
+/* A policyRef for a message, into @t (REF_TEXT_MAX): hex, or "none". */
+static const char *ref_text(char *t, const u8 *p, u32 len)
+{
+	u32 i;
+
+	if (!len)
+		return "none";
+	for (i = 0; i < len; i++)
+		sprintf(t + 2 * i, "%02x", p[i]);
+	return t;
+}
+
 /*
  * The object's authPolicy: TPM2_PolicyAuthorize of the signer from a zero
- * digest, policyRef empty (Part 3, 23.16: PolicyUpdate, two hashes).
+ * digest, then the policyRef (Part 3, 23.16: PolicyUpdate, two hashes):
+ * SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || signerName) || policyRef).
  */
-static void authorize_digest(const struct signer *s, u8 *out)
+static void authorize_digest(const struct signer *s,
+			     const struct policy_ref *ref, u8 *out)
 {
 	u8 in[SHA256_LEN + 4 + sizeof(s->name)], d[SHA256_LEN];
 
@@ -270,15 +274,15 @@ static void authorize_digest(const struct signer *s, u8 *out)
 	put_unaligned_be32(CC_POLICY_AUTHORIZE, in + SHA256_LEN);
 	memcpy(in + SHA256_LEN + 4, s->name, sizeof(s->name));
 	sha256(in, sizeof(in), "", 0, d);
-	sha256(d, sizeof(d), "", 0, out);		/* || policyRef (empty) */
+	sha256(d, sizeof(d), ref->p, ref->len, out);
 }
 
 /*
  * TPMT_SIGNATURE over aHash = SHA-256(approvedPolicy || policyRef), as
  * TPM2_VerifySignature checks it: RSASSA-PKCS1-v1_5 or ECDSA, SHA-256.
  */
-static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
-		       u32 size)
+static u32 sign_policy(const struct signer *s, const u8 *approved,
+		       const struct policy_ref *ref, u8 *out, u32 size)
 {
 	unsigned char sig[512];
 	size_t siglen = sizeof(sig);
@@ -288,7 +292,7 @@ static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
 
 	if (!s->priv)
 		die("signing needs the signer's private key");
-	sha256(approved, SHA256_LEN, "", 0, ahash);
+	sha256(approved, SHA256_LEN, ref->p, ref->len, ahash);
 	c = EVP_PKEY_CTX_new(s->key, NULL);
 	if (!c || EVP_PKEY_sign_init(c) <= 0 ||
 	    EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) <= 0 ||
@@ -323,11 +327,11 @@ static u32 sign_policy(const struct signer *s, const u8 *approved, u8 *out,
 
 /*
  * The CommandPolicy of a TPM2_PolicyAuthorize in a TPMKey: TPM2B_PUBLIC
- * keySign, TPM2B_DIGEST policyRef (empty), TPMT_SIGNATURE (@sig, or the
- * empty one, sigAlg TPM_ALG_NULL, in the key's own policy).
+ * keySign, TPM2B_DIGEST policyRef, TPMT_SIGNATURE (@sig, or the empty
+ * one, sigAlg TPM_ALG_NULL, in the key's own policy).
  */
-static u32 authorize_body(const struct signer *s, const u8 *sig, u32 sig_len,
-			  u8 *out, u32 size)
+static u32 authorize_body(const struct signer *s, const struct policy_ref *ref,
+			  const u8 *sig, u32 sig_len, u8 *out, u32 size)
 {
 	static const u8 null_sig[] = { 0x00, 0x10 };
 	struct tk_cmd_buf b;
@@ -335,7 +339,8 @@ static u32 authorize_body(const struct signer *s, const u8 *sig, u32 sig_len,
 	tk_cmd_init(&b, out, size);
 	tk_cmd_u16(&b, s->pub_len);
 	tk_cmd_bytes(&b, s->pub, s->pub_len);
-	tk_cmd_u16(&b, 0);
+	tk_cmd_u16(&b, ref->len);
+	tk_cmd_bytes(&b, ref->p, ref->len);
 	if (sig)
 		tk_cmd_bytes(&b, sig, sig_len);
 	else
@@ -382,7 +387,7 @@ static void pcr_values(const char *path, const struct pcr_policy *pp,
 			p += 2;
 		if (n >= TK2_PCR_COUNT || !(pp->sel.mask & 1U << n))
 			continue;
-		got = hex_decode(p, strcspn(p, "\r\n"), values[n], TK2_DIGEST_MAX);
+		got = tp_hex_decode(p, strcspn(p, "\r\n"), values[n], TK2_DIGEST_MAX);
 		if (got != (long)dsize)
 			die("%s: PCR %u: not %u bytes of hex", path, n, dsize);
 		seen |= 1U << n;
@@ -437,83 +442,36 @@ static void pcr_policy(const char *pcrs, const char *values_path,
 
 /* ---- the TPMKey ------------------------------------------------------------ */
 
-/* A TPMKey as its top-level elements, each kept as encoded. */
-struct elem {
-	u8 tag;
-	const u8 *raw;
-	u32 raw_len;
-	struct tk_der_tlv t;
-};
-
+/* A TPMKey read from a file: its DER and elements (tp_blob.c). */
 struct tpmkey {
 	u8 blob[BLOB_MAX];
 	u32 len;
 	bool hex;
-	struct elem e[12];
-	unsigned int n;
-	int policy, auth_policy, pub;	/* indexes in e[], or -1 */
+	struct tp_key k;
 };
 
 static void key_read(const char *path, struct tpmkey *k)
 {
 	static u8 text[2 * BLOB_MAX + 64];
 	size_t n = read_all(path, text, sizeof(text));
-	struct tk_der top, d;
-	struct tk_der_tlv t;
-	long got;
+	const char *why;
 
 	memset(k, 0, sizeof(*k));
-	k->policy = k->auth_policy = k->pub = -1;
-	if (n && text[0] == TK_DER_SEQUENCE) {
-		if (n > sizeof(k->blob))
-			die("%s: too long", path);
-		memcpy(k->blob, text, n);
-		k->len = n;
-	} else {
-		got = hex_decode((char *)text, n, k->blob, sizeof(k->blob));
-		if (got <= 0)
-			die("%s: neither DER nor hex", path);
-		k->len = got;
-		k->hex = true;
-	}
-	tk_der_init(&top, k->blob, k->len);
-	if (tk_der_enter(&top, TK_DER_SEQUENCE, &d) || !tk_der_empty(&top))
-		die("%s: not one DER SEQUENCE", path);
-	while (!tk_der_empty(&d)) {
-		struct elem *e = &k->e[k->n];
-		const u8 *start = d.p;
-
-		if (k->n == sizeof(k->e) / sizeof(k->e[0]) || tk_der_next(&d, &t))
-			die("%s: malformed TPMKey", path);
-		e->tag = t.tag;
-		e->t = t;
-		e->raw = start;
-		e->raw_len = d.p - start;
-		if (t.tag == CTX(1))
-			k->policy = k->n;
-		if (t.tag == CTX(3))
-			k->auth_policy = k->n;
-		k->n++;
-	}
-	if (k->n < 4 || k->e[0].tag != TK_DER_OID ||
-	    k->e[k->n - 1].tag != TK_DER_OCTET_STRING ||
-	    k->e[k->n - 2].tag != TK_DER_OCTET_STRING ||
-	    k->e[k->n - 3].tag != TK_DER_INTEGER)
-		die("%s: not a TPMKey (type, ..., parent, pubkey, privkey)", path);
-	k->pub = k->n - 2;
+	if (tp_blob_decode(text, n, k->blob, sizeof(k->blob), &k->len, &k->hex,
+			   &why) ||
+	    tp_key_parse(k->blob, k->len, &k->k, &why))
+		die("%s: %s", path, why);
 }
 
 /* The object's authPolicy (SHA-256 objects only). */
-static const u8 *key_auth_policy(const struct tpmkey *k)
+static const u8 *key_auth_policy(const char *path, const struct tpmkey *k)
 {
-	const struct tk_der_tlv *t = &k->e[k->pub].t;
-	struct tk2_public info;
+	const char *why;
+	const u8 *p;
 
-	if (tk2_public_parse(t->val, t->len, &info))
-		die("the public part is not a sealed data object");
-	if (info.name_alg != TK2_ALG_SHA256 || info.policy_len != SHA256_LEN)
-		die("the object has no SHA-256 policy (seal it with policydigest=$(trusted-policy authorize ...))");
-	return info.policy;
+	if (tp_key_auth_policy(&k->k, &p, &why))
+		die("%s: %s", path, why);
+	return p;
 }
 
 /* One TPMPolicy: SEQUENCE { [0] INTEGER code, [1] OCTET STRING body }. */
@@ -534,67 +492,28 @@ static u32 policy_size(u32 code, u32 len)
 			   tk_der_size(tk_der_size(len)));
 }
 
-/*
- * Write @k with [1] and [3] replaced by @pol and @auth (NULL: none): type,
- * then the [n] fields in tag order, then parent, pubkey, privkey.
- */
+/* Write @k with [1] and [3] replaced by @pol and @auth (NULL: none). */
 static u32 key_write(const struct tpmkey *k, const u8 *pol, u32 pol_len,
 		     const u8 *auth, u32 auth_len, u8 *out, u32 size)
 {
-	struct { u8 tag; const u8 *p; u32 n; } f[16];
-	unsigned int nf = 0, i, j;
-	struct tk_cmd_buf w;
-	u32 body = 0;
+	const char *why;
+	int n = tp_key_write(&k->k, pol, pol_len, auth, auth_len, out, size,
+			     &why);
 
-	for (i = 0; i < k->n; i++) {
-		u8 tag = k->e[i].tag;
-
-		if (tag == CTX(1) || tag == CTX(3))
-			continue;
-		f[nf].tag = tag;
-		f[nf].p = k->e[i].raw;
-		f[nf++].n = k->e[i].raw_len;
-	}
-	if (pol) {
-		f[nf].tag = CTX(1);
-		f[nf].p = pol;
-		f[nf++].n = pol_len;
-	}
-	if (auth) {
-		f[nf].tag = CTX(3);
-		f[nf].p = auth;
-		f[nf++].n = auth_len;
-	}
-	/* stable sort of the [n] fields, which lie between type and parent */
-	for (i = 1; i < nf; i++) {
-		for (j = i; j > 1 && (f[j].tag & 0xe0) == TK_DER_CONTEXT &&
-		     ((f[j - 1].tag & 0xe0) != TK_DER_CONTEXT ||
-		      f[j - 1].tag > f[j].tag) && f[j - 1].tag != TK_DER_OID; j--) {
-			typeof(f[0]) t = f[j];
-
-			f[j] = f[j - 1];
-			f[j - 1] = t;
-		}
-	}
-	for (i = 0; i < nf; i++)
-		body += f[i].n;
-	tk_cmd_init(&w, out, size);
-	tk_der_put_hdr(&w, TK_DER_SEQUENCE, body);
-	for (i = 0; i < nf; i++)
-		tk_cmd_bytes(&w, f[i].p, f[i].n);
-	if (w.bad)
-		die("the new TPMKey is longer than %u bytes", size);
-	return w.len;
+	if (n < 0)
+		die("%s", why);
+	return n;
 }
 
 /*
- * The key's own policy [1]: exactly the initial PolicyAuthorize of @s, then
- * with @pin (a key sealed with blobauth=) PolicyAuthValue, empty.
+ * The key's own policy [1]: exactly the initial PolicyAuthorize of @s with
+ * @ref, then with @pin (a key sealed with blobauth=) PolicyAuthValue, empty.
  */
-static u32 key_policy(const struct signer *s, bool pin, u8 *out, u32 size)
+static u32 key_policy(const struct signer *s, const struct policy_ref *ref,
+		      bool pin, u8 *out, u32 size)
 {
 	u8 body[1024];
-	u32 n = authorize_body(s, NULL, 0, body, sizeof(body)), p;
+	u32 n = authorize_body(s, ref, NULL, 0, body, sizeof(body)), p;
 	struct tk_cmd_buf w;
 
 	p = policy_size(CC_POLICY_AUTHORIZE, n);
@@ -611,54 +530,14 @@ static u32 key_policy(const struct signer *s, bool pin, u8 *out, u32 size)
 	return w.len;
 }
 
-/* The TPMAuthPolicy entries of [3], walked; each callback gets one. */
-struct entry {
-	const u8 *raw;
-	u32 raw_len;
-	const u8 *name;
-	u32 name_len;
-	struct tk_der cmds;		/* SEQUENCE OF TPMPolicy contents */
-};
-
-static unsigned int entries(const struct tpmkey *k, struct entry *out,
-			    unsigned int max)
+static unsigned int entries(const char *path, const struct tpmkey *k,
+			    struct tp_entry *out, unsigned int max)
 {
-	struct tk_der outer, seq, item;
-	struct tk_der_tlv t;
-	unsigned int n = 0;
+	const char *why;
+	unsigned int n;
 
-	if (k->auth_policy < 0)
-		return 0;
-	tk_der_init(&outer, k->e[k->auth_policy].t.val,
-		    k->e[k->auth_policy].t.len);
-	if (tk_der_enter(&outer, TK_DER_SEQUENCE, &seq) || !tk_der_empty(&outer))
-		die("malformed authPolicy");
-	while (!tk_der_empty(&seq)) {
-		struct entry *e = &out[n];
-		struct tk_der f;
-		const u8 *start = seq.p;
-
-		if (n == max)
-			die("more than %u signed policies", max);
-		memset(e, 0, sizeof(*e));
-		if (tk_der_enter(&seq, TK_DER_SEQUENCE, &item))
-			die("malformed TPMAuthPolicy");
-		e->raw = start;
-		e->raw_len = seq.p - start;
-		if (tk_der_peek(&item) == CTX(0)) {
-			if (tk_der_enter(&item, CTX(0), &f) ||
-			    tk_der_expect(&f, TK_DER_UTF8STRING, &t) ||
-			    !tk_der_empty(&f))
-				die("malformed TPMAuthPolicy name");
-			e->name = t.val;
-			e->name_len = t.len;
-		}
-		if (tk_der_enter(&item, CTX(1), &f) ||
-		    tk_der_enter(&f, TK_DER_SEQUENCE, &e->cmds) ||
-		    !tk_der_empty(&f) || !tk_der_empty(&item))
-			die("malformed TPMAuthPolicy policy");
-		n++;
-	}
+	if (tp_entries(&k->k, out, max, &n, &why))
+		die("%s: %s", path, why);
 	return n;
 }
 
@@ -666,51 +545,63 @@ static unsigned int entries(const struct tpmkey *k, struct entry *out,
 static u32 auth_field(const u8 *const *raw, const u32 *len, unsigned int n,
 		      u8 *out, u32 size)
 {
-	struct tk_cmd_buf w;
-	u32 total = 0, i;
+	const char *why;
+	int ret = tp_auth_field(raw, len, n, out, size, &why);
 
-	for (i = 0; i < n; i++)
-		total += len[i];
-	tk_cmd_init(&w, out, size);
-	tk_der_put_hdr(&w, CTX(3), tk_der_size(total));
-	tk_der_put_hdr(&w, TK_DER_SEQUENCE, total);
-	for (i = 0; i < n; i++)
-		tk_cmd_bytes(&w, raw[i], len[i]);
-	if (w.bad)
-		die("authPolicy too long");
-	return w.len;
+	if (ret < 0)
+		die("%s", why);
+	return ret;
 }
 
-#define ENTRIES_MAX	32
+#define ENTRIES_MAX	TP_ENTRIES_MAX
 
 /* ---- commands ------------------------------------------------------------- */
 
 struct opts {
 	const char *signer, *pcrs, *values, *name, *policy, *out;
 	long index;
+	struct policy_ref ref;		/* --policy-ref; empty without */
 };
 
 static int cmd_add(const struct opts *o, char **argv, int argc)
 {
 	static struct tpmkey k;
 	static u8 out[BLOB_MAX], pol[2048], auth[BLOB_MAX], item[2048];
-	struct entry ents[ENTRIES_MAX];
+	struct tp_entry ents[ENTRIES_MAX];
 	const u8 *raw[ENTRIES_MAX + 1];
 	u32 len[ENTRIES_MAX + 1], pol_len, auth_len, n, i, cmds, body_len;
 	u8 digest[SHA256_LEN], sig[600], body[1200];
 	struct pcr_policy pp;
 	struct tk_cmd_buf w;
 	struct signer s;
-	u32 sig_len;
+	char kt[REF_TEXT_MAX], ot[REF_TEXT_MAX];
+	const u8 *kref;
+	const char *why;
+	u32 sig_len, kref_len;
 	bool pin = false;
+	int ret;
 
 	if (argc != 2 || !o->signer)
-		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] IN OUT");
+		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] [--policy-ref HEX] IN OUT");
 	signer_load(o->signer, true, &s);
 	pcr_policy(o->pcrs, o->values, &pp);
 	key_read(argv[0], &k);
-	authorize_digest(&s, digest);
-	if (memcmp(key_auth_policy(&k), digest, SHA256_LEN)) {
+	/*
+	 * The key's policy [1], when there, names the policyRef its authPolicy
+	 * was made with: an approval for another one would never load it.
+	 */
+	ret = tp_key_policy_ref(&k.k, &kref, &kref_len, &why);
+	if (ret && ret != -ENOENT)
+		die("%s: %s", argv[0], why);
+	if (!ret && (kref_len != o->ref.len ||
+		     (kref_len && memcmp(kref, o->ref.p, kref_len)))) {
+		die("%s: the key's policyRef is %s, not %s: give --policy-ref %s",
+		    argv[0], ref_text(kt, kref, kref_len),
+		    ref_text(ot, o->ref.p, o->ref.len),
+		    kref_len ? kt : "(none: leave it out)");
+	}
+	authorize_digest(&s, &o->ref, digest);
+	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN)) {
 		/* sealed with a PIN: PolicyAuthorize, then PolicyAuthValue */
 		u8 cc[4];
 
@@ -718,15 +609,15 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 		sha256(digest, SHA256_LEN, cc, sizeof(cc), digest);
 		pin = true;
 	}
-	if (memcmp(key_auth_policy(&k), digest, SHA256_LEN))
-		die("%s: the object's authPolicy is not PolicyAuthorize of this signer (nor followed by PolicyAuthValue)",
-		    argv[0]);
-	pol_len = key_policy(&s, pin, pol, sizeof(pol));
-	if (k.policy >= 0 && (k.e[k.policy].raw_len != pol_len ||
-			      memcmp(k.e[k.policy].raw, pol, pol_len)))
+	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN))
+		die("%s: the object's authPolicy is not PolicyAuthorize of this signer with policyRef %s (nor followed by PolicyAuthValue): another signer, or sealed with another policyref= (--policy-ref)",
+		    argv[0], ref_text(ot, o->ref.p, o->ref.len));
+	pol_len = key_policy(&s, &o->ref, pin, pol, sizeof(pol));
+	if (k.k.policy >= 0 && (k.k.e[k.k.policy].raw_len != pol_len ||
+				memcmp(k.k.e[k.k.policy].raw, pol, pol_len)))
 		die("%s: the policy field is not this signer's PolicyAuthorize", argv[0]);
 
-	n = entries(&k, ents, ENTRIES_MAX);
+	n = entries(argv[0], &k, ents, ENTRIES_MAX);
 	for (i = 0; o->name && i < n; i++)
 		if (ents[i].name_len == strlen(o->name) &&
 		    !memcmp(ents[i].name, o->name, ents[i].name_len))
@@ -736,8 +627,9 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 		die("%s: %u signed policies already", argv[0], n);
 
 	/* The new entry: PolicyPCR, then PolicyAuthorize signed over it. */
-	sig_len = sign_policy(&s, pp.policy, sig, sizeof(sig));
-	body_len = authorize_body(&s, sig, sig_len, body, sizeof(body));
+	sig_len = sign_policy(&s, pp.policy, &o->ref, sig, sizeof(sig));
+	body_len = authorize_body(&s, &o->ref, sig, sig_len, body,
+				  sizeof(body));
 	cmds = policy_size(TK2_CC_POLICY_PCR, pp.body_len) +
 	       policy_size(CC_POLICY_AUTHORIZE, body_len);
 	i = tk_der_size(tk_der_size(cmds));
@@ -770,67 +662,33 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	return 0;
 }
 
-static void list_policy_cmds(struct tk_der cmds)
-{
-	while (!tk_der_empty(&cmds)) {
-		struct tk_der item, f;
-		struct tk_der_tlv t;
-		u32 code;
-
-		if (tk_der_enter(&cmds, TK_DER_SEQUENCE, &item) ||
-		    tk_der_enter(&item, CTX(0), &f) || tk_der_next(&f, &t) ||
-		    tk_der_u32(&t, &code) || tk_der_enter(&item, CTX(1), &f) ||
-		    tk_der_expect(&f, TK_DER_OCTET_STRING, &t))
-			die("malformed TPMPolicy");
-		if (code == TK2_CC_POLICY_PCR && t.len >= 2 + SHA256_LEN + 10) {
-			u32 mask = 0, i;
-			const u8 *sel = t.val + 2 + get_unaligned_be16(t.val);
-
-			/* count(4) hash(2) sizeofSelect(1) bitmap(3) */
-			for (i = 0; i < 3 && sel + 7 + i < t.val + t.len; i++)
-				mask |= (u32)sel[7 + i] << (8 * i);
-			printf(" PolicyPCR(%s:",
-			       tk_hash_name(tk_hash_by_alg(get_unaligned_be16(sel + 4))) ?: "?");
-			for (i = 0; i < TK2_PCR_COUNT; i++)
-				if (mask & 1U << i)
-					printf("%s%u", mask & ((1U << i) - 1) ? "," : "", i);
-			printf(")");
-		} else if (code == CC_POLICY_AUTHORIZE && t.len > 2) {
-			u8 name[2 + SHA256_LEN];
-			u32 plen = get_unaligned_be16(t.val);
-
-			if (plen + 2 > t.len)
-				die("malformed PolicyAuthorize");
-			put_unaligned_be16(TK2_ALG_SHA256, name);
-			sha256(t.val + 2, plen, "", 0, name + 2);
-			printf(" PolicyAuthorize(signer ");
-			hex_print(stdout, name, sizeof(name));
-			printf(")");
-		} else {
-			printf(" 0x%x", code);
-		}
-	}
-}
-
+/*
+ * The listing goes to a memory stream first: a blob malformed halfway
+ * prints nothing but the error.
+ */
 static int cmd_list(char **argv, int argc)
 {
 	static struct tpmkey k;
-	struct entry ents[ENTRIES_MAX];
-	unsigned int n, i;
+	const char *why;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	if (argc != 1)
 		die("list: IN");
 	key_read(argv[0], &k);
-	n = entries(&k, ents, ENTRIES_MAX);
-	for (i = 0; i < n; i++) {
-		if (ents[i].name)
-			printf("%u %.*s", i, (int)ents[i].name_len,
-			       (const char *)ents[i].name);
-		else
-			printf("%u -", i);
-		list_policy_cmds(ents[i].cmds);
-		printf("\n");
+	f = open_memstream(&text, &len);
+	if (!f)
+		die("out of memory");
+	if (tp_list(&k.k, f, sha256_1, &why)) {
+		fclose(f);
+		free(text);
+		die("%s: %s", argv[0], why);
 	}
+	if (fclose(f))
+		die("out of memory");
+	fwrite(text, 1, len, stdout);
+	free(text);
 	return 0;
 }
 
@@ -838,7 +696,7 @@ static int cmd_remove(const struct opts *o, char **argv, int argc)
 {
 	static struct tpmkey k;
 	static u8 out[BLOB_MAX], auth[BLOB_MAX];
-	struct entry ents[ENTRIES_MAX];
+	struct tp_entry ents[ENTRIES_MAX];
 	const u8 *raw[ENTRIES_MAX];
 	u32 len[ENTRIES_MAX], n, i, m = 0, auth_len, out_len;
 	long hit = -1;
@@ -846,7 +704,7 @@ static int cmd_remove(const struct opts *o, char **argv, int argc)
 	if (argc != 2 || (!o->name && o->index < 0) || (o->name && o->index >= 0))
 		die("remove: (--name NAME | --index N) IN OUT");
 	key_read(argv[0], &k);
-	n = entries(&k, ents, ENTRIES_MAX);
+	n = entries(argv[0], &k, ents, ENTRIES_MAX);
 	for (i = 0; i < n; i++) {
 		bool match = o->name ? ents[i].name_len == strlen(o->name) &&
 				       !memcmp(ents[i].name, o->name, ents[i].name_len) :
@@ -861,8 +719,8 @@ static int cmd_remove(const struct opts *o, char **argv, int argc)
 	if (hit < 0)
 		die("%s: no such signed policy", argv[0]);
 	auth_len = m ? auth_field(raw, len, m, auth, sizeof(auth)) : 0;
-	out_len = key_write(&k, k.policy >= 0 ? k.e[k.policy].raw : NULL,
-			    k.policy >= 0 ? k.e[k.policy].raw_len : 0,
+	out_len = key_write(&k, k.k.policy >= 0 ? k.k.e[k.k.policy].raw : NULL,
+			    k.k.policy >= 0 ? k.k.e[k.k.policy].raw_len : 0,
 			    m ? auth : NULL, auth_len, out, sizeof(out));
 	write_all(argv[1], out, out_len, k.hex);
 	return 0;
@@ -878,6 +736,7 @@ int main(int argc, char **argv)
 		{ "index", required_argument, NULL, 'i' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "policy-ref", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -885,6 +744,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 	struct signer s;
 	u8 d[SHA256_LEN];
+	long got;
 	int c;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -903,12 +763,23 @@ int main(int argc, char **argv)
 		case 'i': o.index = strtol(optarg, NULL, 10); break;
 		case 'P': o.policy = optarg; break;
 		case 'o': o.out = optarg; break;
+		case 'R':
+			got = tp_hex_decode(optarg, strlen(optarg), o.ref.p,
+					    sizeof(o.ref.p));
+			if (got < 1)
+				die("--policy-ref %s: not 1 to %u bytes in hex",
+				    optarg, TP_REF_MAX);
+			o.ref.len = got;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	argv += optind;
 	argc -= optind;
+	if (o.ref.len && strcmp(cmd, "authorize") && strcmp(cmd, "sign") &&
+	    strcmp(cmd, "add"))
+		die("%s: --policy-ref is for authorize, sign and add", cmd);
 
 	if (!strcmp(cmd, "authorize") || !strcmp(cmd, "signer-name") ||
 	    !strcmp(cmd, "signer-public")) {
@@ -916,7 +787,7 @@ int main(int argc, char **argv)
 			die("%s: --signer KEY", cmd);
 		signer_load(o.signer, false, &s);
 		if (!strcmp(cmd, "authorize")) {
-			authorize_digest(&s, d);
+			authorize_digest(&s, &o.ref, d);
 			hex_print(stdout, d, sizeof(d));
 		} else if (!strcmp(cmd, "signer-name")) {
 			hex_print(stdout, s.name, sizeof(s.name));
@@ -948,10 +819,10 @@ int main(int argc, char **argv)
 		u32 n;
 
 		if (!o.signer || !o.policy ||
-		    hex_decode(o.policy, strlen(o.policy), d, sizeof(d)) != SHA256_LEN)
+		    tp_hex_decode(o.policy, strlen(o.policy), d, sizeof(d)) != SHA256_LEN)
 			die("sign: --signer KEY --policy HEX (32 bytes)");
 		signer_load(o.signer, true, &s);
-		n = sign_policy(&s, d, sig, sizeof(sig));
+		n = sign_policy(&s, d, &o.ref, sig, sizeof(sig));
 		EVP_PKEY_free(s.key);
 		if (o.out) {
 			write_all(o.out, sig, n, false);

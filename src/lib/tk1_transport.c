@@ -307,9 +307,10 @@ static int auth_hmac(const struct tk1_crypto *c, const u8 *key,
  * @handles: how many handles the wrapped command has after its header
  * @nonce_odd: transNonceOdd, 20 fresh random bytes
  *
- * The session is asked to continue (continueTransSession TRUE): the
- * caller flushes it (TPM_FlushSpecific, TK1_RT_TRANS) when done; the TPM
- * ends it itself when TPM_ExecuteTransport fails.
+ * The session is asked to continue (continueTransSession TRUE) unless
+ * @t->last: then the TPM ends it with this command. A caller that ends
+ * otherwise flushes it (TPM_FlushSpecific, TK1_RT_TRANS); the TPM ends it
+ * itself when TPM_ExecuteTransport fails.
  *
  * Return: 0, -EINVAL when the command in @buf is malformed, -E2BIG when the
  * wrapped command does not fit, or the primitives' errno.
@@ -319,7 +320,7 @@ int tk1_transport_wrap(const struct tk1_crypto *c,
 		       u32 handles, const u8 *nonce_odd)
 {
 	u8 h1[TK1_DIGEST_SIZE], digest[TK1_DIGEST_SIZE], hmac[TK1_DIGEST_SIZE];
-	u8 words[8], cont = 1;
+	u8 words[8], cont = !t->last;
 	struct tk_span s[3];
 	struct tk_cmd_buf b;
 	u32 len, start, end;

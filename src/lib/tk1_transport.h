@@ -65,6 +65,7 @@ struct tk1_pubkey {
 /* An open transport session: its handle, secret and rolling nonce. */
 struct tk1_transport {
 	u32 handle;
+	bool last;		/* the next command ends the session */
 	u8 auth[TK1_DIGEST_SIZE];
 	u8 nonce_even[TK1_NONCE_SIZE];
 };

@@ -587,6 +587,27 @@ static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tk2_pcrs *sel)
 	return mask;
 }
 
+/* PCR_Read's parameters, from @r's position. */
+static int take_pcr_read(struct tk_rsp_buf *r, const struct tk2_pcrs *sel,
+			 struct tk2_pcr_values *out)
+{
+	u32 dsize = tk2_alg_digest_size(sel->alg);
+	unsigned int i;
+
+	out->update_counter = tk_rsp_u32(r);
+	out->got = take_pcr_selection(r, sel);
+	out->count = tk_rsp_u32(r);
+	if (r->bad || out->count != popcount32(out->got) ||
+	    out->count > TK2_PCR_READ_MAX)
+		return -EBADMSG;
+	for (i = 0; i < out->count; i++) {
+		if (tk_rsp_u16(r) != dsize)
+			return -EBADMSG;
+		out->digest[i] = tk_rsp_bytes(r, dsize);
+	}
+	return r->bad ? -EBADMSG : 0;
+}
+
 /**
  * tk2_rsp_pcr_read() - parse the response to TPM2_PCR_Read
  * @rsp: the response
@@ -598,26 +619,38 @@ static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tk2_pcrs *sel)
  * response is malformed or has bytes left over.
  */
 int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
-		      struct tk2_pcr_values *out)
+		     struct tk2_pcr_values *out)
 {
-	u32 dsize = tk2_alg_digest_size(sel->alg);
 	struct tk_rsp_buf r;
-	unsigned int i;
 	int rc;
 
 	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	return rc ?: take_pcr_read(&r, sel, out) ?: tk_rsp_end(&r);
+}
+
+/**
+ * tk2_rsp_pcr_read_params() - PCR_Read's parameters, of a response in sessions
+ * @rsp: the response, whose sessions tk2_rsp_sessions() checked
+ * @size: the size of its buffer
+ * @sel: the selection the command asked for
+ * @out: the PCRs returned and their values, pointing into @rsp
+ *
+ * Return: 0, or -EBADMSG when the parameters are malformed or have bytes
+ * left over.
+ */
+int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
+			    const struct tk2_pcrs *sel,
+			    struct tk2_pcr_values *out)
+{
+	struct tk_rsp_buf r, p = { };
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
 	if (rc)
 		return rc;
-	out->update_counter = tk_rsp_u32(&r);
-	out->got = take_pcr_selection(&r, sel);
-	out->count = tk_rsp_u32(&r);
-	if (r.bad || out->count != popcount32(out->got) ||
-	    out->count > TK2_PCR_READ_MAX)
+	p.len = tk_rsp_u32(&r);
+	p.data = tk_rsp_bytes(&r, p.len);
+	if (r.bad)
 		return -EBADMSG;
-	for (i = 0; i < out->count; i++) {
-		if (tk_rsp_u16(&r) != dsize)
-			return -EBADMSG;
-		out->digest[i] = tk_rsp_bytes(&r, dsize);
-	}
-	return tk_rsp_end(&r);
+	return take_pcr_read(&p, sel, out) ?: tk_rsp_end(&p);
 }

@@ -115,6 +115,7 @@ enum tk2_rc {
 	TK2_RC_POLICY_FAIL	= 0x09d,
 	TK2_RC_INTEGRITY	= 0x09f,
 	TK2_RC_REFERENCE_H0	= 0x910,
+	TK2_RC_REFERENCE_S0	= 0x918,
 	TK2_RC_LOCKOUT		= 0x921,
 };
 
@@ -123,10 +124,26 @@ static inline u32 tk2_rc_base(u32 rc)
 	return rc & TK2_RC_FMT1 ? rc & (TK2_RC_FMT1 | 0x3f) : rc;
 }
 
+static inline bool tk2_base_is_handle(u32 rc)
+{
+	return tk2_rc_base(rc) == TK2_RC_HANDLE;
+}
+
 /* Which handle or parameter a format-one code names (0: none). */
 static inline u32 tk2_rc_index(u32 rc)
 {
 	return rc & TK2_RC_FMT1 ? (rc >> 8) & 0xf : 0;
+}
+
+/*
+ * Does @rc say that session @n (1: the first) is not loaded: gone, or
+ * never there (a warning TPM_RC_REFERENCE_Sn, or TPM_RC_HANDLE naming it)?
+ */
+static inline bool tk2_rc_session_gone(int rc, unsigned int n)
+{
+	return rc > 0 && (rc == TK2_RC_REFERENCE_S0 + (int)(n - 1) ||
+			  (tk2_base_is_handle(rc) && !(rc & TK2_RC_P) &&
+			   tk2_rc_index(rc) == 8 + n));
 }
 
 /* One authorisation of a command: a password, or a policy session. */
@@ -219,5 +236,8 @@ struct tk2_pcr_values {
 
 int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
 		      struct tk2_pcr_values *out);
+int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
+			    const struct tk2_pcrs *sel,
+			    struct tk2_pcr_values *out);
 
 #endif /* TK2_MSG_H */

@@ -24,6 +24,7 @@ enum tk2_session_attr {
 	TK2_SESS_CONTINUE	= 1U << 0,
 	TK2_SESS_DECRYPT	= 1U << 5,	/* first command parameter */
 	TK2_SESS_ENCRYPT	= 1U << 6,	/* first response parameter */
+	TK2_SESS_AUDIT		= 1U << 7,	/* HMAC a command with no entity */
 };
 
 /* TPM_SE (Part 2 §6.14); TK2_SE_POLICY is in tk2_msg.h */

@@ -28,6 +28,7 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_LOGON]		= "logon",
 	[TK_OPT_SESSIONS]	= "sessions",
 	[TK_OPT_POLICYKEY]	= "policykey",
+	[TK_OPT_POLICYREF]	= "policyref",
 };
 
 static int refuse(struct tk_request *req, const char *why)
@@ -211,6 +212,15 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 		return 0;
 	case TK_OPT_POLICYKEY:
 		return parse_policykey(req, val, tpm2);
+	case TK_OPT_POLICYREF:
+		if (!tpm2)
+			return refuse(req, "policyref needs a TPM 2.0");
+		ret = tk_hex_decode(o->policyref, sizeof(o->policyref), val,
+				    strlen(val));
+		if (ret <= 0)
+			return refuse(req, "policyref is not 1 to 64 bytes in hex");
+		o->policyref_len = ret;
+		return 0;
 	default:
 		return refuse(req, "unknown option");
 	}

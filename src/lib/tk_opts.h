@@ -41,6 +41,7 @@ enum tk_opt {
 	TK_OPT_LOGON,
 	TK_OPT_SESSIONS,
 	TK_OPT_POLICYKEY,
+	TK_OPT_POLICYREF,
 	TK_OPT_COUNT
 };
 
@@ -53,6 +54,7 @@ struct tk_options {
 	u32 pcrinfo_len;
 	u32 policydigest_len;
 	u32 policykey_len;
+	u32 policyref_len;
 	enum tk_hash hash;
 	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
 	u32 pcrs_mask;
@@ -63,6 +65,7 @@ struct tk_options {
 	u8 pcrinfo[TK_PCRINFO_MAX];
 	u8 policydigest[TK_DIGEST_MAX];
 	u8 policykey[TK_SIGNER_MAX + 2];	/* TPMT_PUBLIC of the signer */
+	u8 policyref[TK_DIGEST_MAX];	/* what the signer's approvals name */
 	char logon[TK_LOGON_MAX + 1];	/* logon=: "<prefix>:<desc>" */
 };
 

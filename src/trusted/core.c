@@ -146,6 +146,9 @@ static int trusted_preparse(struct key_preparsed_payload *prep)
 		pr_info_ratelimited("refused: %s\n", req->why);
 		goto out;
 	}
+	ret = trusted_sessions_option(&req->opt);
+	if (ret)
+		goto out;
 	if (trusted_wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
 		ret = -EPERM;
 		goto out;
@@ -388,6 +391,8 @@ static void __exit trusted_exit(void)
 {
 	unregister_key_type(&key_type_trusted);
 	rcu_barrier();		/* payloads freed by update run our code */
+	trusted_tpm2_exit();
+	trusted_tpm1_exit();
 	trusted_auth_exit();
 	trusted_tpm_exit();
 }

@@ -250,6 +250,31 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 }
 
 /*
+ * One sequence of a seal; @gone: it failed in a kept transport that was
+ * not there (nothing ran in it: the caller tries once more).
+ */
+static int seal_sequence(u8 *buf, struct seal_work *w,
+			 struct trusted_key_payload *p,
+			 const struct tk_options *o, bool draw, bool *gone)
+{
+	int ret;
+
+	*gone = false;
+	ret = trusted_tpm1_begin(buf, &w->x, o);
+	if (ret)
+		return ret;
+	if (draw)
+		ret = trusted_tpm1_random_in(buf, &w->x, p->key, p->key_len);
+	if (!ret)
+		ret = seal_exchange(buf, w, p, o);
+	if (w->open)
+		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+	*gone = ret && w->x.gone;
+	trusted_tpm1_end(buf, &w->x, !ret);
+	return ret;
+}
+
+/*
  * Seal p->key; with @draw, draw it from the TPM first, in the same
  * transport session (one transport for the whole of a new key).
  */
@@ -257,6 +282,7 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 		bool draw)
 {
 	struct seal_work *w;
+	bool gone;
 	u8 *buf;
 	int ret = -ENOMEM;
 
@@ -267,17 +293,11 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 	if (!w)
 		goto out_buf;
 
-	ret = trusted_tpm1_begin(buf, &w->x, o);
-	if (ret)
-		goto out_w;
-	if (draw)
-		ret = trusted_tpm1_random_in(buf, &w->x, p->key, p->key_len);
-	if (!ret)
-		ret = seal_exchange(buf, w, p, o);
-	if (w->open)
-		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
-	trusted_tpm1_end(buf, &w->x);
-out_w:
+	ret = seal_sequence(buf, w, p, o, draw, &gone);
+	if (gone) {	/* the kept transport was flushed: anew */
+		memset(w, 0, sizeof(*w));
+		ret = seal_sequence(buf, w, p, o, draw, &gone);
+	}
 
 	kfree_sensitive(w);
 out_buf:
@@ -366,6 +386,11 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	ret = trusted_tpm1_send(buf, &w->x, 1, "TPM_Unseal", &ran);
 	if (ran)	/* the TPM saw it and closed both sessions */
 		w->open[0] = w->open[1] = false;
+	if (ret == TK1_RC_WRONGPCRVAL)
+		pr_info_ratelimited("load: PCR values changed (TPM_WRONGPCRVAL)\n");
+	else if (ret == TK1_RC_DECRYPT_ERROR || ret == TK1_RC_NOTSEALED_BLOB)
+		pr_info_ratelimited("load: not sealed by this TPM (%d: another TPM's or another parent's blob, or tampered)\n",
+				    ret);
 	if (ret)
 		return trusted_tpm_errno(ret, NULL);
 	ret = tk1_parse_unseal(buf, PAGE_SIZE, &out);
@@ -390,6 +415,28 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	return 0;
 }
 
+/* One sequence of an unseal; @gone as for seal_sequence(). */
+static int unseal_sequence(u8 *buf, struct unseal_work *w,
+			   struct trusted_key_payload *p,
+			   const struct tk_options *o, bool *gone)
+{
+	unsigned int i;
+	int ret;
+
+	*gone = false;
+	ret = trusted_tpm1_begin(buf, &w->x, o);
+	if (ret)
+		return ret;
+	ret = unseal_exchange(buf, w, p, o);
+	for (i = 0; i < 2; i++)
+		if (w->open[i])
+			trusted_tpm1_flush(buf, w->sess[i].handle,
+					   TK1_RT_AUTH);
+	*gone = ret && w->x.gone;
+	trusted_tpm1_end(buf, &w->x, !ret);
+	return ret;
+}
+
 /**
  * trusted_tpm1_unseal() - unseal a payload's blob with TPM_Unseal
  * @p: the payload; its blob is unsealed into its key and migratable flag
@@ -401,7 +448,7 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o)
 {
 	struct unseal_work *w;
-	unsigned int i;
+	bool gone;
 	u8 *buf;
 	int ret = -ENOMEM;
 
@@ -416,17 +463,11 @@ int trusted_tpm1_unseal(struct trusted_key_payload *p,
 	if (!w)
 		goto out_buf;
 
-	ret = trusted_tpm1_begin(buf, &w->x, o);
-	if (ret)
-		goto out_w;
-	ret = unseal_exchange(buf, w, p, o);
-	for (i = 0; i < 2; i++)
-		if (w->open[i])
-			trusted_tpm1_flush(buf, w->sess[i].handle,
-					   TK1_RT_AUTH);
-	trusted_tpm1_end(buf, &w->x);
-out_w:
-
+	ret = unseal_sequence(buf, w, p, o, &gone);
+	if (gone) {	/* the kept transport was flushed: anew */
+		memset(w, 0, sizeof(*w));
+		ret = unseal_sequence(buf, w, p, o, &gone);
+	}
 	kfree_sensitive(w);
 out_buf:
 	trusted_tpm_buf_free(buf);

@@ -7,14 +7,23 @@
  *
  * A sequence (trusted_tpm1_begin() .. trusted_tpm1_end()) runs under one
  * lock with the chip held. It reads the parent key's public part
- * (TPM_GetPubKey, OIAP with keyauth), OAEP-encrypts a fresh transport
- * secret to it and opens the session (TPM_EstablishTransport, OIAP with
- * keyauth). A TPM 1.2 answers TPM_GetPubKey for the SRK only when its
- * owner set readSRKPub: without it the sequence falls back to plain
- * commands (the blob authorisation stays ADIP-encrypted), as with
- * sessions=0; docs/trusted.md.
+ * (TPM_GetPubKey, OIAP with keyauth), checks it (srk_pub= when set, else
+ * the SRK's first answer since the module was loaded: trust.c),
+ * OAEP-encrypts a fresh transport secret to it and opens the session
+ * (TPM_EstablishTransport, OIAP with keyauth). The SRK's public key so
+ * checked is kept for the module's lifetime: later sequences send no
+ * TPM_GetPubKey, and read it again only when the transport fails to open.
+ * A transport under the SRK that served a sequence well is kept open for
+ * the next one (no TPM_EstablishTransport, no RSA per operation); a
+ * failure flushes it, and one found gone (flushed by another TPM user) is
+ * replaced once by the caller (trusted_tpm1_begin() again).
+ * A TPM 1.2 answers TPM_GetPubKey for the SRK only when its owner set
+ * readSRKPub; without it, or without RSA in the kernel, the sequence is
+ * refused rather than run in clear: sessions=0 is the user's way to go
+ * without (docs/trusted.md).
  */
 #include <crypto/akcipher.h>
+#include <crypto/sha2.h>
 #include <linux/crypto.h>
 #include <linux/error-injection.h>
 #include <linux/mutex.h>
@@ -26,6 +35,21 @@
 
 /* One exchange at a time: a TPM 1.2 has only a few session slots. */
 static DEFINE_MUTEX(tk1_lock);
+
+/* The transport kept between sequences under the SRK (tk1_lock). */
+static struct {
+	bool valid;
+	struct tk1_transport t;
+} kept_x;
+
+/* The SRK's public key, checked once (under tk1_lock). */
+static struct {
+	bool valid;
+	u32 exponent;
+	u32 len;
+	u8 modulus[TK1_RSA_MAX_BYTES];
+	u8 digest[SHA256_DIGEST_SIZE];	/* of its TPM_PUBKEY: srk_pub='s form */
+} srk_kept;
 
 struct start_work {
 	struct tk1_session sess;
@@ -136,61 +160,50 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 		return ret;
 	ret = ret ?: trusted_tpm1_parse_pubkey(buf, &w->pk);
 	if (ret == TK1_RC_INVALID_KEYHANDLE &&
-	    parent_handle(o) == TK1_KH_SRK) {
-		pr_notice_once("TPM 1.2: the SRK's public key is not readable (readSRKPub): seal and unseal data cross the TPM bus in clear\n");
-		return -EOPNOTSUPP;
-	}
+	    parent_handle(o) == TK1_KH_SRK)
+		return trusted_refuse(TK1_KH_SRK, trusted_trust_known(TK1_KH_SRK) ?
+				      "its public key is no longer readable, but it was earlier" :
+				      "its public key is not readable (readSRKPub is off): run tpm_restrictsrk -a once as the TPM's owner, or use sessions=0");
 	if (ret)
 		return trusted_tpm_errno(ret, "TPM_GetPubKey");
 	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_GET_PUBKEY,
 					&w->pk.params, true);
-	return ret ?: trusted_tpm1_check_response(w->check, o->keyauth,
-						  w->digest, &w->auth,
-						  &w->pk.auth);
+	ret = ret ?: trusted_tpm1_check_response(w->check, o->keyauth,
+						 w->digest, &w->auth,
+						 &w->pk.auth);
+	ret = ret ?: trusted_trust_parent(parent_handle(o),
+					  parent_handle(o) == TK1_KH_SRK,
+					  w->pk.params.p, w->pk.params.len,
+					  NULL, 0);
+	if (ret || parent_handle(o) != TK1_KH_SRK ||
+	    w->pk.modulus.len > sizeof(srk_kept.modulus))
+		return ret;
+	sha256(w->pk.params.p, w->pk.params.len, srk_kept.digest);
+	memcpy(srk_kept.modulus, w->pk.modulus.p, w->pk.modulus.len);
+	srk_kept.len = w->pk.modulus.len;
+	srk_kept.exponent = w->pk.exponent;
+	srk_kept.valid = true;
+	return 0;
 }
 
-/**
- * trusted_rsa_encrypt() - raw RSA encryption of an encoded message
- * @tfm: an "rsa" akcipher
- * @der: the public key, an RSAPublicKey in DER (tk1_rsa_pub_der())
- * @der_len: its length
- * @em: the encoded message (OAEP), @k bytes
- * @out: the ciphertext, @k bytes
- * @k: the modulus size in bytes: the key's must be that
- *
- * Shared by the TPM 1.2 transport secret and the TPM 2.0 RSA salt.
- *
- * Return: 0 or a negative errno (one rate-limited line).
- */
-int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
-			u32 der_len, u8 *em, u8 *out, u32 k)
+/* Is the parent the SRK, its public key kept, trusted and pinned? */
+static bool srk_usable(const struct tk_options *o)
 {
-	struct akcipher_request *req = NULL;
-	struct scatterlist src, dst;
-	DECLARE_CRYPTO_WAIT(wait);
-	int ret;
+	return parent_handle(o) == TK1_KH_SRK && srk_kept.valid &&
+	       trusted_trust_known(TK1_KH_SRK) &&
+	       trusted_trust_pin(TK1_KH_SRK, srk_kept.digest,
+				 sizeof(srk_kept.digest)) >= 0;
+}
 
-	ret = crypto_akcipher_set_pub_key(tfm, der, der_len);
-	if (!ret && crypto_akcipher_maxsize(tfm) != k)
-		ret = -EINVAL;
-	if (!ret) {
-		req = akcipher_request_alloc(tfm, GFP_KERNEL);
-		if (!req)
-			ret = -ENOMEM;
-	}
-	if (!ret) {
-		sg_init_one(&src, em, k);
-		sg_init_one(&dst, out, k);
-		akcipher_request_set_crypt(req, &src, &dst, k, k);
-		akcipher_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP,
-					      crypto_req_done, &wait);
-		ret = crypto_wait_req(crypto_akcipher_encrypt(req), &wait);
-	}
-	if (ret)
-		pr_info_ratelimited("RSA encryption to the parent failed (%d)\n",
-				    ret);
-	akcipher_request_free(req);
-	return ret;
+/* The SRK's kept public key into w->pk: true when there is one. */
+static bool take_kept(struct start_work *w, const struct tk_options *o)
+{
+	if (!srk_usable(o))
+		return false;
+	w->pk.modulus = (struct tk_span){ .p = srk_kept.modulus,
+					  .len = srk_kept.len };
+	w->pk.exponent = srk_kept.exponent;
+	return true;
 }
 
 /* w->secret = RSA(OAEP(TPM_TRANSPORT_AUTH)) for the key in w->pk. */
@@ -246,26 +259,73 @@ static int establish(u8 *buf, struct start_work *w, struct tk1_xport *x,
 						  &out.auth);
 }
 
+/* Open the transport, to the kept SRK key when @kept, else as read. */
+static int open_transport(u8 *buf, struct start_work *w, struct tk1_xport *x,
+			  const struct tk_options *o, bool kept)
+{
+	int ret = 0;
+
+	if (!kept) {
+		ret = read_pubkey(buf, w, o);
+		if (w->open)
+			trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+		w->open = false;
+	}
+	ret = ret ?: encrypt_secret(w, x->rsa, x->t.auth);
+	ret = ret ?: establish(buf, w, x, o);
+	if (w->open)
+		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+	w->open = false;
+	return ret;
+}
+
 static int start_transport(u8 *buf, struct tk1_xport *x,
 			   const struct tk_options *o)
 {
 	struct start_work *w;
+	bool kept;
 	int ret;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
 	get_random_bytes(x->t.auth, sizeof(x->t.auth));
-	ret = read_pubkey(buf, w, o);
-	if (w->open)
-		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
-	w->open = false;
-	ret = ret ?: encrypt_secret(w, x->rsa, x->t.auth);
-	ret = ret ?: establish(buf, w, x, o);
-	if (w->open)
-		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
+	kept = take_kept(w, o);
+	ret = open_transport(buf, w, x, o, kept);
+	if (ret > 0 && kept && !x->open && ret != TK1_RC_AUTHFAIL) {
+		/*
+		 * The TPM's SRK may have changed: read and check it again (not
+		 * after an authorisation failure, which would count twice).
+		 */
+		srk_kept.valid = false;
+		memset(w, 0, sizeof(*w));
+		ret = open_transport(buf, w, x, o, false);
+	}
 	kfree_sensitive(w);
 	return ret;
+}
+
+/* Flush the kept transport, if any. */
+static void drop_kept_transport(u8 *buf)
+{
+	if (kept_x.valid)
+		trusted_tpm1_flush(buf, kept_x.t.handle, TK1_RT_TRANS);
+	memzero_explicit(&kept_x, sizeof(kept_x));
+	trusted_set_kept(0);
+}
+
+/* The kept transport into @x when the SRK it was opened to is still ours. */
+static bool take_kept_transport(struct tk1_xport *x,
+				const struct tk_options *o)
+{
+	if (!kept_x.valid || !x->keep || !srk_usable(o))
+		return false;
+	x->t = kept_x.t;
+	memzero_explicit(&kept_x, sizeof(kept_x));
+	trusted_set_kept(0);
+	x->open = true;
+	x->kept = true;
+	return true;
 }
 
 /**
@@ -275,10 +335,11 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
  * @o: the options: the parent key and its keyauth, sessions=
  *
  * Takes the TPM 1.2 lock and the chip, and, unless sessions=0, opens an
- * encrypted transport session; where the SRK's public key cannot be read
- * (or the kernel has no RSA) the sequence goes on in clear. The RSA
- * transform is allocated first: that may load a module, which IMA may
- * measure into the TPM, and the chip must not be held then.
+ * encrypted transport session; where it cannot (no RSA in the kernel, a
+ * parent public key that cannot be read or is not the one trusted) the
+ * sequence is refused. The RSA transform is allocated first: that may
+ * load a module, which IMA may measure into the TPM, and the chip must
+ * not be held then.
  *
  * Return: 0, or a negative errno (then nothing is held).
  */
@@ -288,11 +349,12 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 	int ret;
 
 	if (o->sessions) {
-		x->rsa = crypto_alloc_akcipher("rsa", 0, 0);
+		x->rsa = trusted_crypto_alloc_rsa();
 		if (IS_ERR(x->rsa)) {
-			pr_notice_once("TPM 1.2: no rsa in the kernel (%ld): seal and unseal data cross the TPM bus in clear\n",
-				       PTR_ERR(x->rsa));
+			ret = trusted_crypto_missing(PTR_ERR(x->rsa), "rsa",
+						     "CONFIG_CRYPTO_RSA");
 			x->rsa = NULL;
+			return ret;
 		}
 	}
 	mutex_lock(&tk1_lock);
@@ -303,31 +365,63 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 		x->rsa = NULL;
 		return ret;
 	}
-	if (!x->rsa)
+	if (!x->rsa) {
+		trusted_clear_warn(parent_handle(o));
 		return 0;
+	}
+	x->keep = parent_handle(o) == TK1_KH_SRK;
+	if (take_kept_transport(x, o))
+		return 0;
+	drop_kept_transport(buf);
 	ret = start_transport(buf, x, o);
-	if (ret == -EOPNOTSUPP)
-		return 0;
 	if (ret)
-		trusted_tpm1_end(buf, x);
+		trusted_tpm1_end(buf, x, false);
 	return ret;
 }
 
 /**
- * trusted_tpm1_end() - end a sequence: flush the transport, release all
+ * trusted_tpm1_end() - end a sequence: keep or flush the transport, release all
  * @buf: a command buffer
  * @x: the transport state
+ * @ok: the sequence succeeded: a transport under the SRK is kept open
  */
-void trusted_tpm1_end(u8 *buf, struct tk1_xport *x)
+void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok)
 {
 	struct crypto_akcipher *rsa = x->rsa;
 
-	if (x->open)
+	if (x->open && ok && x->keep && !kept_x.valid) {
+		kept_x.t = x->t;
+		kept_x.t.last = false;
+		kept_x.valid = true;
+		trusted_set_kept(x->t.handle);
+	} else if (x->open) {
 		trusted_tpm1_flush(buf, x->t.handle, TK1_RT_TRANS);
+	}
 	memzero_explicit(x, sizeof(*x));
 	trusted_tpm_release();
 	mutex_unlock(&tk1_lock);
 	crypto_free_akcipher(rsa);
+}
+
+/**
+ * trusted_tpm1_exit() - flush the transport kept between sequences
+ */
+void trusted_tpm1_exit(void)
+{
+	u8 *buf;
+
+	if (!kept_x.valid)
+		return;
+	buf = trusted_tpm_buf_alloc();
+	if (!buf)
+		return;
+	mutex_lock(&tk1_lock);
+	if (!trusted_tpm_hold()) {
+		drop_kept_transport(buf);
+		trusted_tpm_release();
+	}
+	mutex_unlock(&tk1_lock);
+	trusted_tpm_buf_free(buf);
 }
 
 /**
@@ -355,6 +449,12 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		return ret;
 	}
 	get_random_bytes(odd, sizeof(odd));
+	/*
+	 * Seal and Unseal end a sequence: a transport that is not to be
+	 * kept is ended by the TPM then, with no TPM_FlushSpecific after it.
+	 */
+	x->t.last = !x->keep &&
+		    (ordinal == TK1_ORD_SEAL || ordinal == TK1_ORD_UNSEAL);
 	ret = tk1_transport_wrap(&x_crypto, &x->t, buf, PAGE_SIZE, handles,
 				 odd);
 	if (ret)
@@ -365,6 +465,8 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 	 * handle already gone fails harmlessly, and the chip is still ours).
 	 */
 	ret = trusted_tpm_send(buf, NULL);
+	if (ret > 0 && x->kept)
+		x->gone = true;	/* the kept transport: flushed by someone? */
 	if (ret)
 		return trusted_tpm_errno(ret, what);
 	*ran = true;
@@ -375,6 +477,8 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 				    what);
 	if (ret)
 		return trusted_tpm_errno(ret, ret == -EINVAL ? NULL : what);
+	if (x->t.last)
+		x->open = false;	/* ended by the TPM: nothing to flush */
 	ret = get_unaligned_be32(buf + 6);
 	if (ret > 0)
 		pr_info_ratelimited("%s: TPM error %d\n", what, ret);

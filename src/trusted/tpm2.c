@@ -107,6 +107,8 @@ static int check_seal_options(const struct tk_options *o)
 	else if (o->policykey_len && o->blobauth_len &&
 		 tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
 		why = "policykey with blobauth needs hash=sha256";
+	else if (o->policyref_len && !o->policykey_len)
+		why = "policyref goes with policykey";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
@@ -123,8 +125,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 	u32 base = rc > 0 ? tk2_rc_base(rc) : 0;
 
 	if (is_missing(rc, 1)) {
-		pr_info_ratelimited("new: parent 0x%08x is not in the TPM\n",
-				    parent);
+		pr_info_ratelimited("new: no parent key at 0x%08x\n", parent);
 		return -ENOKEY;
 	}
 	if (base == TK2_RC_HASH) {
@@ -168,9 +169,9 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		struct tk2_session *s[] = { &w->ts.s };
 		struct tk_span name = name_of(&w->parent);
 
-		/* the last command: the TPM ends the session */
+		/* continued: kept for the next operation */
 		set_auth(&w->ts.s, in.parent_auth.value, in.parent_auth.len,
-			 TK2_SESS_DECRYPT);
+			 TK2_SESS_DECRYPT | TK2_SESS_CONTINUE);
 		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 0);
 	} else {
 		rc = rc ?: trusted_tpm_send(buf, NULL);
@@ -208,6 +209,35 @@ static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 	}
 	p->blob_len = rc;
 	return 0;
+}
+
+/* The TPM part of a seal, with the chip held. */
+static int seal_held(u8 *buf, struct seal_work *w,
+		     struct trusted_key_payload *p, const struct tk_options *o,
+		     struct crypto_shash *tfm, bool draw)
+{
+	u16 alg = tk2_hash_alg(o->hash);
+	int ret;
+
+	ret = trusted_tpm2_parent_open(buf, o->keyhandle,
+				       !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
+				       &w->ts, &w->parent);
+	if (ret)
+		return ret;
+	w->use = o->sessions;
+	if (draw)
+		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
+							p->key_len) :
+			       trusted_tpm_random(p->key, p->key_len, o);
+	if (!ret && tk_opt_given(o, TK_OPT_PCRS))
+		ret = trusted_tpm2_pcr_policy(buf, w->use ? &w->ts : NULL, o,
+					      alg, tfm, &w->pcr);
+	ret = ret ?: create(buf, w, p, o, alg);
+	trusted_tpm2_sess_end(buf, &w->ts, !ret);
+	if (ret && !w->ts.gone)
+		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
+	trusted_tpm2_parent_put(buf, &w->parent);
+	return ret;
 }
 
 static int seal(struct trusted_key_payload *p, const struct tk_options *o,
@@ -248,24 +278,9 @@ static int seal(struct trusted_key_payload *p, const struct tk_options *o,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = trusted_tpm2_parent_get(buf, o->keyhandle,
-				      !tk_opt_given(o, TK_OPT_KEYHANDLE), o,
-				      o->sessions ? &w->ts : NULL, &w->parent);
-	if (ret)
-		goto out_release;
-	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
-	if (w->use)
-		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
-	if (!ret && draw)
-		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
-							p->key_len) :
-			       trusted_tpm_random(p->key, p->key_len, o);
-	if (!ret && pcrs)
-		ret = trusted_tpm2_pcr_policy(buf, o, alg, tfm, &w->pcr);
-	ret = ret ?: create(buf, w, p, o, alg);
-	trusted_tpm2_sess_end(buf, &w->ts);
-	trusted_tpm2_parent_put(buf, &w->parent);
-out_release:
+	ret = seal_held(buf, w, p, o, tfm, draw);
+	if (ret && w->ts.gone)	/* the kept session was flushed: anew */
+		ret = seal_held(buf, w, p, o, tfm, draw);
 	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tk2_lock);
@@ -326,12 +341,14 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		why = "the blob carries its own policy: no policyhandle";
 	else if (k->auth_value && k->info.name_alg != TK2_ALG_SHA256)
 		why = "a PIN in a policy needs a SHA-256 object";
+	else if (o->policyref_len && !k->signed_policy)
+		why = "policyref= given for a blob without a signed policy";
 	if (why) {
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
 	}
 	if (k->signed_policy)
-		return trusted_tpm2_signed_check(k) ?:
+		return trusted_tpm2_signed_check(k, o) ?:
 		       trusted_tpm2_signed_prepare(k, &w->sg);
 	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
 }
@@ -348,20 +365,21 @@ static int load_object(u8 *buf, struct unseal_work *w)
 		struct tk2_session *s[] = { &w->ts.s };
 		struct tk_span name = name_of(&w->parent);
 
-		/* a salted policy session follows: it does the rest */
+		/* continued, also when a salted policy session does the rest */
 		set_auth(&w->ts.s, w->parent.auth.value, w->parent.auth.len,
-			 w->salted ? 0 : TK2_SESS_CONTINUE);
+			 TK2_SESS_CONTINUE);
 		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 1);
 	} else {
 		rc = rc ?: trusted_tpm_send(buf, NULL);
 	}
 	if (is_missing(rc, 1)) {
-		pr_info_ratelimited("load: parent 0x%08x is not in the TPM\n",
+		pr_info_ratelimited("load: no parent key at 0x%08x\n",
 				    w->parent.recorded);
 		return -ENOKEY;
 	}
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_INTEGRITY) {
-		pr_info_ratelimited("load: the blob fails the TPM's integrity check (tampered, or another parent's)\n");
+		pr_info_ratelimited("load: not sealed by this TPM (the blob fails its integrity check under parent 0x%08x: another TPM's or another parent's, or tampered)\n",
+				    w->parent.recorded);
 		return -EPERM;
 	}
 	rc = rc ?: tk2_rsp_load(buf, PAGE_SIZE, &w->item);
@@ -419,14 +437,15 @@ static unsigned int unseal_sessions(struct unseal_work *w,
 	if (!w->use)
 		return 0;
 	if (auth->handle == TK2_RS_PW) {
-		set_auth(&w->ts.s, auth->value, auth->len, TK2_SESS_ENCRYPT);
+		set_auth(&w->ts.s, auth->value, auth->len,
+			 TK2_SESS_ENCRYPT | TK2_SESS_CONTINUE);
 		s[0] = &w->ts.s;
 		return 1;
 	}
 	memset(&w->pol, 0, sizeof(w->pol));
 	w->pol.handle = auth->handle;
 	set_auth(&w->pol, auth->value, auth->len, auth->attrs);
-	set_auth(&w->ts.s, NULL, 0, TK2_SESS_ENCRYPT);
+	set_auth(&w->ts.s, NULL, 0, TK2_SESS_ENCRYPT | TK2_SESS_CONTINUE);
 	s[0] = &w->pol;
 	s[1] = &w->ts.s;
 	return 2;
@@ -548,6 +567,54 @@ static int keep_blob(struct trusted_key_payload *p, struct tk2_key *k)
 	return 0;
 }
 
+/* The TPM part of a load, with the chip held. */
+static int unseal_held(u8 *buf, struct unseal_work *w,
+		       struct trusted_key_payload *p,
+		       const struct tk_options *o)
+{
+	int ret;
+
+	ret = trusted_tpm2_parent_open(buf, w->key.raw ? o->keyhandle :
+				       w->key.parent, false, o, &w->ts,
+				       &w->parent);
+	if (ret)
+		return ret;
+	w->use = o->sessions;
+	w->salted = w->use && w->key.npolicy &&
+		    w->key.info.name_alg == TK2_ALG_SHA256;
+	ret = load_object(buf, w);
+	if (!ret) {	/* the parent salts the policy session: kept till then */
+		ret = unseal_object(buf, w, p, o);
+		trusted_tpm2_flush(buf, w->item);
+	}
+	trusted_tpm2_sess_end(buf, &w->ts, !ret);
+	if (ret && !w->ts.gone)
+		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
+	trusted_tpm2_parent_put(buf, &w->parent);
+	return ret;
+}
+
+/**
+ * trusted_tpm2_exit() - flush the session kept between operations
+ */
+void trusted_tpm2_exit(void)
+{
+	u8 *buf;
+
+	if (!trusted_tpm2_sess_kept())
+		return;
+	buf = trusted_tpm_buf_alloc();
+	if (!buf)
+		return;
+	mutex_lock(&tk2_lock);
+	if (!trusted_tpm_hold()) {
+		trusted_tpm2_sess_drop(buf);
+		trusted_tpm_release();
+	}
+	mutex_unlock(&tk2_lock);
+	trusted_tpm_buf_free(buf);
+}
+
 /**
  * trusted_tpm2_unseal() - load and unseal p->blob
  * @p: the payload; the key is set on success
@@ -607,24 +674,9 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = trusted_tpm2_parent_get(buf, w->key.raw ? o->keyhandle :
-				      w->key.parent, false, o,
-				      o->sessions ? &w->ts : NULL, &w->parent);
-	if (ret)
-		goto out_release;
-	w->use = o->sessions && trusted_tpm2_salt_key(&w->parent);
-	w->salted = w->use && w->key.npolicy &&
-		    w->key.info.name_alg == TK2_ALG_SHA256;
-	if (w->use)
-		ret = trusted_tpm2_sess_start(buf, &w->ts, &w->parent);
-	ret = ret ?: load_object(buf, w);
-	if (!ret) {	/* the parent salts the policy session: kept till then */
-		ret = unseal_object(buf, w, p, o);
-		trusted_tpm2_flush(buf, w->item);
-	}
-	trusted_tpm2_parent_put(buf, &w->parent);
-	trusted_tpm2_sess_end(buf, &w->ts);
-out_release:
+	ret = unseal_held(buf, w, p, o);
+	if (ret && w->ts.gone)	/* the kept session was flushed: anew */
+		ret = unseal_held(buf, w, p, o);
 	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tk2_lock);

@@ -21,6 +21,7 @@ struct trusted_tpm2_parent {
 	u32 handle;		/* the handle commands name */
 	u32 recorded;		/* the handle the blob records */
 	bool flush;		/* a primary we created: flush it after use */
+	bool cached;		/* kept from an earlier operation's check */
 	struct tk2_auth auth;	/* authorisation of commands under it */
 	bool named;		/* name is its Name, from its public area */
 	bool ecc;		/* an ECC P-256 decryption key: a salt key */
@@ -31,12 +32,6 @@ struct trusted_tpm2_parent {
 	u32 e;			/* RSA: public exponent */
 	u8 n[TK2_RSA_MAX_BYTES];
 };
-
-/* Can the parent salt a session (an ECC P-256 or RSA decryption key)? */
-static inline bool trusted_tpm2_salt_key(const struct trusted_tpm2_parent *pa)
-{
-	return pa->ecc || pa->rsa;
-}
 
 /* tpm2_session.c: the salted HMAC session of one key operation. */
 struct crypto_kpp;
@@ -53,6 +48,9 @@ struct trusted_tpm2_sess {
 	u8 esalt[TK2_RSA_MAX_BYTES];		/* encrypted */
 	u8 der[TK2_RSA_MAX_BYTES + 32];		/* the parent's RSAPublicKey */
 	bool active;				/* the TPM has the session */
+	bool kept;				/* taken over from an earlier operation */
+	bool gone;				/* the kept session was not there */
+	u8 salt_name[TK2_NAME_SIZE];		/* the parent it is salted to */
 	u8 point[2 * TK2_ECC_P256_SIZE];	/* our ephemeral key: x || y */
 	u8 peer[2 * TK2_ECC_P256_SIZE];		/* the parent's point */
 	u8 z[TK2_ECC_P256_SIZE];
@@ -69,7 +67,9 @@ int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 			   struct tk2_session *const *s, unsigned int n,
 			   u32 nh_cmd, const struct tk_span *names, u32 nh_rsp);
-void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts);
+void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep);
+void trusted_tpm2_sess_drop(u8 *buf);
+bool trusted_tpm2_sess_kept(void);
 int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
 			     u32 len);
 
@@ -78,6 +78,13 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 			    const struct tk_options *o,
 			    const struct trusted_tpm2_sess *ts,
 			    struct trusted_tpm2_parent *pa);
+int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
+			     const struct tk_options *o,
+			     struct trusted_tpm2_sess *ts,
+			     struct trusted_tpm2_parent *pa);
+void trusted_tpm2_parent_forget(u32 handle);
+int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa, int err);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);
 void trusted_tpm2_flush(u8 *buf, u32 handle);
 
@@ -90,7 +97,8 @@ struct trusted_tpm2_pcr_policy {
 
 struct crypto_shash;
 struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg);
-int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
+int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct tk_options *o, u16 name_alg,
 			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_policy_check(const struct tk2_key *k);
@@ -113,7 +121,8 @@ struct trusted_tpm2_signed {
 
 int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 				  struct trusted_tpm2_pcr_policy *pol);
-int trusted_tpm2_signed_check(const struct tk2_key *k);
+int trusted_tpm2_signed_check(const struct tk2_key *k,
+			      const struct tk_options *o);
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 				struct trusted_tpm2_signed *sg);
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,

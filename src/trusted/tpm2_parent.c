@@ -22,11 +22,15 @@
  * the endorsement and platform hierarchies are no parents at all.
  *
  * With sessions (the default) the parent's public area is read (ReadPublic,
- * or CreatePrimary's outPublic) and its Name computed from it; that Name
- * must be the module parameter srk_name= when it is set, and otherwise the
- * one first seen for the handle since the module was loaded (trust on
- * first use): else EKEYREJECTED. An ECC P-256 or RSA decryption parent
- * is the salt key of the operation's session (docs/tpm2-sessions.md).
+ * or CreatePrimary's outPublic) and must be an ECC P-256 or RSA decryption
+ * key with a SHA-256 Name, the salt key of the operation's session
+ * (docs/tpm2-sessions.md); its Name must be srk_name= when that is set,
+ * and its public area the one first seen at the handle since the module
+ * was loaded (trust.c). Anything else is refused with EKEYREJECTED, never
+ * used without a session. A persistent parent so checked is kept for the
+ * module's lifetime (parent_cache): later operations send no ReadPublic;
+ * if the TPM's key at that handle changed, the salted session fails, and
+ * trusted_tpm2_parent_recheck() reads and checks it again.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -34,20 +38,11 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "tk_hex.h"
+#include "tk_trust.h"
 #include "tpm2.h"
 
-static char srk_name[2 * TK2_NAME_SIZE + 2];
-module_param_string(srk_name, srk_name, sizeof(srk_name), 0644);
-MODULE_PARM_DESC(srk_name, "the only parent Name (hex, as tpm2_readpublic -n prints it) sessions accept");
-
-/* Trust on first use: the Name first seen per parent handle (tk2_lock). */
-#define TOFU_MAX	16
-static struct {
-	u32 handle;
-	u8 name[TK2_NAME_SIZE];
-} tofu[TOFU_MAX];
-static unsigned int tofu_count;
+/* Persistent parents checked this boot, by handle (under tk2_lock). */
+static struct trusted_tpm2_parent parent_cache[TK_TRUST_MAX];
 
 #define ALG_RSA		0x0001
 #define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
@@ -82,91 +77,111 @@ void trusted_tpm2_flush(u8 *buf, u32 handle)
 				    handle, rc);
 }
 
-/* srk_name=: 1 and the Name in @pin, 0 when unset, -EINVAL if malformed. */
-static int pinned(u8 pin[TK2_NAME_SIZE])
+/* A persistent handle names one key for the boot: it may be kept. */
+static bool is_persistent(u32 handle)
 {
-	char s[sizeof(srk_name)];
-	size_t len;
-
-	kernel_param_lock(THIS_MODULE);
-	memcpy(s, srk_name, sizeof(s));
-	kernel_param_unlock(THIS_MODULE);
-	s[sizeof(s) - 1] = '\0';
-	len = strcspn(s, " \t\n");
-	if (!len)
-		return 0;
-	if (len != 2 * TK2_NAME_SIZE ||
-	    tk_hex_decode(pin, TK2_NAME_SIZE, s, len) != TK2_NAME_SIZE)
-		return -EINVAL;
-	return 1;
+	return handle >> 24 == TK2_HT_PERSISTENT;
 }
 
-/* Is @pa the parent we trust: the pinned one, or the one first seen? */
-static int check_name(const struct trusted_tpm2_parent *pa)
+/* The kept parent at @handle, or NULL. */
+static struct trusted_tpm2_parent *cached(u32 handle)
 {
-	u8 pin[TK2_NAME_SIZE];
 	unsigned int i;
-	int ret = pinned(pin);
 
-	if (ret < 0) {
-		pr_warn_ratelimited("srk_name is not a SHA-256 Name in hex: parent 0x%08x refused\n",
-				    pa->recorded);
-		return -EKEYREJECTED;
+	for (i = 0; i < ARRAY_SIZE(parent_cache); i++)
+		if (parent_cache[i].named && parent_cache[i].recorded == handle)
+			return &parent_cache[i];
+	return NULL;
+}
+
+/* Keep a checked persistent parent (its salt key) for later operations. */
+static void keep(const struct trusted_tpm2_parent *pa)
+{
+	struct trusted_tpm2_parent *slot = cached(pa->recorded);
+	unsigned int i;
+
+	for (i = 0; !slot && i < ARRAY_SIZE(parent_cache); i++)
+		if (!parent_cache[i].named)
+			slot = &parent_cache[i];
+	if (slot) {
+		*slot = *pa;
+		slot->flush = false;
+		slot->cached = false;
 	}
-	if (ret) {
-		if (pa->named && !memcmp(pin, pa->name, sizeof(pin)))
-			return 0;
-		pr_warn_ratelimited("parent 0x%08x is not the key srk_name pins: refused\n",
-				    pa->recorded);
-		return -EKEYREJECTED;
-	}
-	if (!pa->named)
-		return 0;
-	for (i = 0; i < tofu_count; i++) {
-		if (tofu[i].handle != pa->recorded)
-			continue;
-		if (!memcmp(tofu[i].name, pa->name, TK2_NAME_SIZE))
-			return 0;
-		pr_warn_ratelimited("parent 0x%08x is another key than at its first use: refused\n",
-				    pa->recorded);
-		return -EKEYREJECTED;
-	}
-	if (tofu_count < TOFU_MAX) {
-		tofu[tofu_count].handle = pa->recorded;
-		memcpy(tofu[tofu_count].name, pa->name, TK2_NAME_SIZE);
-		tofu_count++;
-	}
-	return 0;
+}
+
+/**
+ * trusted_tpm2_parent_forget() - read a kept parent again at its next use
+ * @handle: its handle
+ */
+void trusted_tpm2_parent_forget(u32 handle)
+{
+	struct trusted_tpm2_parent *pa = cached(handle);
+
+	if (pa)
+		memzero_explicit(pa, sizeof(*pa));
+}
+
+/* A kept parent for this caller: into @pa, true; else false. */
+static bool take_cached(u32 handle, struct trusted_tpm2_parent *pa)
+{
+	const struct trusted_tpm2_parent *c = cached(handle);
+
+	if (!c || !trusted_trust_known(handle) ||
+	    trusted_trust_pin(handle, c->name, sizeof(c->name)) < 0)
+		return false;
+	pa->handle = c->handle;
+	pa->recorded = c->recorded;
+	pa->named = true;
+	pa->ecc = c->ecc;
+	pa->rsa = c->rsa;
+	memcpy(pa->name, c->name, sizeof(pa->name));
+	memcpy(pa->x, c->x, sizeof(pa->x));
+	memcpy(pa->y, c->y, sizeof(pa->y));
+	memcpy(pa->n, c->n, sizeof(pa->n));
+	pa->n_len = c->n_len;
+	pa->e = c->e;
+	pa->cached = true;
+	return true;
 }
 
 /*
- * The parent's TPMT_PUBLIC @area (@len bytes): its Name, whether it can
- * salt a session (ECC P-256, decrypt, SHA-256 Name), and the trust check.
+ * The parent's TPMT_PUBLIC @area (@len bytes): it must salt a session (an
+ * ECC P-256 or RSA decryption key with a SHA-256 Name) and be the parent
+ * we trust (trust.c); then its Name and salt key are taken.
  */
 static int take_public(const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa, const u8 *area, u32 len)
 {
+	static const u8 sha256_alg[2] = { 0x00, 0x0b };
 	struct tk2_ecc_key k;
 	struct tk2_rsa_key r;
+	char why[64];
 
 	pa->named = !tk2_name(&ts->c, area, len, pa->name);
-	pa->ecc = pa->named && !tk2_ecc_public_parse(area, len, &k) &&
+	if (!pa->named) {
+		snprintf(why, sizeof(why), "nameAlg 0x%04x cannot salt a SHA-256 session",
+			 len >= 4 ? get_unaligned_be16(area + 2) : 0);
+		return trusted_refuse(pa->recorded, why);
+	}
+	pa->ecc = !tk2_ecc_public_parse(area, len, &k) &&
 		  (k.attrs & TK2_OA_DECRYPT);
-	pa->rsa = pa->named && !pa->ecc &&
-		  !tk2_rsa_public_parse(area, len, &r) &&
+	pa->rsa = !pa->ecc && !tk2_rsa_public_parse(area, len, &r) &&
 		  (r.attrs & TK2_OA_DECRYPT);
+	if (!pa->ecc && !pa->rsa)
+		return trusted_refuse(pa->recorded,
+				      "no ECC P-256 or RSA decryption key: it cannot salt a session");
 	if (pa->ecc) {
 		memcpy(pa->x, k.x, sizeof(pa->x));
 		memcpy(pa->y, k.y, sizeof(pa->y));
-	} else if (pa->rsa) {
+	} else {
 		memcpy(pa->n, r.n, r.n_len);
 		pa->n_len = r.n_len;
 		pa->e = r.exponent;
-	} else {
-		pr_info_once("parent 0x%08x is no ECC P-256 or RSA decryption key: its keys go without sessions\n",
-			     pa->recorded);
 	}
-	return check_name(pa);
+	return trusted_trust_parent(pa->recorded,
+				    pa->recorded >> 24 != TK2_HT_TRANSIENT,
+				    area, len, sha256_alg, sizeof(sha256_alg));
 }
 
 /* The outPublic of ReadPublic's response in @buf: checked whole before. */
@@ -174,13 +189,25 @@ static int read_public_area(const struct trusted_tpm2_sess *ts, u8 *buf,
 			    struct trusted_tpm2_parent *pa)
 {
 	u32 len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE);
+	int ret = take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 2, len);
 
-	return take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 2, len);
+	if (!ret && is_persistent(pa->recorded))
+		keep(pa);
+	return ret;
+}
+
+/* "No such handle" where a key answered this boot is not believed. */
+static int missing(u32 handle)
+{
+	if (trusted_trust_known(handle))
+		return trusted_refuse(handle, "no such handle, but it answered earlier");
+	pr_info_ratelimited("no parent key at 0x%08x\n", handle);
+	return -ENOKEY;
 }
 
 /*
- * ReadPublic of a parent named by keyhandle=: it must be there; with
- * sessions its Name is checked and its point taken.
+ * ReadPublic of a parent named by keyhandle= or a blob: it must be there;
+ * with sessions it is checked and its salt key taken.
  */
 static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa)
@@ -190,14 +217,13 @@ static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 	u16 type;
 	int rc;
 
+	if (is_persistent(pa->handle) && take_cached(pa->handle, pa))
+		return 0;
 	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, pa->handle);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_HANDLE ||
-		       rc == TK2_RC_REFERENCE_H0)) {
-		pr_info_ratelimited("parent 0x%08x is not in the TPM\n",
-				    pa->recorded);
-		return -ENOKEY;
-	}
+		       rc == TK2_RC_REFERENCE_H0))
+		return missing(pa->recorded);
 	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the parent");
@@ -213,10 +239,14 @@ static int srk_present(u8 *buf, const struct trusted_tpm2_sess *ts,
 	u16 type;
 	int rc;
 
+	if (ts && take_cached(TK2_SRK_HANDLE, pa))
+		return 1;
 	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, TK2_SRK_HANDLE);
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
-		return 0;
+		return trusted_trust_known(TK2_SRK_HANDLE) ?
+		       trusted_refuse(TK2_SRK_HANDLE,
+				      "no such handle, but it answered earlier") : 0;
 	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the SRK");
@@ -361,6 +391,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	int ret;
 
 	pa->flush = false;
+	pa->cached = false;
 	pa->named = false;
 	pa->ecc = false;
 	pa->rsa = false;
@@ -396,6 +427,82 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	if (ret)
 		trusted_tpm2_parent_put(buf, pa);
 	return ret;
+}
+
+/**
+ * trusted_tpm2_parent_open() - the parent, and the operation's session
+ * @buf: the command buffer
+ * @handle: as for trusted_tpm2_parent_get()
+ * @probe_srk: as for trusted_tpm2_parent_get()
+ * @o: the options: keyauth=, sessions=
+ * @ts: the session state, prepared by trusted_tpm2_sess_init() when
+ *	o->sessions
+ * @pa: the parent, on success
+ *
+ * With sessions the parent is checked (or kept from an earlier check)
+ * and the salted session started (a failure under a kept parent:
+ * trusted_tpm2_parent_recheck()). Without sessions (the user's choice)
+ * one warning.
+ * trusted_tpm2_parent_put() and trusted_tpm2_sess_end() undo it.
+ *
+ * Return: 0 or a negative errno (nothing held then).
+ */
+int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
+			     const struct tk_options *o,
+			     struct trusted_tpm2_sess *ts,
+			     struct trusted_tpm2_parent *pa)
+{
+	int ret;
+
+	if (!o->sessions) {
+		ret = trusted_tpm2_parent_get(buf, handle, probe_srk, o, NULL, pa);
+		if (!ret)
+			trusted_clear_warn(pa->recorded);
+		return ret;
+	}
+	ret = trusted_tpm2_parent_get(buf, handle, probe_srk, o, ts, pa);
+	if (ret)
+		return ret;
+	ret = trusted_tpm2_sess_start(buf, ts, pa);
+	if (ret) {
+		ret = trusted_tpm2_parent_recheck(buf, ts, pa, ret);
+		trusted_tpm2_parent_put(buf, pa);
+	}
+	return ret;
+}
+
+/**
+ * trusted_tpm2_parent_recheck() - after a failure under a kept parent
+ * @buf: the command buffer
+ * @ts: the operation's session state
+ * @pa: the parent
+ * @err: the operation's error
+ *
+ * A kept parent is used without reading it: if the TPM's key at its handle
+ * changed, the session's salt or HMAC fails. So on any failure the kept
+ * copy is dropped and the parent read and checked again once (ReadPublic
+ * only: nothing is retried, no authorisation is tried twice).
+ *
+ * Return: -EKEYREJECTED when the handle now holds another key or none,
+ * else @err.
+ */
+int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
+				const struct trusted_tpm2_parent *pa, int err)
+{
+	struct trusted_tpm2_parent *again;
+	int ret;
+
+	if (!pa->cached || err == -EKEYREJECTED)
+		return err;
+	trusted_tpm2_parent_forget(pa->recorded);
+	again = kzalloc(sizeof(*again), GFP_KERNEL);
+	if (!again)
+		return err;
+	again->handle = pa->recorded;
+	again->recorded = pa->recorded;
+	ret = read_parent(buf, ts, again);
+	kfree_sensitive(again);
+	return ret == -EKEYREJECTED ? ret : err;
 }
 
 /**

@@ -61,16 +61,41 @@ struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg)
 }
 
 /*
+ * One PCR_Read of @ask. In the operation's salted session @ts (when there
+ * is one) with the audit attribute: the response's HMAC covers the values,
+ * so an interposer's are refused (EKEYREJECTED) instead of sealed to.
+ */
+static int pcr_read(u8 *buf, struct trusted_tpm2_sess *ts,
+		    const struct tk2_pcrs *ask, struct tk2_pcr_values *got)
+{
+	struct tk2_session *s[] = { ts ? &ts->s : NULL };
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = tk2_cmd_pcr_read(&b, buf, PAGE_SIZE, ask);
+	if (rc || !ts) {
+		rc = rc ?: trusted_tpm_send(buf, NULL);
+		return rc ?: tk2_rsp_pcr_read(buf, PAGE_SIZE, ask, got);
+	}
+	ts->s.auth_len = 0;
+	ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_AUDIT;
+	rc = trusted_tpm2_sess_send(buf, ts, s, 1, 0, NULL, 0);
+	if (rc == -EBADMSG)
+		return -EKEYREJECTED;
+	return rc ?: tk2_rsp_pcr_read_params(buf, PAGE_SIZE, ask, got);
+}
+
+/*
  * Read the PCRs of @sel into w->values, in index order; a TPM returns at
  * most eight per PCR_Read. Returns the number of bytes.
  */
-static int read_pcrs(u8 *buf, const struct tk2_pcrs *sel, struct pcr_work *w)
+static int read_pcrs(u8 *buf, struct trusted_tpm2_sess *ts,
+		     const struct tk2_pcrs *sel, struct pcr_work *w)
 {
 	u32 dsize = tk2_alg_digest_size(sel->alg), counter = 0, left, bit;
 	u8 *slot[TK2_PCR_COUNT] = { NULL };
 	struct tk2_pcrs ask = *sel;
 	unsigned int i, n, tries;
-	struct tk_cmd_buf b;
 	int rc;
 
 	for (i = 0, n = 0; i < TK2_PCR_COUNT; i++)
@@ -80,9 +105,9 @@ static int read_pcrs(u8 *buf, const struct tk2_pcrs *sel, struct pcr_work *w)
 	for (tries = 0; tries < PCR_READ_TRIES; tries++) {
 		for (left = sel->mask; left; left &= ~w->got.got) {
 			ask.mask = left;
-			rc = tk2_cmd_pcr_read(&b, buf, PAGE_SIZE, &ask);
-			rc = rc ?: trusted_tpm_send(buf, NULL);
-			rc = rc ?: tk2_rsp_pcr_read(buf, PAGE_SIZE, &ask, &w->got);
+			rc = pcr_read(buf, ts, &ask, &w->got);
+			if (rc == -EKEYREJECTED)
+				return rc;
 			if (rc)
 				return trusted_tpm_errno(rc, "pcrs: reading PCRs");
 			if (!w->got.got) {
@@ -125,6 +150,7 @@ static int extend_auth_value(struct crypto_shash *tfm, u8 *policy, u8 *input)
 /**
  * trusted_tpm2_pcr_policy() - the PolicyPCR digest of a pcrs= key at seal
  * @buf: a command buffer (PCR_Read)
+ * @ts: the operation's started session, or NULL without sessions
  * @o: the options: the bank and the PCRs of pcrs=
  * @name_alg: the sealed object's name algorithm, the policy's hash
  * @tfm: a transform of that hash, allocated before the chip was held
@@ -133,9 +159,11 @@ static int extend_auth_value(struct crypto_shash *tfm, u8 *policy, u8 *input)
  * With blobauth= the digest ends in PolicyAuthValue; the caller stores
  * that command after the PolicyPCR.
  *
- * Return: 0, -ENOMEM, or an exchange's errno.
+ * Return: 0, -ENOMEM, -EKEYREJECTED for PCR values that fail the session's
+ * HMAC, or an exchange's errno.
  */
-int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
+int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct tk_options *o, u16 name_alg,
 			    struct crypto_shash *tfm,
 			    struct trusted_tpm2_pcr_policy *pol)
 {
@@ -151,7 +179,7 @@ int trusted_tpm2_pcr_policy(u8 *buf, const struct tk_options *o, u16 name_alg,
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
-	n = read_pcrs(buf, &sel, w);
+	n = read_pcrs(buf, ts, &sel, w);
 	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, w->values, n,
 						  w->pcr_digest);
 	if (ret)
@@ -295,7 +323,7 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 		return 0;
 	trusted_tpm2_flush(buf, s->handle);
 	if (rc > 0) {
-		pr_info_ratelimited("load: the TPM refused the PCR policy (0x%03x): PCRs changed?\n",
+		pr_info_ratelimited("load: PCR values changed: the TPM refused the PCR policy (0x%03x)\n",
 				    rc);
 		return trusted_tpm_errno(rc, NULL);
 	}

@@ -3,19 +3,26 @@
  * The kernel side of TPM 2.0 sessions (docs/tpm2-sessions.md): the
  * primitives src/lib's session code asks for (the SHA-256 and AES
  * libraries; HMAC-SHA256 over the SHA-256 library), an ephemeral ECDH
- * P-256 key for the salt (the "ecdh-nist-p256" kpp: allocated and its key
- * made before the TPM is held, since either may load a module; the "rsa"
+ * P-256 key for the salt (the "ecdh-nist-p256" kpp and its RNG set up
+ * before the TPM is held, since either may load a module; the "rsa"
  * akcipher for an RSA parent, likewise), the salted TPM2_StartAuthSession
- * to the parent (ECDH, or RSA-OAEP of a random salt), and one exchange in sessions: fresh
- * nonces, the session area, and the response's HMACs checked before any
- * byte of it is used.
+ * to the parent (ECDH, or RSA-OAEP of a random salt), and one exchange in
+ * sessions: fresh nonces, the session area, and the response's HMACs
+ * checked before any byte of it is used.
+ *
+ * The HMAC session of an operation that succeeded is kept open (continued)
+ * for the next one under the same parent: no StartAuthSession, no ECDH or
+ * RSA per operation. It holds one of the TPM's loaded-session slots while
+ * the module is loaded; anything that goes wrong in it flushes it, and a
+ * kept session found gone (flushed by another TPM user) is replaced once.
  */
 #include <crypto/aes.h>
 #include <crypto/akcipher.h>
+#include <crypto/algapi.h>
 #include <crypto/kpp.h>
+#include <crypto/rng.h>
 #include <crypto/sha2.h>
 #include <linux/err.h>
-#include <linux/kmod.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
@@ -136,20 +143,12 @@ static int make_ephemeral(struct trusted_tpm2_sess *ts)
 	return ret ?: kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
 }
 
-/*
- * The kernel asks the module loader for "crypto-ecdh-nist-p256", but
- * ecdh_generic (a module in Debian's 6.1 and 6.12 kernels) is aliased only
- * as "crypto-ecdh": ask for that name once and look again.
- */
-static struct crypto_kpp *alloc_ecdh(void)
-{
-	struct crypto_kpp *kpp = crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
-
-	if (PTR_ERR_OR_ZERO(kpp) != -ENOENT)
-		return kpp;
-	request_module("crypto-ecdh");
-	return crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
-}
+/* The salted HMAC session kept between operations (under tk2_lock). */
+static struct {
+	bool valid;
+	u8 salt_name[TK2_NAME_SIZE];		/* the parent it is salted to */
+	struct tk2_session s;
+} kept;
 
 /**
  * trusted_tpm2_sess_crypto() - set the primitives only
@@ -173,9 +172,10 @@ void trusted_tpm2_sess_crypto(struct trusted_tpm2_sess *ts)
  * trusted_tpm2_sess_init() - prepare a session before the TPM is held
  * @ts: zeroed state, in heap memory (the kpp works on scatterlists)
  *
- * Sets the primitives, makes the ephemeral ECDH key and allocates the
- * "rsa" akcipher (the parent's kind is not known yet). The allocations
- * and the key generation (the default RNG) may load modules. A kernel
+ * Sets the primitives, allocates the ECDH kpp and the "rsa" akcipher (the
+ * parent's kind is not known yet) and instantiates the default RNG, which
+ * makes the ephemeral ECDH keys: all of which may load modules, so none
+ * is left for a session started under the lock. A kernel
  * without ECDH P-256 (or RSA) fails only trusted_tpm2_sess_start() with
  * such a parent.
  */
@@ -183,25 +183,28 @@ void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
 {
 	int ret;
 
-	ts->rsa = crypto_alloc_akcipher("rsa", 0, 0);
+	ts->rsa = trusted_crypto_alloc_rsa();
 	if (IS_ERR(ts->rsa)) {
 		ts->rsa_err = PTR_ERR(ts->rsa);
 		ts->rsa = NULL;
 	}
 
 	trusted_tpm2_sess_crypto(ts);
-	ts->kpp = alloc_ecdh();
+	ts->kpp = trusted_crypto_alloc_ecdh();
 	if (IS_ERR(ts->kpp)) {
 		ts->kpp_err = PTR_ERR(ts->kpp);
 		ts->kpp = NULL;
 		return;
 	}
-	ret = make_ephemeral(ts);
+	/* the ephemeral key is made when a session is started: its RNG now */
+	ret = crypto_get_default_rng();
 	if (ret) {
 		crypto_free_kpp(ts->kpp);
 		ts->kpp = NULL;
 		ts->kpp_err = ret;
+		return;
 	}
+	crypto_put_default_rng();
 }
 
 /**
@@ -225,12 +228,13 @@ static int ecdh_salt(struct trusted_tpm2_sess *ts,
 {
 	int rc;
 
-	if (!ts->kpp) {
-		/* out of memory is not a missing algorithm */
-		if (ts->kpp_err != -ENOENT)
-			return ts->kpp_err;
-		pr_info_ratelimited("no ECDH P-256 in this kernel: use sessions=0 to go without sessions\n");
-		return -ENOPKG;
+	if (!ts->kpp)
+		return trusted_crypto_missing(ts->kpp_err, "ecdh-nist-p256",
+					      "CONFIG_CRYPTO_ECDH");
+	rc = make_ephemeral(ts);
+	if (rc) {
+		pr_info_ratelimited("session salt: no ephemeral key (%d)\n", rc);
+		return rc;
 	}
 	memcpy(ts->peer, pa->x, P256);
 	memcpy(ts->peer + P256, pa->y, P256);
@@ -259,12 +263,9 @@ static int rsa_salt(struct trusted_tpm2_sess *ts,
 	u8 seed[TK2_SHA256_SIZE];
 	int rc;
 
-	if (!ts->rsa) {
-		if (ts->rsa_err != -ENOENT)
-			return ts->rsa_err;
-		pr_info_ratelimited("no RSA in this kernel: use sessions=0 to go without sessions\n");
-		return -ENOPKG;
-	}
+	if (!ts->rsa)
+		return trusted_crypto_missing(ts->rsa_err, "rsa",
+					      "CONFIG_CRYPTO_RSA");
 	get_random_bytes(salt, TK2_SHA256_SIZE);
 	get_random_bytes(seed, sizeof(seed));
 	rc = tk2_rsa_salt_encode(&ts->c, salt, seed, ts->em, pa->n_len);
@@ -329,25 +330,54 @@ out:
 	return rc;
 }
 
+/*
+ * Flush the kept session, if any: quietly, since another TPM user may
+ * have flushed it already.
+ */
+static void drop_kept(u8 *buf)
+{
+	struct tk_cmd_buf b;
+
+	if (kept.valid && !tk2_cmd_flush(&b, buf, PAGE_SIZE, kept.s.handle))
+		trusted_tpm_send(buf, NULL);
+	memzero_explicit(&kept, sizeof(kept));
+	trusted_set_kept(0);
+}
+
 /**
- * trusted_tpm2_sess_start() - start the salted HMAC session of an operation
+ * trusted_tpm2_sess_start() - the salted HMAC session of an operation
  * @buf: the command buffer
  * @ts: prepared by trusted_tpm2_sess_init()
  * @pa: the parent, an ECC P-256 or RSA key whose public area we checked
  *
- * TPM2_StartAuthSession with tpmKey = the parent, no bind, the salt
- * encrypted to the parent: by ECDH to an ECC key (Part 1 §C.6.1), by
- * RSA-OAEP to an RSA key (Annex B.10.3); the session key derived from the
- * salt and both nonces. Unbound: it authorises any entity with that
- * entity's authValue.
+ * The session kept from an earlier operation when it is salted to a
+ * parent of the same Name; else TPM2_StartAuthSession with tpmKey = the
+ * parent, no bind, the salt encrypted to the parent: by ECDH to an ECC
+ * key (Part 1 §C.6.1), by RSA-OAEP to an RSA key (Annex B.10.3); the
+ * session key derived from the salt and both nonces. Unbound: it
+ * authorises any entity with that entity's authValue.
  *
  * Return: 0, or a negative errno (the session is not open then).
  */
 int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 			    const struct trusted_tpm2_parent *pa)
 {
-	int rc = start_salted(buf, ts, pa, &ts->s, TK2_SE_HMAC);
+	int rc;
 
+	ts->kept = false;
+	ts->gone = false;
+	memcpy(ts->salt_name, pa->name, sizeof(ts->salt_name));
+	if (kept.valid &&
+	    !crypto_memneq(kept.salt_name, pa->name, sizeof(pa->name))) {
+		ts->s = kept.s;
+		memzero_explicit(&kept, sizeof(kept));
+		trusted_set_kept(0);
+		ts->kept = true;
+		ts->active = true;
+		return 0;
+	}
+	drop_kept(buf);
+	rc = start_salted(buf, ts, pa, &ts->s, TK2_SE_HMAC);
 	ts->active = !rc;
 	return rc;
 }
@@ -372,17 +402,7 @@ int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 				   const struct trusted_tpm2_parent *pa,
 				   struct tk2_session *s)
 {
-	int rc;
-
 	memset(s, 0, sizeof(*s));
-	if (pa->ecc && ts->kpp) {
-		rc = make_ephemeral(ts);
-		if (rc) {
-			pr_info_ratelimited("session salt: no ephemeral key (%d)\n",
-					    rc);
-			return rc;
-		}
-	}
 	return start_salted(buf, ts, pa, s, TK2_SE_POLICY);
 }
 
@@ -426,6 +446,11 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 		return rc;
 	}
 	rc = trusted_tpm_send(buf, NULL);
+	if (rc > 0 && ts->kept && n && s[n - 1] == &ts->s &&
+	    tk2_rc_session_gone(rc, n)) {
+		ts->gone = true;	/* flushed by someone else: start anew */
+		ts->active = false;
+	}
 	if (rc)
 		return rc;
 	rc = tk2_rsp_sessions(&ts->c, buf, PAGE_SIZE, cc, nh_rsp, s, n, &why);
@@ -441,15 +466,43 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 }
 
 /**
- * trusted_tpm2_sess_end() - close the session if the TPM still has it
+ * trusted_tpm2_sess_end() - keep the session for the next operation, or close it
  * @buf: the command buffer
  * @ts: the session state
+ * @keep: the operation succeeded: the session is kept, else flushed
  */
-void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts)
+void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep)
 {
-	if (ts->active)
+	if (ts->active && keep && !kept.valid) {
+		kept.s = ts->s;
+		kept.s.auth_len = 0;
+		memzero_explicit(kept.s.auth, sizeof(kept.s.auth));
+		memcpy(kept.salt_name, ts->salt_name, sizeof(kept.salt_name));
+		kept.valid = true;
+		trusted_set_kept(kept.s.handle);
+	} else if (ts->active) {
 		trusted_tpm2_flush(buf, ts->s.handle);
+	}
 	ts->active = false;
+}
+
+/**
+ * trusted_tpm2_sess_drop() - flush the kept session (module unload)
+ * @buf: a command buffer; the caller holds tk2_lock and the chip
+ */
+void trusted_tpm2_sess_drop(u8 *buf)
+{
+	drop_kept(buf);
+}
+
+/**
+ * trusted_tpm2_sess_kept() - whether a session is kept
+ *
+ * Return: true when one is.
+ */
+bool trusted_tpm2_sess_kept(void)
+{
+	return kept.valid;
 }
 
 /**

@@ -4,8 +4,12 @@
  *
  * Seal: the object's authPolicy is TPM2_PolicyAuthorize of the signer
  * (Part 3, 23.16): H(H(0 || TPM_CC_PolicyAuthorize || signerName) ||
- * policyRef) in the object's name algorithm, policyRef empty. The blob
- * carries no policy yet: trusted-policy(1) adds the PolicyAuthorize to
+ * policyRef) in the object's name algorithm, policyRef the policyref=
+ * option (empty without it). An approval is a signature over
+ * H(approvedPolicy || policyRef): with an empty policyRef, one approval
+ * opens every key sealed to that signer; with a policyref= per key (or
+ * per class of keys) it opens only those. The blob carries no policy yet:
+ * trusted-policy(1) adds the PolicyAuthorize (with the same policyRef) to
  * policy [1] and signed policies to authPolicy [3].
  *
  * Load: each signed policy is a list of PolicyPCR commands ending in a
@@ -107,7 +111,7 @@ static int add_auth_value(u16 alg, u8 *d)
 
 /**
  * trusted_tpm2_authorize_policy() - the authPolicy of a policykey= key
- * @o: the options: policykey
+ * @o: the options: policykey, policyref
  * @name_alg: the object's name algorithm
  * @pol: its digest is set
  *
@@ -120,8 +124,7 @@ static int add_auth_value(u16 alg, u8 *d)
 int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 				  struct trusted_tpm2_pcr_policy *pol)
 {
-	struct tk_span ref = { NULL, 0 };
-
+	struct tk_span ref = { .p = o->policyref, .len = o->policyref_len };
 	int ret;
 
 	memset(pol->digest, 0, sizeof(pol->digest));
@@ -135,11 +138,14 @@ int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 /**
  * trusted_tpm2_signed_check() - whether policy [1] is the object's authPolicy
  * @k: a parsed blob with k->signed_policy
+ * @o: the options: policyref= when given must be the blob's
  *
  * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] (and its
- * PolicyAuthValue, for a PIN) does not give the object's authPolicy.
+ * PolicyAuthValue, for a PIN) does not give the object's authPolicy, or
+ * names another policyRef than policyref=.
  */
-int trusted_tpm2_signed_check(const struct tk2_key *k)
+int trusted_tpm2_signed_check(const struct tk2_key *k,
+			      const struct tk_options *o)
 {
 	struct tk2_authorize_body ab;
 	u8 d[TK2_DIGEST_MAX];
@@ -147,6 +153,12 @@ int trusted_tpm2_signed_check(const struct tk2_key *k)
 
 	ret = tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 				       &ab);
+	if (!ret && tk_opt_given(o, TK_OPT_POLICYREF) &&
+	    (ab.policy_ref.len != o->policyref_len ||
+	     crypto_memneq(ab.policy_ref.p, o->policyref, o->policyref_len))) {
+		pr_info_ratelimited("load: the blob's policyRef is not policyref=\n");
+		return -EINVAL;
+	}
 	ret = ret ?: authorize_digest(k->info.name_alg, ab.pub.p + 2,
 				      ab.pub.len - 2, &ab.policy_ref, d);
 	if (!ret && k->auth_value)
@@ -186,7 +198,7 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 	if (tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 				     &key) ||
 	    !same(&ab->pub, &key.pub) || !same(&ab->policy_ref, &key.policy_ref))
-		return "another signer";
+		return "another signer or policyRef";
 	for (c = 0; c + 1 < a->ncmd; c++)
 		if (a->cmd[c].code != TK2_CC_POLICY_PCR ||
 		    tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp))

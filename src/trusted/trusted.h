@@ -32,6 +32,26 @@ int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o);
 int trusted_tpm_pcrlock(u32 pcr);
 void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type);
 
+/* crypto.c: the algorithms that protect the bus, for both versions. */
+struct crypto_akcipher;
+struct crypto_kpp;
+struct crypto_akcipher *trusted_crypto_alloc_rsa(void);
+struct crypto_kpp *trusted_crypto_alloc_ecdh(void);
+int trusted_crypto_missing(int err, const char *alg, const char *option);
+int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
+			u32 der_len, u8 *em, u8 *out, u32 k);
+
+/* trust.c: sessions=, the pins and the parents trusted this boot. */
+#define TRUSTED_PIN_MAX	66	/* a SHA-512 Name */
+int trusted_refuse(u32 handle, const char *why);
+int trusted_sessions_option(struct tk_options *o);
+void trusted_clear_warn(u32 handle);
+int trusted_trust_pin(u32 handle, const u8 *form, u32 len);
+int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
+			 const u8 *prefix, u32 prefix_len);
+bool trusted_trust_known(u32 handle);
+void trusted_set_kept(u32 handle);
+
 /* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
 int trusted_auth_init(void);
 void trusted_auth_exit(void);
@@ -61,16 +81,18 @@ struct tk1_xport {
 	struct tk1_transport t;
 	struct crypto_akcipher *rsa;	/* allocated before the chip is held */
 	bool open;
+	bool keep;		/* under the SRK: kept for the next sequence */
+	bool kept;		/* taken over from an earlier sequence */
+	bool gone;		/* the kept transport was not there */
 };
 
 int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
 		       const struct tk_options *o);
-void trusted_tpm1_end(u8 *buf, struct tk1_xport *x);
+void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok);
+void trusted_tpm1_exit(void);
 int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 		      const char *what, bool *ran);
 int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len);
-int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
-			u32 der_len, u8 *em, u8 *out, u32 k);
 
 /* tpm2.c: sealing on a TPM 2.0. */
 int trusted_tpm2_seal(struct trusted_key_payload *p,
@@ -79,6 +101,7 @@ int trusted_tpm2_seal_random(struct trusted_key_payload *p,
 			     const struct tk_options *o);
 int trusted_tpm2_unseal(struct trusted_key_payload *p,
 			const struct tk_options *o);
+void trusted_tpm2_exit(void);
 int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 			     u32 len, const struct tk_options *o);
 

@@ -533,6 +533,34 @@ static void test_transport_roundtrip(void)
 	}
 }
 
+/*
+ * The last command of a sequence (Seal, Unseal) asks the TPM to end the
+ * transport (continueTransSession FALSE), authenticated like the rest:
+ * no TPM_FlushSpecific after it (issue 22's command budget).
+ */
+static void test_transport_last(void)
+{
+	struct tk1_transport tr = { .handle = 0x02000001, .last = true };
+	struct ref_tpm ref;
+	u8 cmd[1024], inner[1024], odd_seen[20], odd[20];
+	u32 clen;
+
+	fill(tr.auth, 20, 0xe1);
+	fill(tr.nonce_even, 20, 0x02);
+	memcpy(ref.auth, tr.auth, 20);
+	memcpy(ref.even, tr.nonce_even, 20);
+	fill(ref.ticks_loc, 12, 0x71);
+	clen = unseal_cmd(cmd);
+	fill(odd, 20, 0x93);
+	CHECK_EQ(tk1_transport_wrap(&oc, &tr, cmd, sizeof(cmd), 1, odd), 0);
+	CHECK_EQ(cmd[14 + clen + 24], 0);
+	CHECK_EQ(ref_open(&ref, cmd, 1, 90, inner, odd_seen), 0);
+	tr.last = false;
+	clen = unseal_cmd(cmd);
+	CHECK_EQ(tk1_transport_wrap(&oc, &tr, cmd, sizeof(cmd), 1, odd), 0);
+	CHECK_EQ(cmd[14 + clen + 24], 1);
+}
+
 static void test_transport_refuses_tampering(void)
 {
 	struct tk1_transport tr = { .handle = 0x02000001 };
@@ -725,6 +753,7 @@ int main(void)
 	RUN(test_parse_pubkey);
 	RUN(test_establish);
 	RUN(test_transport_roundtrip);
+	RUN(test_transport_last);
 	RUN(test_transport_refuses_tampering);
 	RUN(test_transport_wrapped_error);
 	RUN(test_transport_wrap_refuses);

@@ -5,8 +5,15 @@
  * Library Part 3 (12.3, 20.1, 23.16, 23.17), their response parsers on
  * well-formed, truncated, padded and wrong responses, and the TPMKey
  * CommandPolicy of PolicyAuthorize on bodies written by tools/trusted-policy
- * (signatures TPM2_VerifySignature accepted in tools/trusted-policy-test.sh).
+ * (signatures TPM2_VerifySignature accepted in tools/trusted-policy-test.sh),
+ * with a policyRef too: its signature checked here with OpenSSL over
+ * SHA-256(approvedPolicy || policyRef), its authPolicy recomputed.
  */
+#include <openssl/core_names.h>
+#include <openssl/ecdsa.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/sha.h>
 #include "tk_test.h"
 #include "tk2_fixtures.h"
 #include "tk2_signed.h"
@@ -51,6 +58,24 @@ TK_FIXTURE rsa_key_policy_hex[] =
 	"9baaabe35fe44d6129e05cb8c8eb711096582fae48040f8566de9a22d50c3345"
 	"dba9b47831bbdd9aecf26aedce21a1d427b22de34099e3da8a50173ce0534092"
 	"74a3e08d6f1c43474af5808713916febf32c62ba3996df1900000010";
+
+/*
+ * trusted-policy add --policy-ref 6b6d6b2d61 ("kmk-a"): the signed
+ * PolicyAuthorize of a policy for sha256:16 all zeros, ECDSA P-256 signer;
+ * the approved policy (trusted-policy pcr-digest) and the authPolicy
+ * (trusted-policy authorize --policy-ref) of that signer.
+ */
+TK_FIXTURE ref_body_hex[] =
+	"00560023000b0004004000000010001000030010002033d9d6593b6460c7aac7"
+	"47189180015a6c4f48cb1836cce1368926603b1b89f6002052f981cd42f72422"
+	"290fad7b01cf43aed8b7b93066a6aa263c6bb50288eb6aa900056b6d6b2d6100"
+	"18000b0020beca55f58ed8d590a1c1a59ea426b529c954b58637921b4b834bea"
+	"1cbf90b8620020ebb910667e5a74399aada20e2722a12f18fbbf6288787608e6"
+	"bc01c19201e8a6";
+TK_FIXTURE ref_approved_hex[] =
+	"bff2d58e9813f97cefc14f72ad8133bc7092d652b7c877959254af140c841f36";
+TK_FIXTURE ref_auth_policy_hex[] =
+	"15f2d4edc78654523530b55a3f5ca46ab1b1a8271620d0f310b4cf2196dc7ff1";
 
 static u8 buf[4096];
 
@@ -221,6 +246,107 @@ static void test_authorize_body(void)
 	free(p);
 }
 
+/* SHA-256(@a || @b), @an + @bn at most 128 bytes. */
+static void sha256_2(const u8 *a, u32 an, const u8 *b, u32 bn, u8 *out)
+{
+	u8 in[128];
+
+	memcpy(in, a, an);
+	if (bn)
+		memcpy(in + an, b, bn);
+	SHA256(in, an + bn, out);
+}
+
+/*
+ * Whether the ECDSA signature of @ab (signer @ab->pub, P-256) verifies
+ * over SHA-256(@approved || @ref), by OpenSSL.
+ */
+static bool ecdsa_verifies(const struct tk2_authorize_body *ab,
+			   const u8 *approved, const u8 *ref, u32 ref_len)
+{
+	/* TPMT_PUBLIC of ECC: ..., x at the end less 2 + 32 + 2 + 32 */
+	const u8 *pub = ab->pub.p + ab->pub.len - (2 + 32 + 2 + 32);
+	const u8 *sig = ab->sig.p + 4;		/* sigAlg, hash */
+	u8 point[65], d[SHA256_DIGEST_LENGTH], der[80], *dp = der;
+	OSSL_PARAM params[3];
+	EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL), *vc;
+	EVP_PKEY *key = NULL;
+	ECDSA_SIG *es = ECDSA_SIG_new();
+	bool ok;
+	int n;
+
+	point[0] = 0x04;
+	memcpy(point + 1, pub + 2, 32);
+	memcpy(point + 33, pub + 2 + 32 + 2, 32);
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
+						     (char *)"prime256v1", 0);
+	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+						      point, sizeof(point));
+	params[2] = OSSL_PARAM_construct_end();
+	if (!pc || EVP_PKEY_fromdata_init(pc) <= 0 ||
+	    EVP_PKEY_fromdata(pc, &key, EVP_PKEY_PUBLIC_KEY, params) <= 0 ||
+	    !es || !ECDSA_SIG_set0(es, BN_bin2bn(sig + 2, 32, NULL),
+				   BN_bin2bn(sig + 2 + 32 + 2, 32, NULL)))
+		abort();
+	n = i2d_ECDSA_SIG(es, &dp);
+	sha256_2(approved, 32, ref, ref_len, d);
+	vc = EVP_PKEY_CTX_new(key, NULL);
+	ok = vc && EVP_PKEY_verify_init(vc) > 0 &&
+	     EVP_PKEY_verify(vc, der, n, d, sizeof(d)) == 1;
+	EVP_PKEY_CTX_free(vc);
+	EVP_PKEY_CTX_free(pc);
+	EVP_PKEY_free(key);
+	ECDSA_SIG_free(es);
+	return ok;
+}
+
+/*
+ * issue 22 item 5: a PolicyAuthorize the tool wrote with a policyRef. The
+ * kernel's reader finds it; the signature is over SHA-256(approvedPolicy
+ * || policyRef), not over the approved policy alone nor another
+ * policyRef; the authPolicy is SHA-256(SHA-256(0^32 || CC_PolicyAuthorize
+ * || signerName) || policyRef).
+ */
+static void test_authorize_body_policy_ref(void)
+{
+	struct tk2_authorize_body ab;
+	u8 *p, *approved, *want, in[32 + 4 + 34], d[32], name[34];
+	u32 len, alen, wlen, i;
+
+	p = tk_unhex(ref_body_hex, &len);
+	approved = tk_unhex(ref_approved_hex, &alen);
+	want = tk_unhex(ref_auth_policy_hex, &wlen);
+	CHECK_EQ(tk2_authorize_body_parse(p, len, &ab), 0);
+	CHECK_EQ(ab.policy_ref.len, 5);
+	CHECK_MEM(ab.policy_ref.p, "kmk-a", 5);
+	CHECK_EQ(ab.sig_alg, TK2_ALG_ECDSA);
+	CHECK_EQ(ab.sig_hash, TK2_ALG_SHA256);
+	CHECK(ecdsa_verifies(&ab, approved, ab.policy_ref.p, 5));
+	CHECK(!ecdsa_verifies(&ab, approved, NULL, 0));
+	CHECK(!ecdsa_verifies(&ab, approved, (const u8 *)"kmk-b", 5));
+
+	put_unaligned_be16(TK2_ALG_SHA256, name);
+	SHA256(ab.pub.p + 2, ab.pub.len - 2, name + 2);
+	memset(in, 0, 32);
+	put_unaligned_be32(0x16a, in + 32);
+	memcpy(in + 36, name, sizeof(name));
+	SHA256(in, sizeof(in), d);
+	sha256_2(d, 32, ab.policy_ref.p, ab.policy_ref.len, d);
+	CHECK_EQ(wlen, 32);
+	CHECK_MEM(d, want, 32);
+
+	/* every truncation refused; a policyRef longer than a digest too */
+	for (i = 0; i < len; i++) {
+		u8 *t = tk_dup(p, i);
+
+		CHECK_EQ(tk2_authorize_body_parse(t, i, &ab), -EINVAL);
+		free(t);
+	}
+	free(p);
+	free(approved);
+	free(want);
+}
+
 /* The signers the tool writes pass; every truncation, a bad curve do not. */
 static void test_signer_check(void)
 {
@@ -260,5 +386,6 @@ int main(void)
 	RUN(test_verify_signature);
 	RUN(test_policy_authorize);
 	RUN(test_authorize_body);
+	RUN(test_authorize_body_policy_ref);
 	return tk_test_done();
 }

@@ -620,6 +620,20 @@ static void test_policykey(void)
 	REFUSED("new 32 policykey=zz", TPM20, "not hex");
 }
 
+/* policyref=: 1 to 64 bytes that bind approvals to a key (issue 22). */
+static void test_policyref(void)
+{
+	OK("new 32 policykey=" EC_SIGNER " policyref=6b6d6b", TPM20);
+	CHECK_EQ(req.opt.policyref_len, 3);
+	CHECK_EQ(req.opt.policyref[0], 0x6b);
+	OK("load 00 policyref=" HEX64, TPM20);
+	CHECK_EQ(req.opt.policyref_len, 32);
+	REFUSED("new 32 policyref=6b", TPM12, "needs a TPM 2.0");
+	REFUSED("new 32 policyref=6", TPM20, "1 to 64 bytes");
+	REFUSED("new 32 policyref=zz", TPM20, "1 to 64 bytes");
+	REFUSED("new 32 policyref=" HEX64 HEX64 "00", TPM20, "1 to 64 bytes");
+}
+
 /* Every option, given twice, is refused; the first value alone parses. */
 static void test_duplicates(void)
 {
@@ -628,7 +642,7 @@ static void test_duplicates(void)
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
 		"pcrs=sha256:0-7", "logon=tk:disk", "sessions=0",
-		"policykey=" EC_SIGNER,
+		"policykey=" EC_SIGNER, "policyref=00",
 	};
 	char line[512];
 	unsigned int i;
@@ -718,6 +732,7 @@ int main(void)
 	RUN(test_logon);
 	RUN(test_sessions);
 	RUN(test_policykey);
+	RUN(test_policyref);
 	RUN(test_duplicates);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);

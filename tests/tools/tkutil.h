@@ -200,15 +200,37 @@ static inline int tk_flush(int tpm2, uint32_t h)
 }
 
 /* TPM leftovers as one number: transient + loaded + saved (1.2: auth). */
+/*
+ * The session our trusted.ko keeps between TPM 2.0 operations (its
+ * parameter session=, issue 22): 0 when none, or not ours.
+ */
+static inline uint32_t tk_kept_session(void)
+{
+	FILE *f = fopen("/sys/module/trusted/parameters/session", "r");
+	unsigned int h = 0;
+
+	if (f) {
+		if (fscanf(f, "%x", &h) != 1)
+			h = 0;
+		fclose(f);
+	}
+	return h;
+}
+
 static inline int tk_leftovers(int tpm2)
 {
-	int a, b, c;
+	uint32_t h[64], kept;
+	int a, b, c, i, n;
 
 	if (!tpm2)
 		return tk_handles(0, 0, NULL, 0);
 	a = tk_handles(1, 0x80, NULL, 0);
-	b = tk_handles(1, 0x02, NULL, 0);
+	b = tk_handles(1, 0x02, h, 64);
 	c = tk_handles(1, 0x03, NULL, 0);
+	kept = tk_kept_session();
+	for (i = 0, n = b; kept && i < n && i < 64; i++)
+		if (h[i] == kept)
+			b--;	/* not a leftover */
 	return a < 0 || b < 0 || c < 0 ? -1 : a + b + c;
 }
 

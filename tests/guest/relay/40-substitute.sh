@@ -6,8 +6,10 @@
 # attributes (noDA): a valid key whose private part an interposer could hold).
 # With srk_name= pinning the SRK's Name: a load and a new are refused
 # (EKEYREJECTED) and the control without tampering works; with trust on
-# first use (srk_name= empty): after a first clean use, the substitution is
-# refused too. Ours only (the in-tree module reads no public area).
+# first use (srk_name= empty): after a first clean use the parent is kept
+# (issue 22): no ReadPublic is sent to swap; after a failed operation it
+# is read again, and the substitution is refused then. Ours only (the
+# in-tree module reads no public area).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted-tpm1/tk.inc"
@@ -63,19 +65,48 @@ swapped() {
 	return $_rc
 }
 
+# kept NAME DATA: the add works with a swap armed, and the swap never fires.
+kept() {
+	_a=$(rl_ctl "tamper 173:byte=12=$other")
+	[ "$_a" = "armed 1" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
+	tk_add "$1" "$2"
+	_rc=$?
+	_f=$(rl_ctl disarm)
+	[ "$_f" = "fired 0" ] || { echo "a ReadPublic was sent ($_f)" >&2; return 2; }
+	return $_rc
+}
+# reread ORD NAME DATA: the operation's first command (ORD: Load 157,
+# GetRandom 17b) fails once (0x902), so the kept parent is read again:
+# that ReadPublic carries the other key.
+reread() {
+	_a=$(rl_ctl "tamper $1:rc=902,173:byte=12=$other")
+	shift
+	[ "$_a" = "armed 2" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
+	_o=$(tk_refused "$1" "$2" 2>&1)
+	_rc=$?
+	_f=$(rl_ctl disarm)
+	[ "$_f" = "fired 2" ] || { echo "not both fired ($_f)" >&2; return 2; }
+	echo "$_o" >&2
+	return $_rc
+}
+t_check "a clean use: the parent is checked and kept" tk_add s_k "load $A $KH"
 echo "$SN" >$P
-t_errno "srk_name= pinned: load with the parent's public area swapped: EKEYREJECTED" \
-	EKEYREJECTED swapped s_l "load $A $KH"
-t_errno "srk_name= pinned: new with it swapped: EKEYREJECTED" \
+t_errno "srk_name= pinned: load, the parent read again and swapped: EKEYREJECTED" \
+	EKEYREJECTED reread 157 s_l "load $A $KH"
+t_errno "srk_name= pinned: new with it swapped (nothing kept): EKEYREJECTED" \
 	EKEYREJECTED swapped s_n "new 32 $KH"
 t_check "srk_name= pinned: the same load without the swap works" tk_add s_c "load $A $KH"
 echo "" >$P
 t_check "trust on first use: a clean first use" tk_add s_t "load $A $KH"
-t_errno "trust on first use: then the swap: EKEYREJECTED" \
-	EKEYREJECTED swapped s_t2 "load $A $KH"
-t_errno "trust on first use: a new with the swap: EKEYREJECTED" \
-	EKEYREJECTED swapped s_t3 "new 32 $KH"
-tk_drop s_c s_t
+t_check "trust on first use: then the parent is kept, no ReadPublic to swap" \
+	kept s_t2 "load $A $KH"
+t_errno "trust on first use: a failure has it read again, swapped: EKEYREJECTED" \
+	EKEYREJECTED reread 157 s_t3 "load $A $KH"
+t_errno "trust on first use: a new after that (nothing kept), swapped: EKEYREJECTED" \
+	EKEYREJECTED swapped s_t4 "new 32 $KH"
+t_check "the log names the parent and the reason" \
+	eval 'dmesg | grep -q "parent 0x81000001 refused: its public area is not the one seen first"'
+tk_drop s_k s_c s_t s_t2
 rl_flush_transients "80 02 03" >/dev/null
 tk2_da_reset
 t_check "no transient object or session left in the TPM" \

@@ -9,7 +9,10 @@
 # with the in-tree module). No session of either kind is left behind.
 # On test kernels fail_function proves which path ran: a failing
 # TPM_GetPubKey parse stops a default key but not a sessions=0 one, and a
-# TPM without readSRKPub (TPM_INVALID_KEYHANDLE) falls back to clear.
+# TPM without readSRKPub (TPM_INVALID_KEYHANDLE) is refused (EKEYREJECTED,
+# the fix named), never run in clear (issue 22); sessions=0 goes through
+# with its warning. The SRK's public key, once checked, is kept: a later
+# operation sends no TPM_GetPubKey.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/tk.inc"
@@ -20,7 +23,8 @@ t_require ours	# sessions= is ours only
 t_mods test ref-if-any
 EBADMSG=0xffffffffffffffb6	# -74
 # shellcheck disable=SC2034  # used in eval
-NOTICE="SRK's public key is not readable"
+NOTICE="refused: its public key is not readable"
+CLEAR="sessions=0: key material crosses the TPM bus in clear"
 
 a0=$(tk1_sessions)
 t0=$(tk1_transports)
@@ -36,27 +40,38 @@ t_check "new 128 keyhandle=$TK_SRK keyauth=\$Z40 migratable=0 in a transport" \
 t_check "no authorisation or transport session left ($a0, $t0)" \
 	eval 'tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
 	      tk_eq "transport sessions" "$(tk1_transports)" "$t0"'
-t_check "the TPM's public SRK was read: no clear-text fallback logged" \
+t_check "the TPM's public SRK was read: no refusal logged" \
 	eval '! dmesg | grep -q "$NOTICE"'
+t_check "sessions=0 is warned about" eval 'dmesg | grep -q "$CLEAR"'
 
 ff=$(tk_ff_why trusted_tpm1_parse_pubkey)
 if [ -n "$ff" ]; then
 	t_skip_rest "$ff"
 else
+	# a fresh module: nothing kept, the next key reads the SRK
+	t_mods test ref-if-any
 	t_errno "a malformed TPM_GetPubKey answer stops a default key: EIO" EIO \
 		tk_ff_refused trusted_tpm1_parse_pubkey 1 $EBADMSG x_8 "new 32"
 	# shellcheck disable=SC2016  # expanded by eval
 	t_check "... but not a sessions=0 one (the transport is not tried)" \
 		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 $EBADMSG &&
 		      tk_add x_8 "new 32 sessions=0"; _r=$?; tk_ff_off; [ $_r = 0 ]'
-	# shellcheck disable=SC2016  # expanded by eval
-	t_check "no readSRKPub (TPM_INVALID_KEYHANDLE): falls back to clear, logged, no session left" \
-		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
-		      tk_add x_9 "new 32"; _r=$?; tk_ff_off; [ $_r = 0 ] &&
-		      dmesg | grep -q "$NOTICE" &&
-		      tk_add x_9 "load $(tk_blob x_9)" &&
-		      tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
+	t_errno "no readSRKPub (TPM_INVALID_KEYHANDLE): refused, EKEYREJECTED" \
+		EKEYREJECTED tk_ff_refused trusted_tpm1_parse_pubkey 1 12 x_9 "new 32"
+	t_check "... the log names the parent and the fix" \
+		eval 'dmesg | grep "$NOTICE" | grep -q "0x40000000.*tpm_restrictsrk -a"'
+	t_check "... no session left" \
+		eval 'tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
 		      tk_eq "transport sessions" "$(tk1_transports)" "$t0"'
+	# shellcheck disable=SC2016  # expanded by eval
+	t_check "... with sessions=0 it goes through" \
+		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
+		      tk_add x_9 "new 32 sessions=0"; _r=$?; tk_ff_off; [ $_r = 0 ] &&
+		      tk_add x_9 "load $(tk_blob x_9)"'
+	# shellcheck disable=SC2016  # expanded by eval
+	t_check "once checked, the SRK is kept: no TPM_GetPubKey to fail" \
+		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
+		      tk_add x_10 "new 32"; _r=$?; tk_ff_off; [ $_r = 0 ]'
 fi
 tk_ff_off
-tk_drop x_1 x_2 x_3 x_4 x_5 x_6 x_7 x_8 x_9
+tk_drop x_1 x_2 x_3 x_4 x_5 x_6 x_7 x_8 x_9 x_10
