@@ -275,6 +275,7 @@ _t_errtxt() {
 	EDQUOT) _t_txt="Disk quota exceeded" ;;
 	ECANCELED) _t_txt="Operation canceled" ;;
 	ENOKEY) _t_txt="Required key not available" ;;
+	ENOPKG) _t_txt="Package not installed" ;;
 	EKEYEXPIRED) _t_txt="Key has expired" ;;
 	EKEYREVOKED) _t_txt="Key has been revoked" ;;
 	EKEYREJECTED) _t_txt="Key was rejected by service" ;;

@@ -36,6 +36,9 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
   ping                      -> "pong MODE"
   mark LABEL                -> a "# mark LABEL" line; scans start there
   scan HEX                  -> "hits N": messages since the last mark that hold HEX
+  count ORD                 -> "count N": commands of ordinal ORD (hex) since the last
+                               mark, as sent (a TPM 1.2 command wrapped in
+                               TPM_ExecuteTransport counts as that, 0xe7)
   tamper RULE[,RULE...]     -> "armed K" (N counts from now)
   fuzz SEED N [ORDS]        -> "armed N"
   disarm                    -> "fired K" (tamperings since the start or the last disarm), all off
@@ -240,6 +243,9 @@ class Relay:
                 for seq, d, o in hits:
                     self.write("# hit %s in %d %s %08x" % (words[1], seq, d, o))
                 return "hits %d" % len(hits)
+            if w == "count":
+                o = int(words[1], 16)
+                return "count %d" % sum(1 for _, d, oo, _ in self.segment if d == "C" and oo == o)
             if w == "tamper":
                 return "armed %d" % self.arm(words[1])
             if w == "fuzz":

@@ -111,6 +111,8 @@ def live_test(d):
     r3 = xfer(mine, tpm2(0x17B, b"\0\x10"))
     secret = r3[12:28].hex()
     check("control scan finds a response's bytes", ctl("scan " + secret) == "hits 1")
+    check("control count: commands of an ordinal since the mark",
+          ctl("count 17b") == "count 1" and ctl("count 15e") == "count 0")
     check("control arms a rule", ctl("tamper 17b:trunc=11") == "armed 1")
     r4 = xfer(mine, tpm2(0x17B, b"\0\x10"))
     check("armed rule truncates the next response", len(r4) == 11 and r4[5] == 11, r4.hex())
