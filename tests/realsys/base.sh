@@ -41,8 +41,8 @@ if [ ! -f "$base/.done" ]; then
 	rm -rf "$dir"/base-*.tmp
 	make_base || { rm -rf "$base.tmp"; die "mmdebstrap failed"; }
 	touch "$base.tmp/.done"
+	mv "$base.tmp" "$base"
 	# Older bases go: each is some 950 MB.
 	find "$dir" -maxdepth 1 -name 'base-*' ! -name "base-$key" -exec rm -rf {} +
-	mv "$base.tmp" "$base"
 fi
 echo "$base"
