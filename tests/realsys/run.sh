@@ -112,6 +112,8 @@ unmount_all() {
 trap unmount_all EXIT
 finish() {
 	unmount_all
+	# (--one-file-system: never into a bind mount of /dev left behind)
+	rm -rf --one-file-system "$run/root"
 	while [ "$n" -lt "$PLAN" ]; do not_ok "test $((n + 1)) did not run"; done
 	echo "$pass passed, $failn failed, $skipn skipped"
 	echo "$pass $failn $skipn" >"$run/counts"
@@ -157,7 +159,7 @@ fi
 root=$run/root
 tb=$(now)
 install_pkg() {
-	rm -rf "$root"
+	rm -rf --one-file-system "$root"
 	cp -a "$base" "$root"
 	rm -f "$root/.done"
 	chroot_mounts "$root"
@@ -209,7 +211,7 @@ make_image() {
 		for v in $(echo "$VOLS" | tr ',' ' '); do echo "size=${VOL_MB}MiB, name=${v%%:*}"; done
 	} | sfdisk -q "$run/disk.img" &&
 		mkfs.ext4 -q -F -L realsys -E offset=1048576,nodiscard -d "$root" "$run/disk.img" "${ROOT_MB}M" &&
-		rm -rf "$root"
+		rm -rf --one-file-system "$root"
 }
 if tk_step "image (mkfs.ext4 -d)" make_image >"$run/image.log" 2>&1; then
 	ok "disk image: mkfs.ext4 -d of the installed system, $NVOLS volume partitions ($(elapsed "$tb") s)"
