@@ -10,7 +10,7 @@ export TEK_CACHE := $(CACHE)
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools bench-tpm2
+	relay-test relay-fuzz stress tools bench-tpm2 realsys
 
 all: modules
 
@@ -87,3 +87,10 @@ deb: deps
 # boots them with those modules, signing on the test kernel, apt purge (root).
 pkg-test: deps
 	$(TOP)/tests/pkg/dkms-test.sh
+
+# The boot path on a real installed Debian 12 (issue 23): mmdebstrap, our
+# .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs,
+# the stock kernel booted with systemd and a swtpm TPM 2.0 (root; some 15
+# minutes, the Debian base cached in ~/.cache/tek/realsys).
+realsys: deps
+	$(TOP)/tests/realsys/run.sh

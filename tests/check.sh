@@ -17,6 +17,9 @@
 #   pkg     tests/pkg/dkms-test.sh       (make deb, apt install, DKMS, boots,
 #           purge; root: its steps before the boots in the background beside
 #           guest at nice 19 when root or sudo needs no password, else after it)
+#   realsys tests/realsys/run.sh         (make realsys: a real installed Debian 12,
+#           update-initramfs, systemd boots; after pkg, its boots alone; root or
+#           a sudo without password, else skipped; 3-4 minutes)
 #
 # guest and pkg start after the host stages (a host loaded by compilers makes
 # more boots fail in the firmware: tk_boot_tries boots those again); their
@@ -33,7 +36,7 @@ set -euo pipefail
 . "$(dirname "$0")/qemu/common.sh"
 
 run=$(tk_rundir)
-stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg}
+stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg,realsys}
 declare -a names=() results=() times=() cpus=()
 
 # cpu_seconds NAME: $run/check-NAME.cpu, the core-seconds (user + system) of
@@ -177,6 +180,18 @@ else
 	stage pkg "${pkg[@]}" || failed=1
 fi
 
+# The boot path on a real installed system (issue 23): chroot and loop
+# mounts need root. Its boots after all others: beside them they would only
+# slow each other.
+if [ "$(id -u)" = 0 ]; then
+	stage realsys env TKH_RUN="$run" "$TK_TOP/tests/realsys/run.sh" || failed=1
+elif sudo -n true 2>/dev/null; then
+	stage realsys sudo env TKH_RUN="$run" TEK_CACHE="$TEK_CACHE" "$TK_TOP/tests/realsys/run.sh" ||
+		failed=1
+else
+	skipped realsys "needs root or a sudo without password: sudo make realsys"
+fi
+
 echo
 echo "Stage     Time      CPU       Result"
 for i in "${!names[@]}"; do
@@ -189,7 +204,8 @@ echo "logs: $run"
 # One closing count: the sum of the run's counts files (host unit tests, each
 # guest boot, each failed guest step); a failed stage without counts still
 # adds one failure.
-read -r tp tf ts < <(find "$run" -name counts -type f ! -path "$run/pkg/*/*" -exec cat {} + |
+read -r tp tf ts < <(find "$run" -name counts -type f ! -path "$run/pkg/*/*" ! -path "$run/realsys/*/*" \
+	-exec cat {} + |
 	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
 [ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1
 echo "$tp passed, $tf failed, $ts skipped"

@@ -22,7 +22,8 @@
 # TKH_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
 # $TK_DISK there), TKH_VERBOSE=1 (stream the console to stderr), TKH_SHELL=1 (console on this
 # terminal and a shell in the guest after the tests; exit it to power off),
-# TKH_SWTPM_LOG_LEVEL=N (swtpm's log level; 20 logs every TPM command and response),
+# TKH_SMBIOS_SERIAL=X (the firmware's SMBIOS system serial number, which SeaBIOS
+# measures into PCR 1: another X is another PCR 1), TKH_SWTPM_LOG_LEVEL=N (swtpm's log level; 20 logs every TPM command and response),
 # TKH_RELAY=record|tamper:RULES|fuzz:SEED[:N[:ORDS]] (or tk.relay=MODE in EXTRAS: QEMU
 # talks to swtpm through tests/relay/relay.py, which records the traffic to OUTDIR/relay.rec
 # and tampers as asked; known sealed secrets are added to the guest's /state: tests/relay/).
@@ -172,7 +173,7 @@ start=$(now)
 status=0
 qemu=(qemu-system-x86_64 -accel tcg -m "${TKH_MEM:-1024}" ${TKH_SMP:+-smp "$TKH_SMP"} -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$boot_initrd"
-	"${tpmdev[@]}" "${disk[@]}")
+	"${tpmdev[@]}" "${disk[@]}" ${TKH_SMBIOS_SERIAL:+-smbios "type=1,serial=$TKH_SMBIOS_SERIAL"})
 # ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.
 serials=(-serial chardev:con -serial file:"$out/results.ktap" -serial file:"$out/state.b64")
 if [ "${TKH_SHELL:-0}" = 1 ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Provision a fresh swtpm state into OUTDIR (a copy of a cached template).
 #
-# usage: provision.sh 1.2|2.0 OUTDIR [--no-srk]
+# usage: provision.sh 1.2|2.0 OUTDIR [--no-srk | --rsa-ecc] [--fresh]
 #
 # 1.2: swtpm_setup --createek --take-ownership --owner-well-known --srk-well-known,
 #      then the SRK auth is changed to 20 zero bytes (TPM_ChangeAuthOwner, tpm.py)
@@ -11,8 +11,12 @@
 #      SHA1(20 zero bytes) = 6768033e216468247bd031a0a2d9876d79818f8f.
 # 2.0: swtpm_setup --tpm2 --createek, then a persistent ECC primary (SRK) at
 #      0x81000001 under the owner hierarchy (empty auth); --no-srk skips it;
-#      dictionary-attack lockout after 1000 failures (1 s recovery).
+#      --rsa-ecc makes two, as docs/install.md's reader does (tpm2_createprimary
+#      -G rsa, -G ecc): an RSA-2048 one at 0x81000001, an ECC P-256 one at
+#      0x81000002; dictionary-attack lockout after 1000 failures (1 s recovery).
 # Templates live in ~/.cache/tek/tpm/, keyed by this script, tpm.py and swtpm's version.
+# --fresh: a new TPM made for OUTDIR, not a copy of the template: new seeds,
+# so new SRKs at the same handles (another machine's TPM: tests/realsys).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -21,12 +25,22 @@ need swtpm swtpm_setup swtpm_ioctl python3
 ver=${1:-}
 out=${2:-}
 srk=1
-[ "${3:-}" = --no-srk ] && srk=0
-case $ver in 1.2|2.0) ;; *) die "usage: provision.sh 1.2|2.0 OUTDIR [--no-srk]" ;; esac
-[ -n "$out" ] || die "usage: provision.sh 1.2|2.0 OUTDIR [--no-srk]"
+fresh=0
+usage="usage: provision.sh 1.2|2.0 OUTDIR [--no-srk | --rsa-ecc] [--fresh]"
+for a in "${@:3}"; do
+	case $a in
+	--no-srk) srk=0 ;;
+	--rsa-ecc) srk=2 ;;
+	--fresh) fresh=1 ;;
+	*) die "$usage" ;;
+	esac
+done
+case $ver in 1.2|2.0) ;; *) die "$usage" ;; esac
+[ -n "$out" ] || die "$usage"
 
 key=$( { cat "$0" "$TK_QEMU/tpm.py"; swtpm --version; echo "$ver $srk"; } | sha256sum | cut -c1-12)
-tmpl=$TEK_CACHE/tpm/tpm$ver-$([ $srk = 1 ] && echo srk || echo nosrk)-$key
+case $srk in 0) kind=nosrk ;; 1) kind=srk ;; 2) kind=rsa-ecc ;; esac
+tmpl=$TEK_CACHE/tpm/tpm$ver-$kind-$key
 tpmpy=$TK_QEMU/tpm.py
 
 swtpm_pid=
@@ -94,6 +108,15 @@ build_template() {
 			tpm2_createprimary -Q -C o -G ecc -c "$t/prim.ctx" || die "tpm2_createprimary failed"
 			tpm2_evictcontrol -Q -C o -c "$t/prim.ctx" 0x81000001 || die "tpm2_evictcontrol failed"
 			rm -f "$t/prim.ctx"
+		elif [ $srk = 2 ]; then
+			for k in rsa:0x81000001 ecc:0x81000002; do
+				tpm2_createprimary -Q -C o -G "${k%:*}" -c "$t/prim.ctx" ||
+					die "tpm2_createprimary -G ${k%:*} failed"
+				tpm2_evictcontrol -Q -C o -c "$t/prim.ctx" "${k#*:}" ||
+					die "tpm2_evictcontrol ${k#*:} failed"
+				tpm2_flushcontext -t >/dev/null 2>&1 || true
+				rm -f "$t/prim.ctx"
+			done
 		fi
 		# Dictionary-attack lockout after 1000 failures, one healed a second:
 		# a boot runs many suites that each expect a few wrong authorisations,
@@ -109,6 +132,16 @@ build_template() {
 	mv "$t" "$tmpl"
 }
 
+if [ $fresh = 1 ]; then
+	rm -rf "$out"
+	mkdir -p "$(dirname "$out")"
+	tmpl=$(cd "$(dirname "$out")" && pwd)/$(basename "$out").new
+	build_template
+	mv "$tmpl/state" "$out"
+	rm -rf "$tmpl"
+	log "TPM $ver state (a new TPM) ready in $out"
+	exit 0
+fi
 mkdir -p "$TEK_CACHE/tpm"
 exec 9>"$TEK_CACHE/tpm/.lock"
 flock 9

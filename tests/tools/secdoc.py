@@ -3,7 +3,7 @@
 """Check docs/security.md (make check, docs stage).
 
 Every row of its tables has six cells and a proof that either names a test
-that exists (guest/S/F.sh, host/F.c[:fn], fuzz/F.c, tests/..., with each
+that exists (guest/S/F.sh, host/F.c[:fn], fuzz/F.c, realsys/F.sh, tests/..., with each
 host function present in its file and each quoted guest description found
 in the script it follows) or says why no test can exist: "N/A" (the bug
 cannot occur in a key type: a keyring-core or other-backend bug) or
@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-REF = re.compile(r'(?<![\w/])((?:tests/)?(?:guest|host|fuzz|stress|tools)/[\w./-]+\.(?:sh|c|py)'
+REF = re.compile(r'(?<![\w/])((?:tests/)?(?:guest|host|fuzz|stress|tools|realsys)/[\w./-]+\.(?:sh|c|py)'
                  r'|src/[\w./-]+\.[ch])(?::(\w+))?')
 QUOTED = re.compile(r'"([^"]+)"')
 BARE_FN = re.compile(r'`(test_\w+)`')
