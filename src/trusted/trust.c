@@ -34,13 +34,17 @@ static bool require_sessions;
 module_param(require_sessions, bool, 0644);
 MODULE_PARM_DESC(require_sessions, "Refuse sessions=0");
 
-static char srk_name[2 * TRUSTED_PIN_MAX + 2];
-module_param_string(srk_name, srk_name, sizeof(srk_name), 0644);
-MODULE_PARM_DESC(srk_name, "TPM 2.0: the only parent Name (hex, as tpm2_readpublic -n prints it) sessions accept");
+/* Up to PINS_MAX pins, comma-separated: one per parent a machine uses. */
+#define PINS_MAX	4
+#define PINS_SIZE	(PINS_MAX * (2 * TRUSTED_PIN_MAX + 1) + 1)
 
-static char srk_pub[2 * TRUSTED_PIN_MAX + 2];
+static char srk_name[PINS_SIZE];
+module_param_string(srk_name, srk_name, sizeof(srk_name), 0644);
+MODULE_PARM_DESC(srk_name, "TPM 2.0: the only parent Names (hex, as tpm2_readpublic -n prints them; up to 4, comma-separated) sessions accept");
+
+static char srk_pub[PINS_SIZE];
 module_param_string(srk_pub, srk_pub, sizeof(srk_pub), 0644);
-MODULE_PARM_DESC(srk_pub, "TPM 1.2: SHA-256 of the only SRK public key (TPM_PUBKEY, hex) the transport accepts");
+MODULE_PARM_DESC(srk_pub, "TPM 1.2: SHA-256 of the SRK public key (TPM_PUBKEY, hex) the transport accepts; comma-separated for several");
 
 static DEFINE_MUTEX(trust_lock);
 static struct tk_trust table;
@@ -137,50 +141,59 @@ void trusted_clear_warn(u32 handle)
 			    handle);
 }
 
-/* A pin parameter: 1 and its bytes, 0 when unset, -EINVAL if malformed. */
-static int pin_of(const char *param, u8 *out, u32 *len)
+/*
+ * Is @form (@len bytes) among the pins of @param: 1 yes, 0 when none is
+ * set, -ENOKEY when it is not, -EINVAL when a pin is malformed.
+ */
+static int pin_match(const char *param, const u8 *form, u32 len)
 {
-	char s[2 * TRUSTED_PIN_MAX + 2];
-	size_t n;
+	char s[PINS_SIZE], *rest, *one;
+	u8 pin[TRUSTED_PIN_MAX];
+	int ret = 0, n;
 
 	kernel_param_lock(THIS_MODULE);
 	memcpy(s, param, sizeof(s));
 	kernel_param_unlock(THIS_MODULE);
 	s[sizeof(s) - 1] = '\0';
-	n = strcspn(s, " \t\n");
-	if (!n)
-		return 0;
-	if (n % 2 || n > 2 * TRUSTED_PIN_MAX ||
-	    tk_hex_decode(out, TRUSTED_PIN_MAX, s, n) != n / 2)
-		return -EINVAL;
-	*len = n / 2;
-	return 1;
+	s[strcspn(s, " \t\n")] = '\0';
+	rest = s;
+	while ((one = strsep(&rest, ","))) {
+		n = strlen(one);
+		if (!n && !rest && ret == 0 && one == s)
+			break;		/* unset */
+		if (!n || n % 2 || n > 2 * TRUSTED_PIN_MAX ||
+		    tk_hex_decode(pin, sizeof(pin), one, n) != n / 2)
+			return -EINVAL;
+		if (n / 2 == len && !crypto_memneq(pin, form, len))
+			ret = 1;
+		else if (ret == 0)
+			ret = -ENOKEY;
+	}
+	return ret;
 }
 
 /**
- * trusted_trust_pin() - check a parent against its pin
+ * trusted_trust_pin() - check a parent against the pins
  * @handle: the parent handle
- * @form: what the pin must be: TPM 2.0 the parent's Name, TPM 1.2 the
+ * @form: what a pin must be: TPM 2.0 the parent's Name, TPM 1.2 the
  *	SHA-256 of its TPM_PUBKEY
  * @len: its length
  *
- * Return: 1 when a pin is set and is @form, 0 when none is set, or
- * -EKEYREJECTED (one warning) for a pin that is another or malformed.
+ * Return: 1 when pins are set and @form is one, 0 when none is set, or
+ * -EKEYREJECTED (one warning) for a parent no pin names, or a malformed
+ * pin.
  */
 int trusted_trust_pin(u32 handle, const u8 *form, u32 len)
 {
 	bool tpm2 = trusted_tpm_is_tpm2();
-	u8 pin[TRUSTED_PIN_MAX];
-	u32 pin_len = 0;
-	int ret;
+	int ret = pin_match(tpm2 ? srk_name : srk_pub, form, len);
 
-	ret = pin_of(tpm2 ? srk_name : srk_pub, pin, &pin_len);
+	if (ret == -EINVAL)
+		return trusted_refuse(handle, tpm2 ? "srk_name is not a list of Names in hex" :
+				      "srk_pub is not a list of digests in hex");
 	if (ret < 0)
-		return trusted_refuse(handle, tpm2 ? "srk_name is not a Name in hex" :
-				      "srk_pub is not a digest in hex");
-	if (ret && (pin_len != len || crypto_memneq(pin, form, len)))
-		return trusted_refuse(handle, tpm2 ? "not the key srk_name pins" :
-				      "not the key srk_pub pins");
+		return trusted_refuse(handle, tpm2 ? "not a key srk_name pins" :
+				      "not a key srk_pub pins");
 	return ret;
 }
 

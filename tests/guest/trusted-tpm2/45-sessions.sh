@@ -83,6 +83,10 @@ t_errno "srk_name= not a Name: EKEYREJECTED" EKEYREJECTED tk_refused s_x "new 32
 on=$(owner_name)
 pin "$on"
 t_check "srk_name= the 0x40000001 primary's Name: it is accepted" tk_add s_on "new 32 keyhandle=0x40000001"
+pin "$ZERO,$on"
+t_check "srk_name= a list of Names, the parent's among them: accepted" tk_add s_on2 "new 32 keyhandle=0x40000001"
+pin "$on,00zz"
+t_errno "srk_name= a list with a malformed Name: EKEYREJECTED" EKEYREJECTED tk_refused s_x "new 32 keyhandle=0x40000001"
 pin ""
 
 # trust on first use: another key under a handle seen before
