@@ -84,9 +84,10 @@ int trusted_tpm2_unseal_blob(struct trusted_key_payload *p, const u8 *blob,
 
 /* logon.c: the logon key of logon=<prefix>:<desc>, for dm-crypt. */
 struct key;
+int trusted_logon_permitted(void);
 struct key *trusted_logon_make(const char *desc, const u8 *data, size_t len,
 			       struct key **keyring);
-int trusted_logon_sync(struct key *logon, const u8 *data, size_t len);
+bool trusted_logon_alive(const struct key *logon);
 void trusted_logon_drop(struct key *logon, struct key *keyring);
 bool trusted_logon_matches(const struct key *logon, const char *desc);
 
