@@ -135,4 +135,35 @@ argv() {
 	! grep -q "$SECRET" $D/seen || { echo "the secret was on a command line" >&2; return 1; }
 }
 t_check "the blobauth= of the config is on no process's command line during the unlock" argv
+
+# The initramfs-tools hook, as shipped, with initramfs-tools' copy_file (cp
+# -pP, as hook-functions does; the rest stubbed): the copies of a 0644
+# config and blob are 0600 in 0700 directories, and it warns unless
+# mkinitramfs runs with UMASK=0077.
+hook_modes() {
+	mkdir -p /usr/share/initramfs-tools /etc/trusted-keys || return 1
+	cat >/usr/share/initramfs-tools/hook-functions <<'EOS'
+copy_exec() { :; }
+manual_add_modules() { :; }
+copy_file() {
+	mkdir -p "${DESTDIR}/${3%/*}" && cp -pP "$2" "${DESTDIR}/$3"
+}
+EOS
+	cp $D/good.blob /etc/trusted-keys/dk35.blob
+	echo "dk35 /dev/vda /etc/trusted-keys/dk35.blob $DK_CIPHER 32" >/etc/trusted-keys/volumes
+	chmod 0644 /etc/trusted-keys/dk35.blob /etc/trusted-keys/volumes
+	chmod 0755 /etc/trusted-keys
+	rm -rf $D/r1 $D/r2
+	(umask 022 && DESTDIR=$D/r1 sh /initramfs/hooks/trusted-keys) 2>$D/hook.err || return 1
+	for f in etc/trusted-keys/volumes:600 etc/trusted-keys/dk35.blob:600 etc/trusted-keys:700; do
+		_m=$(stat -c %a "$D/r1/${f%:*}") || return 1
+		[ "$_m" = "${f#*:}" ] || { echo "${f%:*}: mode $_m" >&2; return 1; }
+	done
+	grep -q 'W: trusted-keys: .*UMASK=0077' $D/hook.err || { cat $D/hook.err >&2; return 1; }
+	(umask 077 && DESTDIR=$D/r2 sh /initramfs/hooks/trusted-keys) 2>$D/hook.err || return 1
+	[ ! -s $D/hook.err ] || { cat $D/hook.err >&2; return 1; }
+	[ -f $D/r2/etc/trusted-keys/dk35.blob ]
+}
+t_check "the hook copies config and blobs 0600 (directory 0700), warns without UMASK=0077" hook_modes
+rm -rf /etc/trusted-keys /usr/share/initramfs-tools
 dk_unmap dk35

@@ -99,6 +99,21 @@ mapped() {
 	dk_unmap dk40
 }
 t_check "root: dm-crypt maps ':32:logon:tk:l40' (request_key finds it by its owner's SEARCH)" mapped
+
+# docs/install.md, "First key" and "Enrol a volume", as written (in a
+# directory of ours, the mapping only read).
+docflow() {
+	sh -c "keyctl new_session >/dev/null &&
+		keyctl add trusted dkvol40 'new 32 $O logon=trusted-keys:dkvol40' @s >/dev/null &&
+		mkdir -p -m 0700 $D/etc &&
+		(umask 077 && keyctl pipe %trusted:dkvol40 > $D/etc/dkvol40.blob) &&
+		dmsetup create dk40 --noudevsync --table '0 $DK_LEN crypt $DK_CIPHER :32:logon:trusted-keys:dkvol40 0 /dev/vda $DK_P20' &&
+		dmsetup remove --noudevsync dk40" || return 1
+	[ "$(stat -c %a $D/etc/dkvol40.blob)" = 600 ] && [ "$(stat -c %a $D/etc)" = 700 ] ||
+		{ ls -ld $D/etc $D/etc/dkvol40.blob >&2; return 1; }
+	grep -Eqx '[0-9a-f]+' $D/etc/dkvol40.blob
+}
+t_check "docs/install.md as written: new_session, logon=, the blob 0600 in a 0700 directory, dmsetup maps" docflow
 refused "root: keyctl update of the logon key (nobody may write it)" EACCES "" \
 	sh -c "head -c 32 /dev/zero | keyctl pupdate '$lid'"
 refused "root: keyctl setperm of the logon key (nobody may loosen it)" EACCES "" \
