@@ -111,19 +111,25 @@ t_check "config: a key length of 0 or with letters: refused" sh -c "
 	sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad key length'"
 
 # No command line carries the secret: every process's argv is scanned
-# while the unlock runs (the TPM unseal takes seconds under TCG); the
-# scanner must see a marker on a command line of its own first.
+# while the unlock runs; the scanner must see a marker on a command line
+# of its own, and the unlock's child (whose command line carried the
+# options before) during a run.
+# (busybox grep -o prints one match a line: one grep a pattern, each from a
+# file, since on grep's command line the scanner would see the secret)
 scan() {
 	: >$D/seen
 	while [ ! -f $D/stop ]; do
-		cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' |
-			grep -Eo -f $D/pattern >>$D/seen
+		cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' >$D/pass
+		grep -qf $D/p.secret $D/pass && echo secret >>$D/seen
+		grep -qf $D/p.marker $D/pass && echo marker >>$D/seen
+		grep -qf $D/p.child $D/pass && echo child >>$D/seen
 	done
 }
 argv() {
 	rm -f $D/stop
-	# the pattern from a file: on grep's command line the scanner would see it
-	printf '%s\n%s\n%s\n' "$SECRET" m4rk3r 'trusted-keys-unlock --one' >$D/pattern
+	echo "$SECRET" >$D/p.secret
+	echo m4rk3r >$D/p.marker
+	echo 'trusted-keys-unlock --one' >$D/p.child
 	scan &
 	_s=$!
 	sh -c 'sleep 3; :' m4rk3r
@@ -131,7 +137,7 @@ argv() {
 	# until the scanner has caught the child that opens the volume (its
 	# command line held the options before), 20 runs at most
 	_i=0 _rc=0
-	while [ $_i -lt 20 ] && ! grep -q -- '--one' $D/seen; do
+	while [ $_i -lt 20 ] && ! grep -qx child $D/seen; do
 		sh $DK_UNLOCK -c $D/volumes || _rc=1
 		dk_unmap dk35
 		_i=$((_i + 1))
@@ -139,9 +145,9 @@ argv() {
 	touch $D/stop
 	wait $_s
 	[ $_rc -eq 0 ] || { echo "the unlock failed" >&2; return 1; }
-	grep -q m4rk3r $D/seen || { echo "the scanner saw nothing" >&2; return 1; }
-	! grep -q "$SECRET" $D/seen || { echo "the secret was on a command line" >&2; return 1; }
-	grep -q -- '--one' $D/seen || return 2
+	grep -qx marker $D/seen || { echo "the scanner saw nothing" >&2; return 1; }
+	! grep -qx secret $D/seen || { echo "the secret was on a command line" >&2; return 1; }
+	grep -qx child $D/seen || return 2
 	echo "caught the unlock's child in run $_i"
 }
 _d="the blobauth= of the config is on no process's command line during the unlock"
