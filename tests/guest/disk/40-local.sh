@@ -172,7 +172,7 @@ refused "uid $U, own session: new 32 logon=" EPERM "refused: logon= needs CAP_SY
 
 # --- a caller without a session keyring --------------------------------------
 # A usermode helper (here the kernel's modprobe, for request_module() of a
-# key type nobody has) runs as root with the kernel's credentials: no
+# file system type nobody has) runs as root with the kernel's credentials: no
 # session keyring. logon= must put the key in its user-session keyring
 # (where request_key() looks then), not join a new session for it. Any
 # other module request meanwhile goes to the real modprobe.
@@ -180,7 +180,7 @@ nosession() {
 	_mp=$(cat /proc/sys/kernel/modprobe)
 	cat >$D/nosess.sh <<EOS
 #!/bin/sh
-[ "\$3" = key-type-tk40nosession ] || exec $_mp "\$@"
+[ "\$3" = fs-tk40nosession ] || exec $_mp "\$@"
 exec >$D/nosess.out 2>&1
 $(command -v keyctl) add trusted t40ns 'load $blob $O logon=tk:ns40' @u >/dev/null &&
 	$(command -v keyctl) search @us logon tk:ns40 >/dev/null && echo in-user-session
@@ -188,7 +188,8 @@ EOS
 	chmod 0755 $D/nosess.sh
 	rm -f $D/nosess.out
 	echo "$D/nosess.sh" >/proc/sys/kernel/modprobe || return 1
-	keyctl add tk40nosession x y @u >/dev/null 2>&1
+	mkdir -p $D/mnt
+	mount -t tk40nosession none $D/mnt >/dev/null 2>&1
 	echo "$_mp" >/proc/sys/kernel/modprobe
 	[ -f $D/nosess.out ] || { echo "the helper did not run" >&2; return 1; }
 	cat $D/nosess.out >&2
