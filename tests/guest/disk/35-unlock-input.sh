@@ -110,6 +110,16 @@ t_check "config: a key length of 0 or with letters: refused" sh -c "
 	echo 'dk35 /dev/vda $D/good.blob aes-cbc-plain64 0' >$D/volumes
 	sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad key length'"
 
+asuser() {
+	command -v tklocal >/dev/null || { echo "no tklocal" >&2; return 1; }
+	conf dk35 $D/good.blob
+	chmod 0644 $D/volumes
+	! tklocal -u 65534 run sh $DK_UNLOCK -c $D/volumes 2>$D/err || return 1
+	cat $D/err >&2
+	[ "$(cat $D/err)" = "trusted-keys: needs root (logon= needs CAP_SYS_ADMIN): no volume unlocked" ]
+}
+t_check "run by uid 65534: 'needs root', exit 1" asuser
+
 # No command line carries the secret: every process's argv is scanned
 # while the unlock runs; the scanner must see a marker on a command line
 # of its own, and the unlock's child (whose command line carried the
