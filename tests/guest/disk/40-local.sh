@@ -111,9 +111,15 @@ docflow() {
 		dmsetup remove --noudevsync dk40" || return 1
 	[ "$(stat -c %a $D/etc/dkvol40.blob)" = 600 ] && [ "$(stat -c %a $D/etc)" = 700 ] ||
 		{ ls -ld $D/etc $D/etc/dkvol40.blob >&2; return 1; }
-	grep -Eqx '[0-9a-f]+' $D/etc/dkvol40.blob
+	grep -Eqx '[0-9a-f]+' $D/etc/dkvol40.blob || return 1
+	# "Update": the load, the blob on stdin
+	sh -c "keyctl new_session >/dev/null &&
+		printf 'load %s %s logon=trusted-keys:dkvol40' \"\$(cat $D/etc/dkvol40.blob)\" '$O' |
+			keyctl padd trusted dkvol40 @s >/dev/null &&
+		dmsetup create dk40 --noudevsync --table '0 $DK_LEN crypt $DK_CIPHER :32:logon:trusted-keys:dkvol40 0 /dev/vda $DK_P20' &&
+		dmsetup remove --noudevsync dk40"
 }
-t_check "docs/install.md as written: new_session, logon=, the blob 0600 in a 0700 directory, dmsetup maps" docflow
+t_check "docs/install.md as written: new_session, logon=, the blob 0600 in a 0700 directory, dmsetup maps; the load on stdin" docflow
 refused "root: keyctl update of the logon key (nobody may write it)" EACCES "" \
 	sh -c "head -c 32 /dev/zero | keyctl pupdate '$lid'"
 refused "root: keyctl setperm of the logon key (nobody may loosen it)" EACCES "" \
