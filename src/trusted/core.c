@@ -8,8 +8,9 @@
  *   keyctl update ID "update [options]"
  *   keyctl print ID
  *
- * logon=<prefix>:<desc> (new, load, update) also makes a logon key of the
- * secret in the caller's session keyring, for dm-crypt (logon.c).
+ * logon=<prefix>:<desc> (new, load, update; CAP_SYS_ADMIN) also makes a
+ * root-only logon key of the secret in the caller's session keyring, for
+ * dm-crypt (logon.c).
  */
 #include <keys/user-type.h>
 #include <linux/capability.h>
@@ -94,8 +95,7 @@ static int preparse_logon(struct key_preparsed_payload *prep,
 	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
 				   &keyring);
 	if (IS_ERR(logon)) {
-		ret = PTR_ERR(logon);
-		pr_info_ratelimited("refused: logon key not made (%d)\n", ret);
+		ret = PTR_ERR(logon);	/* logged by logon.c */
 		goto err;
 	}
 	prep->payload.data[PREP_PAYLOAD] = p;
@@ -134,6 +134,11 @@ static int trusted_preparse(struct key_preparsed_payload *prep)
 	if (trusted_wants_pcrlock(&req->opt) && !capable(CAP_SYS_ADMIN)) {
 		ret = -EPERM;
 		goto out;
+	}
+	if (tk_opt_given(&req->opt, TK_OPT_LOGON)) {
+		ret = trusted_logon_permitted();
+		if (ret)
+			goto out;
 	}
 	if (tk_opt_given(&req->opt, TK_OPT_LOGON) && req->cmd != TK_CMD_UPDATE) {
 		ret = preparse_logon(prep, req);
@@ -208,33 +213,26 @@ static void trusted_free_payload_rcu(struct rcu_head *rcu)
 }
 
 /*
- * Keep the logon key in step with the (resealed, same) key: rewrite it;
- * logon= with another description (or none made yet, or the old one
- * revoked by its owner) makes a new one in the caller's session and
- * revokes the old. Under key->sem, like revoke.
+ * update logon=<desc>: the logon key is made again (in the caller's
+ * session) unless the one we hold has that description and is alive, and
+ * the old one is revoked. Its bytes never need rewriting: update reseals
+ * the same key, and nobody may write a logon key of ours. Under key->sem,
+ * like revoke.
  */
 static int update_logon(struct key *key, const struct trusted_key_payload *p,
 			const struct tk_request *req)
 {
 	struct key *old = key->payload.data[TRUSTED_LOGON];
 	struct key *logon, *keyring = NULL;
-	bool given = tk_opt_given(&req->opt, TK_OPT_LOGON);
-	int ret;
 
-	if (old && (!given || trusted_logon_matches(old, req->opt.logon))) {
-		ret = trusted_logon_sync(old, p->key, p->key_len);
-		if (ret != -EKEYREVOKED || !given)
-			return ret;
-	}
-	if (!given)
+	if (!tk_opt_given(&req->opt, TK_OPT_LOGON))
+		return 0;
+	if (trusted_logon_alive(old) && trusted_logon_matches(old, req->opt.logon))
 		return 0;
 	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
 				   &keyring);
-	if (IS_ERR(logon)) {
-		pr_info_ratelimited("refused: logon key not made (%ld)\n",
-				    PTR_ERR(logon));
-		return PTR_ERR(logon);
-	}
+	if (IS_ERR(logon))
+		return PTR_ERR(logon);	/* logged by logon.c */
 	key_put(keyring);
 	key->payload.data[TRUSTED_LOGON] = logon;
 	trusted_logon_drop(old, NULL);

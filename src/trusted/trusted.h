@@ -110,9 +110,10 @@ int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len);
 
 /* logon.c: the logon key of logon=<prefix>:<desc>, for dm-crypt. */
 struct key;
+int trusted_logon_permitted(void);
 struct key *trusted_logon_make(const char *desc, const u8 *data, size_t len,
 			       struct key **keyring);
-int trusted_logon_sync(struct key *logon, const u8 *data, size_t len);
+bool trusted_logon_alive(const struct key *logon);
 void trusted_logon_drop(struct key *logon, struct key *keyring);
 bool trusted_logon_matches(const struct key *logon, const char *desc);
 

@@ -10,8 +10,9 @@
 #   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists;
 #                    keyctl itself static when build-keyctl.sh can make it
 #   /usr/bin/encbench  tests/tools/encbench.c, static (make bench-enc)
-#   /usr/bin/tkfault, tkfuzz, tkstress  tests/tools/, tests/stress/ (faults, stress);
-#                    all four compiled once, cached: tk_static_tool (common.sh)
+#   /usr/bin/tkfault, tkfuzz, tklocal, tkstress  tests/tools/, tests/stress/
+#                    (faults, disk/40-local, stress);
+#                    all five compiled once, cached: tk_static_tool (common.sh)
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
 #   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
 #                    in-tree reference trusted.ko, encrypted-keys.ko and what they
@@ -136,7 +137,7 @@ fi
 
 # Guest programs of our own, static (gcc -static: libc6-dev has libc.a),
 # compiled once and cached (tk_static_tool).
-for p in tools/encbench tools/tkfault tools/tkfuzz stress/tkstress; do
+for p in tools/encbench tools/tkfault tools/tkfuzz tools/tklocal stress/tkstress; do
 	[ -f "$TK_TOP/tests/$p.c" ] || continue
 	bin=$(tk_static_tool "$TK_TOP/tests/$p.c" -pthread) ||
 		die "cannot build tests/$p.c (gcc, libc6-dev)"

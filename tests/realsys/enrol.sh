@@ -20,7 +20,7 @@ vols=$(sed -n 's/.*tk\.realsys\.vols=\([^ ]*\).*/\1/p' /proc/cmdline | tr ',' ' 
 n=0
 for _ in $vols; do n=$((n + 1)); done
 echo "KTAP version 1" >&3
-echo "1..$((n + 1))" >&3
+echo "1..$((n + 2))" >&3
 i=0
 ok() { i=$((i + 1)); echo "ok $i $*" >&3; }
 notok() { i=$((i + 1)); echo "not ok $i $*" >&3; }
@@ -69,6 +69,14 @@ else
 	notok "/etc/trusted-keys/volumes names $n volumes"
 fi
 sed 's/^/# /' /etc/trusted-keys/volumes >&3
+# docs/install.md, "Pin the parent": the parents of the keys just made
+if out=$(trusted-keys-unlock --pin 2>&1) &&
+   grep -q '^options trusted srk_name=000b' /etc/modprobe.d/trusted-keys-pin.conf; then
+	ok "the parents pinned: $(cat /etc/modprobe.d/trusted-keys-pin.conf)"
+else
+	echo "$out" | sed 's/^/# /' >&3
+	notok "the parents pinned in /etc/modprobe.d/trusted-keys-pin.conf"
+fi
 echo "# tk-init: done" >&3
 sync
 mount -o remount,ro / 2>/dev/null

@@ -45,7 +45,8 @@ export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
 # line tells a changed PCR (a refused PolicyPCR) from another machine's TPM
 # (its SRK at the same handle is another key: TPM2_Load's integrity check).
 WHY_PCR='the TPM refused to unseal the key: PCR values changed since sealing'
-WHY_TPM="the blob is not sealed by this TPM (another machine's TPM, or another parent at its handle)"
+# the parents are pinned at enrolment (docs/install.md): another TPM's is refused
+WHY_TPM="the blob is not sealed by this TPM: its parent key is not the one pinned at enrolment or seen earlier (another machine's TPM, a new SRK, or an interposer on the TPM bus)"
 
 # The volumes: NAME:PARENT:DEVICE[:OPTION] (enrol.sh), 16 MiB partitions
 # after the 3 GiB root file system (/dev/vda1).

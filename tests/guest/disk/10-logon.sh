@@ -3,11 +3,11 @@
 # logon=<prefix>:<desc> (phase 1): the trusted key's secret as a logon key
 # in the caller's session keyring, which dm-crypt takes as
 # ":32:logon:<prefix>:<desc>" on every kernel (the stock ones have no
-# ":32:trusted:"). No user-space read path gives the secret; update keeps
-# the logon key in step (even after its owner overwrote it), logon= on
-# update renames it, revoke and invalidate of the trusted key revoke it;
-# bad values are EINVAL, a taken description EEXIST, and a failed add
-# leaves no logon key behind.
+# ":32:trusted:"). No user-space read path gives the secret and nobody may
+# write the logon key (root's, VIEW|SEARCH for root only; the local users'
+# side: 40-local.sh); update keeps it, logon= on update renames it, revoke
+# and invalidate of the trusted key revoke it; bad values are EINVAL, a
+# taken description EEXIST, and a failed add leaves no logon key behind.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/dk.inc"
@@ -24,7 +24,7 @@ dk_unmap dk10
 t_check "new 32 logon=tk:t10 into @u" keyctl add trusted t10 "new 32 logon=tk:t10 $O" @u
 tid=$(dk_id trusted t10)
 lid=$(dk_id logon tk:t10)
-t_check "the logon key tk:t10 is in the session keyring, owned by the caller" sh -c "
+t_check "the logon key tk:t10 is in the session keyring, root's" sh -c "
 	keyctl rdescribe @s | grep -q '^keyring;' &&
 	keyctl describe @s | grep -q . &&
 	keyctl rdescribe '$lid' | grep -q '^logon;0;0;[0-9a-f]*;tk:t10\$' &&
@@ -36,16 +36,15 @@ t_check "keyctl read/print/pipe: the blob of the trusted key, EOPNOTSUPP for the
 sum=$(dk_write dk10 ":32:logon:tk:t10" "$DK_P20")
 t_check "dm-crypt maps ':32:logon:tk:t10' and writes" [ -n "$sum" ]
 
-# The owner may overwrite the logon key (keyctl update); the trusted key's
-# update writes the secret back.
-head -c 32 /dev/zero | keyctl pupdate "$lid" >/dev/null 2>&1
-differs() { ! dk_reads dk10 :32:logon:tk:t10 "$DK_P20" "$sum" 2>/dev/null; }
-t_check "an overwritten logon key no longer reads the data" differs
-restored() {
+# Nobody may overwrite the logon key, its owner (root) included; update of
+# the trusted key leaves it as it is.
+t_errno "keyctl update of the logon key: EACCES, root too" EACCES sh -c "
+	head -c 32 /dev/zero | keyctl pupdate '$lid'"
+kept() {
 	keyctl update "$tid" "update $O" >/dev/null &&
 		dk_reads dk10 :32:logon:tk:t10 "$DK_P20" "$sum"
 }
-t_check "keyctl update of the trusted key puts the secret back in the logon key" restored
+t_check "keyctl update of the trusted key: the logon key still reads the data" kept
 
 renamed() {
 	keyctl update "$tid" "update $O logon=tk:t10b" >/dev/null &&
@@ -110,11 +109,15 @@ noleft() {
 }
 t_errno "an add refused after the logon key was made leaves no logon key" EINVAL noleft
 
-t_errno "update of a key whose logon key is revoked by its owner: EKEYREVOKED" EKEYREVOKED sh -c "
+# Root may invalidate the logon key (SEARCH) but not revoke it (no WRITE,
+# no SETATTR); update logon= with the same description makes it again.
+t_errno "keyctl revoke of the logon key: EACCES, root too" EACCES sh -c "
 	keyctl add trusted t10r 'new 32 $O logon=tk:t10r' @u >/dev/null &&
-	keyctl revoke \$(keyctl search @s logon tk:t10r) &&
-	keyctl update \$(keyctl search @s trusted t10r) 'update $O'"
-t_check "... and update logon= with the same description makes it again" sh -c "
+	keyctl revoke \$(keyctl search @s logon tk:t10r)"
+t_check "update of a key whose logon key root invalidated works; logon=<same> makes it again" sh -c "
+	keyctl invalidate \$(keyctl search @s logon tk:t10r) &&
+	keyctl update \$(keyctl search @s trusted t10r) 'update $O' >/dev/null &&
+	! keyctl search @s logon tk:t10r >/dev/null 2>&1 &&
 	keyctl update \$(keyctl search @s trusted t10r) 'update $O logon=tk:t10r' >/dev/null &&
 	keyctl describe \$(keyctl search @s logon tk:t10r) >/dev/null"
 dk_unmap dk10
