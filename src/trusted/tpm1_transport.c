@@ -247,6 +247,8 @@ static int establish(u8 *buf, struct start_work *w, struct tk1_xport *x,
 	if (ret < 0)
 		return ret;
 	ret = ret ?: tk1_parse_establish(buf, PAGE_SIZE, &out);
+	if (ret > 0)
+		return ret;	/* the TPM's code: start_transport() maps it */
 	if (ret)
 		return trusted_tpm_errno(ret, "TPM_EstablishTransport");
 	x->t.handle = out.handle;
@@ -259,7 +261,17 @@ static int establish(u8 *buf, struct start_work *w, struct tk1_xport *x,
 						  &out.auth);
 }
 
-/* Open the transport, to the kept SRK key when @kept, else as read. */
+/* Did the TPM refuse an authorisation (a retry would count twice)? */
+static bool auth_refused(int rc)
+{
+	return rc == TK1_RC_AUTHFAIL || rc == TK1_RC_AUTH2FAIL ||
+	       rc == TK1_RC_DEFEND_LOCK_RUNNING;
+}
+
+/*
+ * Open the transport, to the kept SRK key when @kept, else as read:
+ * 0, a negative errno, or TPM_EstablishTransport's code (> 0).
+ */
 static int open_transport(u8 *buf, struct start_work *w, struct tk1_xport *x,
 			  const struct tk_options *o, bool kept)
 {
@@ -292,7 +304,7 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
 	get_random_bytes(x->t.auth, sizeof(x->t.auth));
 	kept = take_kept(w, o);
 	ret = open_transport(buf, w, x, o, kept);
-	if (ret > 0 && kept && !x->open && ret != TK1_RC_AUTHFAIL) {
+	if (ret > 0 && kept && !x->open && !auth_refused(ret)) {
 		/*
 		 * The TPM's SRK may have changed: read and check it again (not
 		 * after an authorisation failure, which would count twice).
@@ -302,7 +314,7 @@ static int start_transport(u8 *buf, struct tk1_xport *x,
 		ret = open_transport(buf, w, x, o, false);
 	}
 	kfree_sensitive(w);
-	return ret;
+	return ret > 0 ? trusted_tpm_errno(ret, "TPM_EstablishTransport") : ret;
 }
 
 /* Flush the kept transport, if any. */
@@ -415,13 +427,13 @@ void trusted_tpm1_exit(void)
 	if (!kept_x.valid)
 		return;
 	buf = trusted_tpm_buf_alloc();
-	if (!buf)
-		return;
 	mutex_lock(&tk1_lock);
-	if (!trusted_tpm_hold()) {
+	if (buf && !trusted_tpm_hold()) {
 		drop_kept_transport(buf);
 		trusted_tpm_release();
 	}
+	memzero_explicit(&kept_x, sizeof(kept_x));	/* flushed or not */
+	memzero_explicit(&srk_kept, sizeof(srk_kept));
 	mutex_unlock(&tk1_lock);
 	trusted_tpm_buf_free(buf);
 }
@@ -467,7 +479,7 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 	 * handle already gone fails harmlessly, and the chip is still ours).
 	 */
 	ret = trusted_tpm_send(buf, NULL);
-	if (ret > 0 && x->kept)
+	if (ret > 0 && x->kept && !auth_refused(ret))
 		x->gone = true;	/* the kept transport: flushed by someone? */
 	if (ret)
 		return trusted_tpm_errno(ret, what);

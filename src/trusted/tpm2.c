@@ -14,17 +14,18 @@
  * Every handle this code makes the TPM create (a primary, the loaded
  * object, a policy session) is flushed before it returns, on every path.
  *
- * With sessions (sessions=1, the default) and an ECC P-256 parent, each
- * operation runs in one HMAC session salted to the parent
- * (tpm2_session.c): GetRandom encrypted, Create with the parent
+ * With sessions (sessions=1, the default), each operation runs in an
+ * HMAC session salted to its checked parent, an ECC P-256 or RSA key
+ * (tpm2_session.c; kept from the previous operation when that was under
+ * a parent of the same Name): GetRandom encrypted, Create with the parent
  * authorised by the session and inSensitive encrypted, Load authorised by
  * it, Unseal authorised by it with outData encrypted; every response's
  * HMAC is checked before a byte is used. A blob with a policy of its own
  * (pcrs=, policykey=) and a SHA-256 name algorithm gets a second salted
  * session, the policy session, which authorises Unseal alone (with the
- * PIN as authValue after PolicyAuthValue) and encrypts outData; Load then
- * ends the HMAC session. The chip is held from the first command to the
- * last.
+ * PIN as authValue after PolicyAuthValue) and encrypts outData; the HMAC
+ * session goes on, to be kept. The chip is held from the first command
+ * to the last.
  */
 #include <crypto/hash.h>
 #include <linux/err.h>
@@ -109,6 +110,8 @@ static int check_seal_options(const struct tk_options *o)
 		why = "policykey with blobauth needs hash=sha256";
 	else if (o->policyref_len && !o->policykey_len)
 		why = "policyref goes with policykey";
+	else if (o->policyref_len > tk2_alg_digest_size(tk2_hash_alg(o->hash)))
+		why = "policyref is longer than a digest of hash=";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
 		 !tk2_key_parent_ok(o->keyhandle))
 		why = "keyhandle is not a TPM 2.0 parent handle";
@@ -590,13 +593,12 @@ static void trusted_tpm2_exit(void)
 	if (!trusted_tpm2_sess_kept())
 		return;
 	buf = trusted_tpm_buf_alloc();
-	if (!buf)
-		return;
 	mutex_lock(&tk2_lock);
-	if (!trusted_tpm_hold()) {
+	if (buf && !trusted_tpm_hold()) {
 		trusted_tpm2_sess_drop(buf);
 		trusted_tpm_release();
 	}
+	trusted_tpm2_sess_drop(NULL);	/* wiped, flushed or not */
 	mutex_unlock(&tk2_lock);
 	trusted_tpm_buf_free(buf);
 }

@@ -24,9 +24,10 @@
  * With sessions (the default) the parent's public area is read (ReadPublic,
  * or CreatePrimary's outPublic) and must be an ECC P-256 or RSA decryption
  * key with a SHA-256 Name, the salt key of the operation's session
- * (docs/tpm2-sessions.md); its Name must be srk_name= when that is set,
- * and its public area the one first seen at the handle since the module
- * was loaded (trust.c). Anything else is refused with EKEYREJECTED, never
+ * (docs/tpm2-sessions.md); its Name must be one srk_name= lists when that
+ * is set, and its public area the one first seen at the handle since the
+ * module was loaded (trust.c; a transient parent, whose handle is reused,
+ * only when pinned). Anything else is refused with EKEYREJECTED, never
  * used without a session. A persistent parent so checked is kept for the
  * module's lifetime (parent_cache): later operations send no ReadPublic;
  * if the TPM's key at that handle changed, the salted session fails, and
@@ -107,6 +108,7 @@ static void keep(const struct trusted_tpm2_parent *pa)
 		*slot = *pa;
 		slot->flush = false;
 		slot->cached = false;
+		slot->auth = (struct tk2_auth){ };	/* the request's, not kept */
 	}
 }
 

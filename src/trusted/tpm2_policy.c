@@ -323,7 +323,9 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 		return 0;
 	trusted_tpm2_flush(buf, s->handle);
 	if (rc > 0) {
-		pr_info_ratelimited("load: PCR values changed: the TPM refused the PCR policy (0x%03x)\n",
+		pr_info_ratelimited("load: %sthe TPM refused policy command 0x%03x (0x%03x)\n",
+				    k->policy[i].code == TK2_CC_POLICY_PCR ?
+				    "PCR values changed: " : "", k->policy[i].code,
 				    rc);
 		return trusted_tpm_errno(rc, NULL);
 	}

@@ -338,7 +338,8 @@ static void drop_kept(u8 *buf)
 {
 	struct tk_cmd_buf b;
 
-	if (kept.valid && !tk2_cmd_flush(&b, buf, PAGE_SIZE, kept.s.handle))
+	if (buf && kept.valid &&
+	    !tk2_cmd_flush(&b, buf, PAGE_SIZE, kept.s.handle))
 		trusted_tpm_send(buf, NULL);
 	memzero_explicit(&kept, sizeof(kept));
 	trusted_set_kept(0);
@@ -421,8 +422,8 @@ int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
  * only then is its first parameter decrypted. A session without
  * continueSession is closed by the TPM when the command succeeds.
  *
- * Return: 0, the TPM's return code (> 0; the sessions stay open), or a
- * negative errno.
+ * Return: 0, the TPM's return code (> 0; the sessions stay open, but for
+ * a kept session found gone: ts->gone), or a negative errno.
  */
 int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 			   struct tk2_session *const *s, unsigned int n,
@@ -488,7 +489,8 @@ void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep)
 
 /**
  * trusted_tpm2_sess_drop() - flush the kept session (module unload)
- * @buf: a command buffer; the caller holds tk2_lock and the chip
+ * @buf: a command buffer, the caller holding tk2_lock and the chip; NULL
+ *	(tk2_lock held): only wipe it
  */
 void trusted_tpm2_sess_drop(u8 *buf)
 {

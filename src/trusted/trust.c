@@ -22,6 +22,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
+#include <linux/user_namespace.h>
 #include "trusted.h"
 #include "tk_hex.h"
 #include "tk_trust.h"
@@ -102,6 +103,12 @@ void trusted_set_kept(u32 handle)
 	WRITE_ONCE(kept_session, handle);
 }
 
+/* Does a record made now bind root (CAP_SYS_ADMIN, not audited)? */
+static bool trusted_privileged(void)
+{
+	return ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
 /**
  * trusted_refuse() - refuse an operation for its parent
  * @handle: the parent handle
@@ -155,12 +162,13 @@ static int pin_match(const char *param, const u8 *form, u32 len)
 	memcpy(s, param, sizeof(s));
 	kernel_param_unlock(THIS_MODULE);
 	s[sizeof(s) - 1] = '\0';
-	s[strcspn(s, " \t\n")] = '\0';
-	rest = s;
+	rest = strim(s);		/* a pin is one word: no blank inside */
+	if (strpbrk(rest, " \t\n"))
+		return -EINVAL;
+	if (!*rest)
+		return 0;
 	while ((one = strsep(&rest, ","))) {
 		n = strlen(one);
-		if (!n && !rest && ret == 0 && one == s)
-			break;		/* unset */
 		if (!n || n % 2 || n > 2 * TRUSTED_PIN_MAX ||
 		    tk_hex_decode(pin, sizeof(pin), one, n) != n / 2)
 			return -EINVAL;
@@ -201,7 +209,7 @@ int trusted_trust_pin(u32 handle, const u8 *form, u32 len)
  * trusted_trust_parent() - check a parent's public area, record it
  * @handle: the parent handle
  * @record: the handle names one key for the boot (persistent, permanent,
- *	the TPM 1.2 SRK); a transient handle is checked against the pin only
+ *	the TPM 1.2 SRK); a transient handle is accepted only when pinned
  * @area: the public area the TPM answered with (TPM 2.0 TPMT_PUBLIC, TPM
  *	1.2 TPM_PUBKEY)
  * @len: its length
@@ -226,13 +234,16 @@ int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
 	sha256(area, len, digest);
 	pinned = trusted_trust_pin(handle, form,
 				   prefix_len + TK_TRUST_DIGEST_SIZE);
-	if (pinned < 0 || !record)
-		return min(pinned, 0);
+	if (pinned < 0)
+		return pinned;
+	if (!record)	/* its handle is reused: nothing to compare with */
+		return pinned ? 0 : trusted_refuse(handle,
+			"a transient parent cannot be checked: pin it (srk_name=, srk_pub=) or make it persistent");
 	mutex_lock(&trust_lock);
 	if (pinned)	/* the pin decides: what was seen before does not */
 		tk_trust_forget(&table, handle);
 	v = tk_trust_check(&table, handle, digest,
-			   pinned || capable(CAP_SYS_ADMIN));
+			   pinned || trusted_privileged());
 	mutex_unlock(&trust_lock);
 	if (v == TK_TRUST_REPLACED)
 		pr_notice_ratelimited("parent 0x%08x: an unprivileged caller's record replaced\n",
@@ -253,7 +264,7 @@ bool trusted_trust_known(u32 handle)
 
 	mutex_lock(&trust_lock);
 	known = tk_trust_binds(tk_trust_find(&table, handle),
-			       capable(CAP_SYS_ADMIN));
+			       trusted_privileged());
 	mutex_unlock(&trust_lock);
 	return known;
 }
