@@ -186,6 +186,11 @@ EOS
 	chmod 0644 /etc/trusted-keys/dk35.blob /etc/trusted-keys/volumes
 	chmod 0755 /etc/trusted-keys
 	rm -rf $D/r1 $D/r2
+	# the target kernel, as update-initramfs names it: its crypto built in
+	mkdir -p /boot || return 1
+	printf 'CONFIG_CRYPTO_%s=y\n' ECDH ECC DRBG JITTERENTROPY SHA3 CTR AES \
+		HMAC SHA1 SHA256 SHA512 RSA >/boot/config-dk35 || return 1
+	export version=dk35
 	(umask 022 && DESTDIR=$D/r1 sh /initramfs/hooks/trusted-keys) 2>$D/hook.err || return 1
 	for f in etc/trusted-keys/volumes:600 etc/trusted-keys/dk35.blob:600 etc/trusted-keys:700; do
 		_m=$(stat -c %a "$D/r1/${f%:*}") || return 1
@@ -197,5 +202,6 @@ EOS
 	[ -f $D/r2/etc/trusted-keys/dk35.blob ]
 }
 t_check "the hook copies config and blobs 0600 (directory 0700), warns without UMASK=0077" hook_modes
-rm -rf /etc/trusted-keys /usr/share/initramfs-tools
+rm -rf /etc/trusted-keys /usr/share/initramfs-tools /boot/config-dk35
+unset version
 dk_unmap dk35
