@@ -24,14 +24,7 @@ KEYS=$here/keys
 W=/tmp/tk2-signed
 mkdir -p $W
 
-if ! command -v trusted-policy >/dev/null; then
-	t_skip_rest "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
-	exit 0
-fi
-if [ -z "$(tk2_pcr $P)" ]; then
-	t_skip_rest "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
-	exit 0
-fi
+tk2_signed_ready $P || exit 0
 
 # signer PEM: the signer's TPM2B_PUBLIC in hex (policykey=).
 signer() {
