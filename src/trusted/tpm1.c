@@ -12,15 +12,13 @@
  * it; one left open on any path is flushed. Unless sessions=0, Seal and
  * Unseal travel in an encrypted transport session (tpm1_transport.c).
  */
-#include <crypto/algapi.h>
-#include <linux/error-injection.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "trusted.h"
 
 struct seal_work {
-	struct tk1_xport x;
+	struct trusted_tpm1_xport x;
 	struct tk1_session sess;
 	bool open;
 	struct tk1_auth_in auth;
@@ -33,7 +31,7 @@ struct seal_work {
 };
 
 struct unseal_work {
-	struct tk1_xport x;
+	struct trusted_tpm1_xport x;
 	struct tk1_session sess[2];
 	bool open[2];
 	struct tk1_auth_in auth[2];
@@ -44,110 +42,6 @@ struct unseal_work {
 static u32 parent_handle(const struct tk_options *o)
 {
 	return tk_opt_given(o, TK_OPT_KEYHANDLE) ? o->keyhandle : TK1_KH_SRK;
-}
-
-/*
- * The TPM's answer to OSAP or OIAP. Test kernels (CONFIG_FAIL_FUNCTION)
- * can make it fail as for a malformed response.
- */
-static noinline int trusted_tpm1_parse_session(const u8 *buf,
-					       struct tk1_session *s,
-					       bool osap)
-{
-	return osap ? tk1_parse_osap(buf, PAGE_SIZE, s) :
-		      tk1_parse_oiap(buf, PAGE_SIZE, s);
-}
-#if IS_ENABLED(CONFIG_FAIL_FUNCTION)
-ALLOW_ERROR_INJECTION(trusted_tpm1_parse_session, ERRNO);
-#endif
-
-/* Send OSAP or OIAP; *@open as soon as the TPM has opened the session. */
-static int send_parse_session(u8 *buf, struct tk1_session *s, bool osap,
-			      bool *open)
-{
-	const char *what = osap ? "OSAP" : "OIAP";
-	int rc;
-
-	rc = trusted_tpm_send(buf, what);
-	if (rc)
-		return trusted_tpm_errno(rc, NULL);
-	*open = !tk1_session_handle(buf, PAGE_SIZE, &s->handle);
-	rc = trusted_tpm1_parse_session(buf, s, osap);
-	return trusted_tpm_errno(rc, rc ? what : NULL);
-}
-
-/**
- * trusted_tpm1_param_digest() - the digest an authorisation HMAC covers
- * @out: SHA1(ordinal || params) for a request, SHA1(0 || ordinal ||
- *	 params) for a successful response
- * @ordinal: the command's ordinal
- * @params: its parameters
- * @response: which of the two
- *
- * Return: 0 or a negative errno.
- */
-int trusted_tpm1_param_digest(u8 *out, u32 ordinal,
-			      const struct tk_span *params, bool response)
-{
-	__be32 words[2] = { 0, cpu_to_be32(ordinal) };
-	struct tk_span spans[2] = {
-		{ response ? (u8 *)words : (u8 *)&words[1],
-		  response ? 8 : 4 },
-		*params,
-	};
-
-	return trusted_sha1(out, spans, 2);
-}
-
-/**
- * trusted_tpm1_auth_hmac() - HMAC(key, digest || nonce_even || nonce_odd || continue)
- * @out: the HMAC
- * @key: the 20-byte authorisation secret
- * @digest: trusted_tpm1_param_digest()
- * @even: nonceEven
- * @odd: nonceOdd
- * @cont: continueAuthSession, one byte
- *
- * Return: 0 or a negative errno.
- */
-int trusted_tpm1_auth_hmac(u8 *out, const u8 *key, const u8 *digest,
-			   const u8 *even, const u8 *odd, const u8 *cont)
-{
-	struct tk_span spans[4] = {
-		{ digest, TK1_DIGEST_SIZE },
-		{ even, TK1_NONCE_SIZE },
-		{ odd, TK1_NONCE_SIZE },
-		{ cont, 1 },
-	};
-
-	return trusted_hmac(out, key, spans, 4);
-}
-
-/**
- * trusted_tpm1_check_response() - verify a response's authorisation HMAC
- * @check: scratch for the expected HMAC
- * @key: the 20-byte authorisation secret
- * @digest: trusted_tpm1_param_digest() of the response
- * @in: the request's trailer (its nonceOdd)
- * @out: the response's trailer
- *
- * Return: 0, -EINVAL (logged) when it does not match, or a negative errno.
- */
-int trusted_tpm1_check_response(u8 *check, const u8 *key, const u8 *digest,
-				const struct tk1_auth_in *in,
-				const struct tk1_auth_out *out)
-{
-	int ret;
-
-	ret = trusted_tpm1_auth_hmac(check, key, digest, out->nonce_even, in->nonce_odd,
-			&out->cont);
-	if (ret)
-		return ret;
-	if (crypto_memneq(check, out->hmac, TK1_DIGEST_SIZE)) {
-		pr_info_ratelimited("TPM response failed its HMAC check\n");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* OSAP for the parent key; leaves the shared secret in w->secret. */
@@ -167,7 +61,7 @@ static int start_osap(u8 *buf, struct seal_work *w, const struct tk_options *o)
 			      parent_handle(o), w->osap_odd);
 	if (ret)
 		return ret;
-	ret = send_parse_session(buf, &w->sess, true, &w->open);
+	ret = trusted_tpm1_session(buf, &w->sess, true, &w->open);
 	if (ret)
 		return ret;
 	return trusted_hmac(w->secret, o->keyauth, spans, 2);
@@ -278,7 +172,7 @@ static int seal_sequence(u8 *buf, struct seal_work *w,
  * Seal p->key; with @draw, draw it from the TPM first, in the same
  * transport session (one transport for the whole of a new key).
  */
-static int seal(struct trusted_key_payload *p, const struct tk_options *o,
+static int tpm1_seal(struct trusted_key_payload *p, const struct tk_options *o,
 		bool draw)
 {
 	struct seal_work *w;
@@ -309,7 +203,7 @@ out_buf:
 static int trusted_tpm1_seal(struct trusted_key_payload *p,
 			     const struct tk_options *o)
 {
-	return seal(p, o, false);
+	return tpm1_seal(p, o, false);
 }
 
 /*
@@ -319,24 +213,7 @@ static int trusted_tpm1_seal(struct trusted_key_payload *p,
 static int trusted_tpm1_seal_random(struct trusted_key_payload *p,
 				    const struct tk_options *o)
 {
-	return seal(p, o, true);
-}
-
-/**
- * trusted_tpm1_oiap() - open an OIAP session
- * @buf: the command buffer
- * @s: the session, on success
- * @open: set as soon as the TPM opened it
- *
- * Return: 0 or a negative errno.
- */
-int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open)
-{
-	struct tk_cmd_buf b;
-	int ret;
-
-	ret = tk1_build_oiap(&b, buf, PAGE_SIZE);
-	return ret ?: send_parse_session(buf, s, false, open);
+	return tpm1_seal(p, o, true);
 }
 
 static int unseal_exchange(u8 *buf, struct unseal_work *w,

@@ -228,7 +228,7 @@ static int encrypt_secret(struct start_work *w, struct crypto_akcipher *tfm,
 	return trusted_rsa_encrypt(tfm, w->der, ret, w->em, w->secret, k);
 }
 
-static int establish(u8 *buf, struct start_work *w, struct tk1_xport *x,
+static int establish(u8 *buf, struct start_work *w, struct trusted_tpm1_xport *x,
 		     const struct tk_options *o)
 {
 	struct tk1_establish_out out;
@@ -272,7 +272,7 @@ static bool auth_refused(int rc)
  * Open the transport, to the kept SRK key when @kept, else as read:
  * 0, a negative errno, or TPM_EstablishTransport's code (> 0).
  */
-static int open_transport(u8 *buf, struct start_work *w, struct tk1_xport *x,
+static int open_transport(u8 *buf, struct start_work *w, struct trusted_tpm1_xport *x,
 			  const struct tk_options *o, bool kept)
 {
 	int ret = 0;
@@ -291,7 +291,7 @@ static int open_transport(u8 *buf, struct start_work *w, struct tk1_xport *x,
 	return ret;
 }
 
-static int start_transport(u8 *buf, struct tk1_xport *x,
+static int start_transport(u8 *buf, struct trusted_tpm1_xport *x,
 			   const struct tk_options *o)
 {
 	struct start_work *w;
@@ -327,7 +327,7 @@ static void drop_kept_transport(u8 *buf)
 }
 
 /* The kept transport into @x when the SRK it was opened to is still ours. */
-static bool take_kept_transport(struct tk1_xport *x,
+static bool take_kept_transport(struct trusted_tpm1_xport *x,
 				const struct tk_options *o)
 {
 	if (!kept_x.valid || !x->keep || !srk_usable(o))
@@ -355,7 +355,7 @@ static bool take_kept_transport(struct tk1_xport *x,
  *
  * Return: 0, or a negative errno (then nothing is held).
  */
-int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
+int trusted_tpm1_begin(u8 *buf, struct trusted_tpm1_xport *x,
 		       const struct tk_options *o)
 {
 	int ret;
@@ -397,7 +397,7 @@ int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
  * @x: the transport state
  * @ok: the sequence succeeded: a transport under the SRK is kept open
  */
-void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok)
+void trusted_tpm1_end(u8 *buf, struct trusted_tpm1_xport *x, bool ok)
 {
 	struct crypto_akcipher *rsa = x->rsa;
 
@@ -449,7 +449,7 @@ void trusted_tpm1_exit(void)
  * Return: as trusted_tpm_send(): 0, a negative errno, or the wrapped
  * command's TPM return code.
  */
-int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
+int trusted_tpm1_send(u8 *buf, struct trusted_tpm1_xport *x, u32 handles,
 		      const char *what, bool *ran)
 {
 	u32 ordinal = get_unaligned_be32(buf + 6);
@@ -500,7 +500,7 @@ int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
 }
 
 /* One TPM_GetRandom: at most @len bytes into @out; the count or an errno. */
-static int random_chunk(u8 *buf, struct tk1_xport *x, u8 *out, u32 len)
+static int random_chunk(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, u32 len)
 {
 	struct tk_rsp_buf r;
 	struct tk_cmd_buf b;
@@ -537,7 +537,7 @@ static int random_chunk(u8 *buf, struct tk1_xport *x, u8 *out, u32 len)
  *
  * Return: 0, -EIO when the TPM gave too little, or an exchange's errno.
  */
-int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len)
+int trusted_tpm1_random_in(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, size_t len)
 {
 	size_t done = 0;
 	int tries = 16, n = 0;

@@ -144,7 +144,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 	return trusted_tpm_errno(rc, "new: TPM2_Create");
 }
 
-static int create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
+static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
 		  const struct tk_options *o, u16 alg)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS), own = pcrs || o->policykey_len;
@@ -235,7 +235,7 @@ static int seal_held(u8 *buf, struct seal_work *w,
 	if (!ret && tk_opt_given(o, TK_OPT_PCRS))
 		ret = trusted_tpm2_pcr_policy(buf, w->use ? &w->ts : NULL, o,
 					      alg, tfm, &w->pcr);
-	ret = ret ?: create(buf, w, p, o, alg);
+	ret = ret ?: tpm2_create(buf, w, p, o, alg);
 	trusted_tpm2_sess_end(buf, &w->ts, !ret);
 	if (ret && !w->ts.gone)
 		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
@@ -243,7 +243,7 @@ static int seal_held(u8 *buf, struct seal_work *w,
 	return ret;
 }
 
-static int seal(struct trusted_key_payload *p, const struct tk_options *o,
+static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 		bool draw)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
@@ -300,7 +300,7 @@ out:
 static int trusted_tpm2_seal(struct trusted_key_payload *p,
 			     const struct tk_options *o)
 {
-	return seal(p, o, false);
+	return tpm2_seal(p, o, false);
 }
 
 /*
@@ -310,7 +310,7 @@ static int trusted_tpm2_seal(struct trusted_key_payload *p,
 static int trusted_tpm2_seal_random(struct trusted_key_payload *p,
 				    const struct tk_options *o)
 {
-	return seal(p, o, true);
+	return tpm2_seal(p, o, true);
 }
 
 /* What the options may add to a blob at load, checked before the TPM. */

@@ -50,7 +50,7 @@ static struct trusted_tpm2_parent parent_cache[TK_TRUST_MAX];
 			 TK2_OA_RESTRICTED | TK2_OA_DECRYPT)
 
 /* A TPM 2.0 password is compared without its trailing zeros. */
-static struct tk2_auth password(const u8 *value, u16 len)
+static struct tk2_auth parent_password(const u8 *value, u16 len)
 {
 	struct tk2_auth a = { .handle = TK2_RS_PW, .value = value };
 
@@ -96,7 +96,7 @@ static struct trusted_tpm2_parent *cached(u32 handle)
 }
 
 /* Keep a checked persistent parent (its salt key) for later operations. */
-static void keep(const struct trusted_tpm2_parent *pa)
+static void parent_keep(const struct trusted_tpm2_parent *pa)
 {
 	struct trusted_tpm2_parent *slot = cached(pa->recorded);
 	unsigned int i;
@@ -194,12 +194,12 @@ static int read_public_area(const struct trusted_tpm2_sess *ts, u8 *buf,
 	int ret = take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 2, len);
 
 	if (!ret && is_persistent(pa->recorded))
-		keep(pa);
+		parent_keep(pa);
 	return ret;
 }
 
 /* "No such handle" where a key answered this boot is not believed. */
-static int missing(u32 handle)
+static int parent_missing(u32 handle)
 {
 	if (trusted_trust_known(handle))
 		return trusted_refuse(handle, "no such handle, but it answered earlier");
@@ -225,7 +225,7 @@ static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 	rc = rc ?: trusted_tpm_send(buf, NULL);
 	if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_HANDLE ||
 		       rc == TK2_RC_REFERENCE_H0))
-		return missing(pa->recorded);
+		return parent_missing(pa->recorded);
 	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the parent");
@@ -397,7 +397,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	pa->named = false;
 	pa->ecc = false;
 	pa->rsa = false;
-	pa->auth = password(o->keyauth, sizeof(o->keyauth));
+	pa->auth = parent_password(o->keyauth, sizeof(o->keyauth));
 	if (probe_srk) {
 		ret = srk_present(buf, ts, pa);
 		if (ret < 0)
@@ -420,7 +420,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	if (ret)
 		return ret;
 	pa->flush = true;
-	pa->auth = password(NULL, 0);
+	pa->auth = parent_password(NULL, 0);
 	if (!ts)
 		return 0;
 	/* outPublic, after the handle and parameterSize; checked whole */

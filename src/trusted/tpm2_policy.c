@@ -130,7 +130,7 @@ static int read_pcrs(u8 *buf, struct trusted_tpm2_sess *ts,
 }
 
 /* Extend the policy @policy (digest_len bytes) by one PolicyPCR. */
-static int extend(struct crypto_shash *tfm, u8 *policy,
+static int policy_extend(struct crypto_shash *tfm, u8 *policy,
 		  const struct tk2_policy_pcr *pp, u8 *input)
 {
 	int n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
@@ -193,7 +193,7 @@ int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 	if (ret)
 		goto out;
 	memset(pol->digest, 0, sizeof(pol->digest));
-	ret = extend(tfm, pol->digest, &pp, w->input);
+	ret = policy_extend(tfm, pol->digest, &pp, w->input);
 	if (!ret && o->blobauth_len)
 		ret = extend_auth_value(tfm, pol->digest, w->input);
 out:
@@ -231,7 +231,7 @@ int trusted_tpm2_policy_check(const struct tk2_key *k)
 		}
 		ret = tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
 					    alg, &pp);
-		ret = ret ?: extend(tfm, policy, &pp, input);
+		ret = ret ?: policy_extend(tfm, policy, &pp, input);
 	}
 	kfree(input);
 	crypto_free_shash(tfm);

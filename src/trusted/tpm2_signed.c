@@ -173,7 +173,7 @@ int trusted_tpm2_signed_check(const struct tk2_key *k,
 	return 0;
 }
 
-static bool same(const struct tk_span *a, const struct tk_span *b)
+static bool signed_same(const struct tk_span *a, const struct tk_span *b)
 {
 	return a->len == b->len && !crypto_memneq(a->p, b->p, a->len);
 }
@@ -197,7 +197,7 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 		return "not signed";
 	if (tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 				     &key) ||
-	    !same(&ab->pub, &key.pub) || !same(&ab->policy_ref, &key.policy_ref))
+	    !signed_same(&ab->pub, &key.pub) || !signed_same(&ab->policy_ref, &key.policy_ref))
 		return "another signer or policyRef";
 	for (c = 0; c + 1 < a->ncmd; c++)
 		if (a->cmd[c].code != TK2_CC_POLICY_PCR ||
@@ -272,7 +272,7 @@ static int send_empty(u8 *buf)
 }
 
 /* LoadExternal, VerifySignature, flush: the ticket of entry @i. */
-static int verify(u8 *buf, const struct trusted_tpm2_signed *sg,
+static int signed_verify(u8 *buf, const struct trusted_tpm2_signed *sg,
 		  unsigned int i, u8 *name, u32 *name_len, u8 *ticket,
 		  u32 *ticket_len)
 {
@@ -330,7 +330,7 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 				    s->handle, a->cmd[c].body, a->cmd[c].len);
 		rc = rc ?: send_empty(buf);
 	}
-	rc = rc ?: verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
+	rc = rc ?: signed_verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
 	if (!rc) {
 		in.session = s->handle;
 		in.approved.p = sg->approved[i];

@@ -52,13 +52,6 @@ int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
 bool trusted_trust_known(u32 handle);
 void trusted_set_kept(u32 handle);
 
-/* tpm1_auth.c: SHA-1 and HMAC-SHA1 over lists of byte ranges. */
-int trusted_auth_init(void);
-void trusted_auth_exit(void);
-int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n);
-int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
-		 unsigned int n);
-
 /*
  * One TPM version's sealing, chosen once the chip is found (tpm.c):
  * tpm1.c and tpm2.c each export one. @unseal takes the blob from the
@@ -79,7 +72,14 @@ extern const struct trusted_tpm_ops trusted_tpm1_ops;
 extern const struct trusted_tpm_ops trusted_tpm2_ops;
 const struct trusted_tpm_ops *trusted_tpm_ops(void);
 
-/* tpm1.c: TPM_Seal / TPM_Unseal of a payload, and their HMACs. */
+/* tpm1_auth.c: authorisation sessions, SHA-1 and HMAC-SHA1. */
+int trusted_auth_init(void);
+void trusted_auth_exit(void);
+int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n);
+int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
+		 unsigned int n);
+int trusted_tpm1_session(u8 *buf, struct tk1_session *s, bool osap,
+			 bool *open);
 int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open);
 int trusted_tpm1_param_digest(u8 *out, u32 ordinal,
 			      const struct tk_span *params, bool response);
@@ -90,8 +90,7 @@ int trusted_tpm1_check_response(u8 *check, const u8 *key, const u8 *digest,
 				const struct tk1_auth_out *out);
 
 /* tpm1_transport.c: a TPM 1.2 sequence, in a transport session. */
-struct crypto_akcipher;
-struct tk1_xport {
+struct trusted_tpm1_xport {
 	struct tk1_transport t;
 	struct crypto_akcipher *rsa;	/* allocated before the chip is held */
 	bool open;
@@ -100,13 +99,13 @@ struct tk1_xport {
 	bool gone;		/* the kept transport was not there */
 };
 
-int trusted_tpm1_begin(u8 *buf, struct tk1_xport *x,
+int trusted_tpm1_begin(u8 *buf, struct trusted_tpm1_xport *x,
 		       const struct tk_options *o);
-void trusted_tpm1_end(u8 *buf, struct tk1_xport *x, bool ok);
+void trusted_tpm1_end(u8 *buf, struct trusted_tpm1_xport *x, bool ok);
 void trusted_tpm1_exit(void);
-int trusted_tpm1_send(u8 *buf, struct tk1_xport *x, u32 handles,
+int trusted_tpm1_send(u8 *buf, struct trusted_tpm1_xport *x, u32 handles,
 		      const char *what, bool *ran);
-int trusted_tpm1_random_in(u8 *buf, struct tk1_xport *x, u8 *out, size_t len);
+int trusted_tpm1_random_in(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, size_t len);
 
 /* logon.c: the logon key of logon=<prefix>:<desc>, for dm-crypt. */
 struct key;
