@@ -335,6 +335,8 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
 			pr_warn_ratelimited("TPM response to CreatePrimary refused: %s\n",
 					    why);
 			rc = -EBADMSG;
+			/* the TPM said success: it made a primary, here */
+			*handle = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
 		}
 	}
 	/* the session is gone after a successful command, else flushed */

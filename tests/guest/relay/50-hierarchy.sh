@@ -5,7 +5,9 @@
 # an HMAC session: only an HMAC keyed by the password crosses the bus. The
 # owner password is set (and cleared) through /dev/tpm0, outside the
 # relay's marked segments. Control: with sessions=0 the password is on
-# the bus (a password session), which proves the detector. Ours only.
+# the bus (a password session), which proves the detector. A forged HMAC
+# on CreatePrimary's response is refused and the primary flushed. Ours
+# only.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted-tpm1/tk.inc"
@@ -45,6 +47,20 @@ else
 	t_fail "sessions=0: the detector sees the password" "hits: $h"
 fi
 rl_ctl "mark hier-end" >/dev/null
+# a forged HMAC on CreatePrimary's response: refused, and the primary the
+# TPM made (its handle read from that response) flushed, not left behind
+forged_primary() {
+	_a=$(rl_ctl "tamper 131:flip=-1")
+	[ "$_a" = "armed 1" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
+	tk_refused h_f "load $b keyhandle=0x40000001 keyauth=$PW"
+	_rc=$?
+	_f=$(rl_ctl disarm)
+	[ "$_f" = "fired 1" ] || { echo "no CreatePrimary was tampered ($_f)" >&2; return 2; }
+	return $_rc
+}
+t_errno "a forged HMAC on CreatePrimary's response: refused (EIO)" EIO forged_primary
+t_check "... and no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
 tk_drop h_n h_l h_l0
 tk2_da_reset
 t_check "owner password cleared again" owner_pw "$PW" ""
