@@ -82,7 +82,6 @@ int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
 			     const struct tk_options *o,
 			     struct trusted_tpm2_sess *ts,
 			     struct trusted_tpm2_parent *pa);
-void trusted_tpm2_parent_forget(u32 handle);
 int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
 				const struct trusted_tpm2_parent *pa, int err);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);

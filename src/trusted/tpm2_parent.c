@@ -112,11 +112,8 @@ static void parent_keep(const struct trusted_tpm2_parent *pa)
 	}
 }
 
-/**
- * trusted_tpm2_parent_forget() - read a kept parent again at its next use
- * @handle: its handle
- */
-void trusted_tpm2_parent_forget(u32 handle)
+/* Read a kept parent again at its next use. */
+static void forget(u32 handle)
 {
 	struct trusted_tpm2_parent *pa = cached(handle);
 
@@ -129,20 +126,13 @@ static bool take_cached(u32 handle, struct trusted_tpm2_parent *pa)
 {
 	const struct trusted_tpm2_parent *c = cached(handle);
 
+	struct tk2_auth auth = pa->auth;	/* this operation's keyauth */
+
 	if (!c || !trusted_trust_known(handle) ||
 	    trusted_trust_pin(handle, c->name, sizeof(c->name)) < 0)
 		return false;
-	pa->handle = c->handle;
-	pa->recorded = c->recorded;
-	pa->named = true;
-	pa->ecc = c->ecc;
-	pa->rsa = c->rsa;
-	memcpy(pa->name, c->name, sizeof(pa->name));
-	memcpy(pa->x, c->x, sizeof(pa->x));
-	memcpy(pa->y, c->y, sizeof(pa->y));
-	memcpy(pa->n, c->n, sizeof(pa->n));
-	pa->n_len = c->n_len;
-	pa->e = c->e;
+	*pa = *c;
+	pa->auth = auth;
 	pa->cached = true;
 	return true;
 }
@@ -498,7 +488,7 @@ int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
 
 	if (!pa->cached || err == -EKEYREJECTED)
 		return err;
-	trusted_tpm2_parent_forget(pa->recorded);
+	forget(pa->recorded);
 	again = kzalloc(sizeof(*again), GFP_KERNEL);
 	if (!again)
 		return err;

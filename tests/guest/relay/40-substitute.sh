@@ -52,42 +52,33 @@ if [ -z "$other" ] || [ ${#other} != ${#srk} ] || [ "$other" = "$srk" ]; then
 fi
 SN=$(name_of 81000001)
 
-# swapped NAME DATA: the add of trusted key NAME with DATA, the next
-# ReadPublic response carrying the other key; fails unless the swap fired.
-swapped() {
-	_a=$(rl_ctl "tamper 173:byte=12=$other")
-	[ "$_a" = "armed 1" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
-	_o=$(tk_refused "$1" "$2" 2>&1)
+# forge RULES FIRED CMD...: CMD with the relay's tamper RULES armed; fails
+# (2) unless they fired FIRED times, else with CMD's status (its output on
+# stderr, for t_errno).
+forge() {
+	_r=$1 _w=$2
+	shift 2
+	_a=$(rl_ctl "tamper $_r")
+	[ "$_a" = "armed $(($(echo "$_r" | tr -cd , | wc -c) + 1))" ] ||
+		{ echo "the relay did not arm: $_a" >&2; return 2; }
+	_o=$("$@" 2>&1)
 	_rc=$?
 	_f=$(rl_ctl disarm)
-	[ "$_f" = "fired 1" ] || { echo "no ReadPublic was swapped ($_f)" >&2; return 2; }
-	echo "$_o" >&2
+	[ "$_f" = "fired $_w" ] || { echo "the rules fired: $_f, not $_w" >&2; return 2; }
+	[ -z "$_o" ] || echo "$_o" >&2
 	return $_rc
 }
-
-# kept NAME DATA: the add works with a swap armed, and the swap never fires.
-kept() {
-	_a=$(rl_ctl "tamper 173:byte=12=$other")
-	[ "$_a" = "armed 1" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
-	tk_add "$1" "$2"
-	_rc=$?
-	_f=$(rl_ctl disarm)
-	[ "$_f" = "fired 0" ] || { echo "a ReadPublic was sent ($_f)" >&2; return 2; }
-	return $_rc
-}
+# swapped NAME DATA: the next ReadPublic response carries the other key.
+swapped() { forge "173:byte=12=$other" 1 tk_refused "$@"; }
+# kept NAME DATA: the add works with that swap armed, which never fires.
+kept() { forge "173:byte=12=$other" 0 tk_add "$@"; }
 # reread ORD NAME DATA: the operation's first command (ORD: Load 157,
 # GetRandom 17b) fails once (0x902), so the kept parent is read again:
 # that ReadPublic carries the other key.
 reread() {
-	_a=$(rl_ctl "tamper $1:rc=902,173:byte=12=$other")
+	_ord=$1
 	shift
-	[ "$_a" = "armed 2" ] || { echo "the relay did not arm: $_a" >&2; return 2; }
-	_o=$(tk_refused "$1" "$2" 2>&1)
-	_rc=$?
-	_f=$(rl_ctl disarm)
-	[ "$_f" = "fired 2" ] || { echo "not both fired ($_f)" >&2; return 2; }
-	echo "$_o" >&2
-	return $_rc
+	forge "$_ord:rc=902,173:byte=12=$other" 2 tk_refused "$@"
 }
 t_check "a clean use: the parent is checked and kept" tk_add s_k "load $A $KH"
 echo "$SN" >$P
