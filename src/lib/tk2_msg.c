@@ -516,7 +516,9 @@ int tk2_rsp_empty(const u8 *rsp, u32 size)
 	int rc;
 
 	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
-	return rc ?: tk_rsp_end(&r);
+	if (rc)
+		return rc;
+	return tk_rsp_end(&r);
 }
 
 /**
@@ -625,7 +627,12 @@ int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
 	int rc;
 
 	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
-	return rc ?: take_pcr_read(&r, sel, out) ?: tk_rsp_end(&r);
+	if (rc)
+		return rc;
+	rc = take_pcr_read(&r, sel, out);
+	if (rc)
+		return rc;
+	return tk_rsp_end(&r);
 }
 
 /**
@@ -652,5 +659,8 @@ int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
 	p.data = tk_rsp_bytes(&r, p.len);
 	if (r.bad)
 		return -EBADMSG;
-	return take_pcr_read(&p, sel, out) ?: tk_rsp_end(&p);
+	rc = take_pcr_read(&p, sel, out);
+	if (rc)
+		return rc;
+	return tk_rsp_end(&p);
 }

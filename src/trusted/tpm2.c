@@ -144,53 +144,39 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 	return trusted_tpm_errno(rc, "new: TPM2_Create");
 }
 
-static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
-		  const struct tk_options *o, u16 alg)
+/*
+ * Send the command in @buf under the parent, which it names as its one
+ * handle: in the operation's session (@ts) with the parent's authorisation
+ * and @attrs, or plain (@ts NULL: the password stays in the command).
+ */
+static int tpm2_send_under(u8 *buf, struct trusted_tpm2_sess *ts,
+			   const struct trusted_tpm2_parent *pa, u8 attrs,
+			   u32 nh_rsp)
 {
-	bool pcrs = tk_opt_given(o, TK_OPT_PCRS), own = pcrs || o->policykey_len;
-	struct tk2_create_in in = {
-		.parent = w->parent.handle,
-		.parent_auth = w->parent.auth,
-		.user_auth = o->blobauth,
-		.user_auth_len = o->blobauth_len,
-		.data = p->key,
-		.data_len = p->key_len,
-		.name_alg = alg,
-		.policy = own ? w->pcr.digest : o->policydigest,
-		.policy_len = own ? tk2_alg_digest_size(alg) :
-				     o->policydigest_len,
-	};
-	struct tk_span priv, pub;
-	struct tk_cmd_buf b;
+	struct tk2_session *s[1];
+	struct tk_span name = name_of(pa);
+
+	if (!ts)
+		return trusted_tpm_send(buf, NULL);
+	s[0] = &ts->s;
+	set_auth(&ts->s, pa->auth.value, pa->auth.len, attrs);
+	return trusted_tpm2_sess_send(buf, ts, s, 1, 1, &name, nh_rsp);
+}
+
+/* The TPMKey of the object Create returned, into p->blob. */
+static int tpm2_encode_blob(struct seal_work *w, struct trusted_key_payload *p,
+			    const struct tk_options *o, const struct tk_span *priv,
+			    const struct tk_span *pub)
+{
+	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
 	int rc;
-
-	in.attrs = in.policy_len ? 0 : TK2_OA_USERWITHAUTH;
-	if (!p->migratable)
-		in.attrs |= TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
-	rc = tk2_cmd_create(&b, buf, PAGE_SIZE, &in);
-	if (!rc && w->use) {
-		struct tk2_session *s[] = { &w->ts.s };
-		struct tk_span name = name_of(&w->parent);
-
-		/* continued: kept for the next operation */
-		set_auth(&w->ts.s, in.parent_auth.value, in.parent_auth.len,
-			 TK2_SESS_DECRYPT | TK2_SESS_CONTINUE);
-		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 0);
-	} else {
-		rc = rc ?: trusted_tpm_send(buf, NULL);
-	}
-	if (rc)
-		return create_errno(rc, p, o, w->parent.recorded);
-	rc = tk2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
-	if (rc)
-		return trusted_tpm_errno(rc, "new: TPM2_Create");
 
 	w->key.empty_auth = !o->blobauth_len;
 	w->key.parent = w->parent.recorded;
-	w->key.pub = pub.p;
-	w->key.pub_len = pub.len;
-	w->key.priv = priv.p;
-	w->key.priv_len = priv.len;
+	w->key.pub = pub->p;
+	w->key.pub_len = pub->len;
+	w->key.priv = priv->p;
+	w->key.priv_len = priv->len;
 	if (pcrs) {
 		w->key.npolicy = 1;
 		w->key.policy[0].code = TK2_CC_POLICY_PCR;
@@ -214,6 +200,46 @@ static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload 
 	return 0;
 }
 
+static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
+		       const struct tk_options *o, u16 alg)
+{
+	bool own = tk_opt_given(o, TK_OPT_PCRS) || o->policykey_len;
+	struct tk2_create_in in = {
+		.parent = w->parent.handle,
+		.parent_auth = w->parent.auth,
+		.user_auth = o->blobauth,
+		.user_auth_len = o->blobauth_len,
+		.data = p->key,
+		.data_len = p->key_len,
+		.name_alg = alg,
+		.policy = own ? w->pcr.digest : o->policydigest,
+		.policy_len = own ? tk2_alg_digest_size(alg) :
+				     o->policydigest_len,
+	};
+	struct tk_span priv, pub;
+	struct tk_cmd_buf b;
+	int rc;
+
+	in.attrs = in.policy_len ? 0 : TK2_OA_USERWITHAUTH;
+	if (!p->migratable)
+		in.attrs |= TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
+	rc = tk2_cmd_create(&b, buf, PAGE_SIZE, &in);
+	if (rc)
+		goto refused;
+	/* continued: kept for the next operation */
+	rc = tpm2_send_under(buf, w->use ? &w->ts : NULL, &w->parent,
+			     TK2_SESS_DECRYPT | TK2_SESS_CONTINUE, 0);
+	if (rc)
+		goto refused;
+	rc = tk2_rsp_create(buf, PAGE_SIZE, &priv, &pub);
+	if (rc)
+		return trusted_tpm_errno(rc, "new: TPM2_Create");
+	return tpm2_encode_blob(w, p, o, &priv, &pub);
+
+refused:
+	return create_errno(rc, p, o, w->parent.recorded);
+}
+
 /* The TPM part of a seal, with the chip held. */
 static int seal_held(u8 *buf, struct seal_work *w,
 		     struct trusted_key_payload *p, const struct tk_options *o,
@@ -232,10 +258,16 @@ static int seal_held(u8 *buf, struct seal_work *w,
 		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
 							p->key_len) :
 			       trusted_tpm_random(p->key, p->key_len, o);
-	if (!ret && tk_opt_given(o, TK_OPT_PCRS))
+	if (ret)
+		goto end_session;
+	if (tk_opt_given(o, TK_OPT_PCRS)) {
 		ret = trusted_tpm2_pcr_policy(buf, w->use ? &w->ts : NULL, o,
 					      alg, tfm, &w->pcr);
-	ret = ret ?: tpm2_create(buf, w, p, o, alg);
+		if (ret)
+			goto end_session;
+	}
+	ret = tpm2_create(buf, w, p, o, alg);
+end_session:
 	trusted_tpm2_sess_end(buf, &w->ts, !ret);
 	if (ret && !w->ts.gone)
 		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
@@ -350,19 +382,13 @@ static int load_object(u8 *buf, struct unseal_work *w)
 	int rc;
 
 	rc = tk2_cmd_load(&b, buf, PAGE_SIZE, w->parent.handle,
-			   &w->parent.auth, w->key.priv, w->key.priv_len,
-			   w->key.pub, w->key.pub_len);
-	if (!rc && w->use) {
-		struct tk2_session *s[] = { &w->ts.s };
-		struct tk_span name = name_of(&w->parent);
-
-		/* continued, also when a salted policy session does the rest */
-		set_auth(&w->ts.s, w->parent.auth.value, w->parent.auth.len,
-			 TK2_SESS_CONTINUE);
-		rc = trusted_tpm2_sess_send(buf, &w->ts, s, 1, 1, &name, 1);
-	} else {
-		rc = rc ?: trusted_tpm_send(buf, NULL);
-	}
+			  &w->parent.auth, w->key.priv, w->key.priv_len,
+			  w->key.pub, w->key.pub_len);
+	if (rc)
+		goto out;
+	/* continued, also when a salted policy session does the rest */
+	rc = tpm2_send_under(buf, w->use ? &w->ts : NULL, &w->parent,
+			     TK2_SESS_CONTINUE, 1);
 	if (is_missing(rc, 1)) {
 		pr_info_ratelimited("load: no parent key at 0x%08x\n",
 				    w->parent.recorded);
@@ -373,12 +399,15 @@ static int load_object(u8 *buf, struct unseal_work *w)
 				    w->parent.recorded);
 		return -EPERM;
 	}
-	rc = rc ?: tk2_rsp_load(buf, PAGE_SIZE, &w->item);
+	if (rc)
+		goto out;
+	rc = tk2_rsp_load(buf, PAGE_SIZE, &w->item);
 	if (!rc)
 		return 0;
 	/* A malformed response may still have loaded the object. */
 	if (rc == -EBADMSG && w->item >> 24 == TK2_HT_TRANSIENT)
 		trusted_tpm2_flush(buf, w->item);
+out:
 	return trusted_tpm_errno(rc, "load: TPM2_Load");
 }
 
@@ -500,22 +529,32 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		auth.attrs = TK2_SA_CONTINUE;
 	}
 	rc = tk2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
+	if (rc)
+		goto flush_policy;
 	n = unseal_sessions(w, &auth, o, s);
-	if (!rc && n)
+	if (n)
 		rc = unseal_in_session(buf, w, s, n, &data);
 	else
-		rc = rc ?: trusted_tpm_send(buf, NULL);
-	if (rc && session)
+		rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto flush_policy;
+	if (!n) {
+		rc = tk2_rsp_unseal(buf, PAGE_SIZE, &data);
+		if (rc)
+			goto refused;
+	}
+	return take_key(p, w, &data);
+
+flush_policy:
+	if (session)
 		trusted_tpm2_flush(buf, w->pol.handle);	/* else it ended */
-	if (!n)
-		rc = rc ?: tk2_rsp_unseal(buf, PAGE_SIZE, &data);
+refused:
 	if (rc > 0) {
 		pr_info_ratelimited("load: the TPM refused to unseal (0x%03x)\n",
 				    rc);
 		return trusted_tpm_errno(rc, NULL);
 	}
-	return rc ? trusted_tpm_errno(rc, "load: TPM2_Unseal") :
-		    take_key(p, w, &data);
+	return trusted_tpm_errno(rc, "load: TPM2_Unseal");
 }
 
 /* The object's Name, nameAlg || H(TPMT_PUBLIC), from the blob. */

@@ -71,11 +71,16 @@ void trusted_tpm2_flush(u8 *buf, u32 handle)
 	int rc;
 
 	rc = tk2_cmd_flush(&b, buf, PAGE_SIZE, handle);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_empty(buf, PAGE_SIZE);
 	if (rc)
-		pr_warn_ratelimited("flushing handle 0x%08x failed (%d)\n",
-				    handle, rc);
+		goto failed;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto failed;
+	rc = tk2_rsp_empty(buf, PAGE_SIZE);
+	if (!rc)
+		return;
+failed:
+	pr_warn_ratelimited("flushing handle 0x%08x failed (%d)\n", handle, rc);
 }
 
 /* A persistent handle names one key for the boot: it may be kept. */
@@ -198,25 +203,40 @@ static int parent_missing(u32 handle)
 }
 
 /*
+ * TPM2_ReadPublic of @handle: 0 with its type and attributes, the TPM's
+ * return code (> 0) or a negative errno; the response stays in @buf.
+ */
+static int read_public(u8 *buf, u32 handle, u16 *type, u32 *attrs)
+{
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, handle);
+	if (rc)
+		return rc;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		return rc;
+	return tk2_rsp_read_public(buf, PAGE_SIZE, type, attrs);
+}
+
+/*
  * ReadPublic of a parent named by keyhandle= or a blob: it must be there;
  * with sessions it is checked and its salt key taken.
  */
 static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa)
 {
-	struct tk_cmd_buf b;
 	u32 attrs;
 	u16 type;
 	int rc;
 
 	if (is_persistent(pa->handle) && take_cached(pa->handle, pa))
 		return 0;
-	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, pa->handle);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = read_public(buf, pa->handle, &type, &attrs);
 	if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_HANDLE ||
 		       rc == TK2_RC_REFERENCE_H0))
 		return parent_missing(pa->recorded);
-	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the parent");
 	return read_public_area(ts, buf, pa);
@@ -226,20 +246,17 @@ static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 static int srk_present(u8 *buf, const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa)
 {
-	struct tk_cmd_buf b;
 	u32 attrs;
 	u16 type;
 	int rc;
 
 	if (ts && take_cached(TK2_SRK_HANDLE, pa))
 		return 1;
-	rc = tk2_cmd_read_public(&b, buf, PAGE_SIZE, TK2_SRK_HANDLE);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
+	rc = read_public(buf, TK2_SRK_HANDLE, &type, &attrs);
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
 		return trusted_trust_known(TK2_SRK_HANDLE) ?
 		       trusted_refuse(TK2_SRK_HANDLE,
 				      "no such handle, but it answered earlier") : 0;
-	rc = rc ?: tk2_rsp_read_public(buf, PAGE_SIZE, &type, &attrs);
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the SRK");
 	if ((type != ALG_RSA && type != TK2_ALG_ECC) ||
@@ -273,15 +290,24 @@ static int start_hmac_session(u8 *buf, struct tk2_session *s)
 	get_random_bytes(s->nonce_caller, TK2_SHA256_SIZE);
 	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, TK2_RH_NULL,
 					TK2_RH_NULL, &nc, NULL, TK2_SE_HMAC);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
-	if (rc && rc == -EBADMSG && s->handle >> 24 == TK2_HT_HMAC_SESSION)
-		trusted_tpm2_flush(buf, s->handle);
 	if (rc)
-		return trusted_tpm_errno(rc, "starting an HMAC session");
+		goto failed;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto failed;
+	rc = tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (rc)
+		goto flush;
 	s->hmac = true;
 	s->key_len = 0;
 	return 0;
+
+flush:
+	/* a malformed response may still have started it */
+	if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_HMAC_SESSION)
+		trusted_tpm2_flush(buf, s->handle);
+failed:
+	return trusted_tpm_errno(rc, "starting an HMAC session");
 }
 
 /*
@@ -312,29 +338,37 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
 		put_unaligned_be32(hierarchy, hname);	/* a permanent handle's Name */
 	}
 	rc = tk2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
-	if (!rc && s) {
+	if (rc)
+		goto flush_session;
+	if (s) {
 		rc = tk2_cmd_sessions(c, buf, PAGE_SIZE, 1, &name, &s, 1, &why);
-		if (rc)
+		if (rc) {
 			pr_info_ratelimited("CreatePrimary: %s\n", why);
-	}
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	if (!rc && s) {
-		rc = tk2_rsp_sessions(c, buf, PAGE_SIZE, TK2_CC_CREATE_PRIMARY, 1,
-				      &s, 1, &why);
-		if (rc < 0) {
-			pr_warn_ratelimited("TPM response to CreatePrimary refused: %s\n",
-					    why);
-			rc = -EBADMSG;
-			/* the TPM said success: it made a primary, here */
-			*handle = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
+			goto flush_session;
 		}
 	}
-	/* the session is gone after a successful command, else flushed */
-	if (s && rc)
-		trusted_tpm2_flush(buf, s->handle);
-	rc = rc ?: tk2_rsp_create_primary(buf, PAGE_SIZE, handle);
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto flush_session;
+	if (s && tk2_rsp_sessions(c, buf, PAGE_SIZE, TK2_CC_CREATE_PRIMARY, 1,
+				  &s, 1, &why) < 0) {
+		pr_warn_ratelimited("TPM response to CreatePrimary refused: %s\n",
+				    why);
+		rc = -EBADMSG;
+		/* the TPM said success: it made a primary, here */
+		*handle = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
+		goto flush_session;
+	}
+	/* the session is gone after a successful command */
+	rc = tk2_rsp_create_primary(buf, PAGE_SIZE, handle);
 	if (!rc)
 		goto out;
+	goto flush_primary;
+
+flush_session:
+	if (s)
+		trusted_tpm2_flush(buf, s->handle);
+flush_primary:
 	/* A malformed response may still have made a primary. */
 	if (rc == -EBADMSG && *handle >> 24 == TK2_HT_TRANSIENT)
 		trusted_tpm2_flush(buf, *handle);
@@ -407,8 +441,10 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 		return ts ? read_parent(buf, ts, pa) : 0;
 
 	ret = hierarchy_ok(handle, &pa->auth);
-	ret = ret ?: create_primary(buf, handle, &pa->auth, ts ? &ts->c : NULL,
-				    &pa->handle);
+	if (ret)
+		return ret;
+	ret = create_primary(buf, handle, &pa->auth, ts ? &ts->c : NULL,
+			     &pa->handle);
 	if (ret)
 		return ret;
 	pa->flush = true;

@@ -140,7 +140,9 @@ static int make_ephemeral(struct trusted_tpm2_sess *ts)
 
 	memcpy(packed, &hdr, sizeof(hdr));
 	ret = crypto_kpp_set_secret(ts->kpp, packed, sizeof(packed));
-	return ret ?: kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
+	if (ret)
+		return ret;
+	return kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
 }
 
 /* The salted HMAC session kept between operations (under tk2_lock). */
@@ -239,16 +241,19 @@ static int ecdh_salt(struct trusted_tpm2_sess *ts,
 	memcpy(ts->peer, pa->x, P256);
 	memcpy(ts->peer + P256, pa->y, P256);
 	rc = kpp_run(ts->kpp, ts->peer, sizeof(ts->peer), ts->z, sizeof(ts->z));
-	rc = rc ?: tk2_ecdh_salt(&ts->c, ts->z, sizeof(ts->z), ts->point, P256,
-				 pa->x, P256, salt);
-	memzero_explicit(ts->z, sizeof(ts->z));
-	if (rc) {
-		pr_info_ratelimited("session salt: ECDH failed (%d)\n", rc);
-		return rc;
-	}
+	if (rc)
+		goto wipe;
+	rc = tk2_ecdh_salt(&ts->c, ts->z, sizeof(ts->z), ts->point, P256,
+			   pa->x, P256, salt);
+	if (rc)
+		goto wipe;
 	tk2_ecc_point(ts->esalt, ts->point, ts->point + P256);
 	*es = (struct tk_span){ .p = ts->esalt, .len = TK2_ECC_POINT_SIZE };
-	return 0;
+wipe:
+	memzero_explicit(ts->z, sizeof(ts->z));
+	if (rc)
+		pr_info_ratelimited("session salt: ECDH failed (%d)\n", rc);
+	return rc;
 }
 
 /*
@@ -306,25 +311,34 @@ static int start_salted(u8 *buf, struct trusted_tpm2_sess *ts,
 	nc = (struct tk_span){ .p = s->nonce_caller, .len = s->nonce_caller_len };
 	rc = tk2_cmd_start_auth_session(&b, buf, PAGE_SIZE, pa->handle,
 					TK2_RH_NULL, &nc, &es, type);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (rc)
+		goto refused;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto refused;
+	rc = tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
 	if (!rc && s->handle >> 24 != ht)
-		rc = -EBADMSG;
-	if (rc) {
-		if (rc == -EBADMSG && s->handle >> 24 == ht)
-			trusted_tpm2_flush(buf, s->handle);
-		rc = trusted_tpm_errno(rc, "starting a salted session");
-		goto out;
-	}
+		rc = -EBADMSG;	/* not the kind asked for: left alone */
+	if (rc)
+		goto flush_malformed;
 	nt = (struct tk_span){ .p = s->nonce_tpm, .len = s->nonce_tpm_len };
 	rc = tk2_session_key(&ts->c, NULL, 0, salt, sizeof(salt), &nt, &nc,
 			     s->key);
-	if (rc) {
-		trusted_tpm2_flush(buf, s->handle);
-		goto out;
-	}
+	if (rc)
+		goto flush;
 	s->key_len = TK2_SHA256_SIZE;
 	s->hmac = true;
+	goto out;
+
+flush_malformed:
+	/* a malformed response may still have started it */
+	if (rc == -EBADMSG && s->handle >> 24 == ht)
+		trusted_tpm2_flush(buf, s->handle);
+refused:
+	rc = trusted_tpm_errno(rc, "starting a salted session");
+	goto out;
+flush:
+	trusted_tpm2_flush(buf, s->handle);
 out:
 	memzero_explicit(salt, sizeof(salt));
 	return rc;
