@@ -301,3 +301,41 @@ int tk1_stored_data_check(const u8 *blob, u32 len)
 	n = take_stored_data(&r);
 	return n && n == len ? 0 : -EINVAL;
 }
+
+/**
+ * tk1_build_get_random() - write TPM_GetRandom
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: its size
+ * @count: bytesRequested
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk1_build_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 count)
+{
+	tk_cmd_start(b, buf, size, TK1_TAG_RQU_COMMAND, TK1_ORD_GET_RANDOM);
+	tk_cmd_u32(b, count);
+	return tk_cmd_end(b);
+}
+
+/**
+ * tk1_parse_get_random() - parse the response to TPM_GetRandom
+ * @rsp: the response (in a transport: as unwrapped)
+ * @size: its size
+ * @bytes: randomBytes, pointing into @rsp, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
+int tk1_parse_get_random(const u8 *rsp, u32 size, struct tk_span *bytes)
+{
+	struct tk_rsp_buf r;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK1_TAG_RSP_COMMAND);
+	if (rc)
+		return rc;
+	bytes->len = tk_rsp_u32(&r);
+	bytes->p = tk_rsp_bytes(&r, bytes->len);
+	return tk_rsp_end(&r);
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * TPM 1.2 commands used by trusted keys (TPM Main Part 3): OIAP, OSAP,
- * Seal, Unseal, as byte layouts. Kernel-free: no crypto here; callers
+ * Seal, Unseal, GetRandom, as byte layouts. Kernel-free: no crypto here; callers
  * compute the authorisation HMACs over the spans these functions return.
  */
 #ifndef TK1_MSG_H
@@ -124,6 +124,9 @@ int tk1_finish(struct tk_cmd_buf *b);
 
 int tk1_parse_seal(const u8 *rsp, u32 size, struct tk1_seal_out *out);
 int tk1_parse_unseal(const u8 *rsp, u32 size, struct tk1_unseal_out *out);
+
+int tk1_build_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 count);
+int tk1_parse_get_random(const u8 *rsp, u32 size, struct tk_span *bytes);
 
 /* 0 when @blob is one well-formed TPM_STORED_DATA(12) of exactly @len bytes. */
 int tk1_stored_data_check(const u8 *blob, u32 len);

@@ -223,12 +223,33 @@ int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
 }
 
 /*
- * A response that returns an object's handle (Load, CreatePrimary): the
- * handle, then parameters that end with the object's name. @created:
- * CreatePrimary's outPublic, creationData, creationHash and creationTicket
- * come before the name.
+ * A TPM2B_PUBLIC whose TPMT_PUBLIC starts with a type, a name algorithm
+ * and attributes: into @pub, pointing into the response.
  */
-static int rsp_handle(const u8 *rsp, u32 size, u32 *handle, bool created)
+static void take_public_area(struct tk_rsp_buf *r, struct tk2_public_area *pub)
+{
+	struct tk_span s = take_tpm2b(r, 0xffff);
+	struct tk_rsp_buf a;
+
+	if (s.len < 2 + 8) {
+		r->bad = true;
+		return;
+	}
+	a = (struct tk_rsp_buf){ .data = s.p, .pos = 2, .len = s.len };
+	pub->type = tk_rsp_u16(&a);
+	pub->name_alg = tk_rsp_u16(&a);
+	pub->attrs = tk_rsp_u32(&a);
+	pub->area = (struct tk_span){ .p = s.p + 2, .len = s.len - 2 };
+}
+
+/*
+ * A response that returns an object's handle (Load, CreatePrimary): the
+ * handle, then parameters that end with the object's name. @pub, for
+ * CreatePrimary: its outPublic, creationData, creationHash and
+ * creationTicket come before the name.
+ */
+static int rsp_handle(const u8 *rsp, u32 size, u32 *handle,
+		      struct tk2_public_area *pub)
 {
 	struct tk_rsp_buf r;
 	u32 end;
@@ -239,8 +260,8 @@ static int rsp_handle(const u8 *rsp, u32 size, u32 *handle, bool created)
 		return rc;
 	*handle = tk_rsp_u32(&r);
 	end = take_param_size(&r);
-	if (created) {
-		take_tpm2b(&r, 0xffff);			/* outPublic */
+	if (pub) {
+		take_public_area(&r, pub);		/* outPublic */
 		take_tpm2b(&r, 0xffff);			/* creationData */
 		take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
 		tk_rsp_u16(&r);				/* creationTicket */
@@ -262,7 +283,7 @@ static int rsp_handle(const u8 *rsp, u32 size, u32 *handle, bool created)
  */
 int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
 {
-	return rsp_handle(rsp, size, handle, false);
+	return rsp_handle(rsp, size, handle, NULL);
 }
 
 /**
@@ -311,6 +332,117 @@ int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 	data->p = s.p + 2;
 	data->len = s.len - 2;
 	return 0;
+}
+
+/*
+ * The parameters of a response in sessions without response handles
+ * (Unseal, GetRandom, PCR_Read), as a reader of their own: the caller
+ * checked the whole response with tk2_rsp_sessions() and walks @p to its
+ * end. The TPM's return code (> 0) or -EBADMSG when there are none.
+ */
+static int open_params(const u8 *rsp, u32 size, struct tk_rsp_buf *p)
+{
+	struct tk_rsp_buf r;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	*p = (struct tk_rsp_buf){ };
+	p->len = tk_rsp_u32(&r);
+	p->data = tk_rsp_bytes(&r, p->len);
+	return r.bad ? -EBADMSG : 0;
+}
+
+/* Parameters that are one TPM2B exactly (Unseal, GetRandom): its contents. */
+static int one_tpm2b_param(const u8 *rsp, u32 size, struct tk_span *out)
+{
+	struct tk_rsp_buf p;
+	struct tk_span s;
+	int rc;
+
+	rc = open_params(rsp, size, &p);
+	if (rc)
+		return rc;
+	s = take_tpm2b(&p, 0xffff);
+	if (tk_rsp_end(&p))
+		return -EBADMSG;
+	out->p = s.p + 2;
+	out->len = s.len - 2;
+	return 0;
+}
+
+/**
+ * tk2_rsp_unseal_params() - outData of an Unseal response in sessions
+ * @rsp: the response, whose sessions tk2_rsp_sessions() checked (and
+ *	whose outData it decrypted)
+ * @size: the size of its buffer
+ * @data: the unsealed data, pointing into @rsp, on success
+ *
+ * Return: 0, or -EBADMSG when the parameters are not one TPM2B exactly.
+ */
+int tk2_rsp_unseal_params(const u8 *rsp, u32 size, struct tk_span *data)
+{
+	return one_tpm2b_param(rsp, size, data);
+}
+
+/**
+ * tk2_cmd_get_random() - write TPM2_GetRandom
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @count: bytesRequested
+ *
+ * Written without sessions; tk2_cmd_sessions() may add them.
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 count)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_GET_RANDOM);
+	tk_cmd_u16(b, count);
+	return tk_cmd_end(b);
+}
+
+/**
+ * tk2_rsp_get_random() - parse the response to TPM2_GetRandom
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @bytes: randomBytes, pointing into @rsp, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
+int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes)
+{
+	struct tk_rsp_buf r;
+	struct tk_span s;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	s = take_tpm2b(&r, 0xffff);
+	if (tk_rsp_end(&r))
+		return -EBADMSG;
+	bytes->p = s.p + 2;
+	bytes->len = s.len - 2;
+	return 0;
+}
+
+/**
+ * tk2_rsp_get_random_params() - randomBytes of a GetRandom response in
+ * sessions
+ * @rsp: the response, whose sessions tk2_rsp_sessions() checked (and
+ *	decrypted)
+ * @size: the size of its buffer
+ * @bytes: randomBytes, pointing into @rsp, on success
+ *
+ * Return: 0, or -EBADMSG when the parameters are not one TPM2B exactly.
+ */
+int tk2_rsp_get_random_params(const u8 *rsp, u32 size, struct tk_span *bytes)
+{
+	return one_tpm2b_param(rsp, size, bytes);
 }
 
 /**
@@ -374,14 +506,45 @@ int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * tk2_rsp_create_primary() - parse the response to TPM2_CreatePrimary
  * @rsp: the response
  * @size: the size of its buffer
- * @handle: the object's handle, on success
+ * @handle: the object's handle (set from a response that names one, also
+ *	when the rest is malformed: the TPM made that object)
+ * @pub: its outPublic, pointing into @rsp, on success
  *
  * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
  * response is malformed or has bytes left over.
  */
-int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle)
+int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle,
+			    struct tk2_public_area *pub)
 {
-	return rsp_handle(rsp, size, handle, true);
+	return rsp_handle(rsp, size, handle, pub);
+}
+
+/**
+ * tk2_rsp_handle() - the handle a successful response starts with
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: the handle after the header
+ *
+ * For a response whose rest is not to be trusted (its sessions were
+ * refused) but whose TPM said success: the object it made is flushed.
+ *
+ * Return: 0, the TPM's return code (> 0), or -EBADMSG when the response
+ * does not reach a handle.
+ */
+int tk2_rsp_handle(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	u32 h;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, 0);
+	if (rc)
+		return rc;
+	h = tk_rsp_u32(&r);
+	if (r.bad)
+		return -EBADMSG;
+	*handle = h;
+	return 0;
 }
 
 /**
@@ -405,29 +568,23 @@ int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * tk2_rsp_read_public() - parse the response to TPM2_ReadPublic
  * @rsp: the response
  * @size: the size of its buffer
- * @type: the object type, on success
- * @attrs: the object attributes, on success
+ * @pub: the object's public area, pointing into @rsp, on success
  *
  * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
  * response is malformed or has bytes left over.
  */
-int tk2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs)
+int tk2_rsp_read_public(const u8 *rsp, u32 size, struct tk2_public_area *pub)
 {
 	struct tk_rsp_buf r;
-	struct tk_span pub;
 	int rc;
 
 	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
 	if (rc)
 		return rc;
-	pub = take_tpm2b(&r, 0xffff);
+	take_public_area(&r, pub);
 	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
 	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* qualifiedName */
-	if (tk_rsp_end(&r) || pub.len < 2 + 8)
-		return -EBADMSG;
-	*type = get_unaligned_be16(pub.p + 2);
-	*attrs = get_unaligned_be32(pub.p + 6);
-	return 0;
+	return tk_rsp_end(&r);
 }
 
 /**
@@ -649,16 +806,12 @@ int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
 			    const struct tk2_pcrs *sel,
 			    struct tk2_pcr_values *out)
 {
-	struct tk_rsp_buf r, p = { };
+	struct tk_rsp_buf p;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	rc = open_params(rsp, size, &p);
 	if (rc)
 		return rc;
-	p.len = tk_rsp_u32(&r);
-	p.data = tk_rsp_bytes(&r, p.len);
-	if (r.bad)
-		return -EBADMSG;
 	rc = take_pcr_read(&p, sel, out);
 	if (rc)
 		return rc;

@@ -199,17 +199,37 @@ int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle);
 int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
 		    const struct tk2_auth *auth);
 int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data);
+int tk2_rsp_unseal_params(const u8 *rsp, u32 size, struct tk_span *data);
+
+int tk2_cmd_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 count);
+int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes);
+int tk2_rsp_get_random_params(const u8 *rsp, u32 size,
+			      struct tk_span *bytes);
 
 int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle);
+
+/*
+ * The public area of a key as ReadPublic and CreatePrimary return it:
+ * the first fields of its TPMT_PUBLIC, and the whole of it (the contents
+ * of the TPM2B_PUBLIC) for its Name and its key.
+ */
+struct tk2_public_area {
+	u16 type;
+	u16 name_alg;
+	u32 attrs;
+	struct tk_span area;
+};
 
 /* CreatePrimary with the TCG's ECC NIST P-256 storage key template. */
 int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			u32 hierarchy, const struct tk2_auth *auth);
-int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle);
+int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle,
+			    struct tk2_public_area *pub);
+int tk2_rsp_handle(const u8 *rsp, u32 size, u32 *handle);
 
 int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			 u32 handle);
-int tk2_rsp_read_public(const u8 *rsp, u32 size, u16 *type, u32 *attrs);
+int tk2_rsp_read_public(const u8 *rsp, u32 size, struct tk2_public_area *pub);
 
 int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			  const u8 *nonce, u16 nonce_len, u16 hash_alg);

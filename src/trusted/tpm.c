@@ -243,39 +243,26 @@ int trusted_tpm_errno(int rc, const char *what)
 }
 
 /*
- * One TPM_GetRandom / TPM2_GetRandom in our own buffer (so the bytes are
- * wiped with it, unlike the TPM core's): at most @len bytes into @out.
+ * One TPM2_GetRandom in our own buffer (so the bytes are wiped with it,
+ * unlike the TPM core's): at most @len bytes into @out, or an errno.
  */
 static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
 {
-	struct tk_rsp_buf r;
 	struct tk_cmd_buf b;
-	const u8 *p;
-	u32 n;
+	struct tk_span got;
 	int rc;
 
-	if (is_tpm2) {
-		tk_cmd_start(&b, buf, PAGE_SIZE, TK2_TAG_NO_SESSIONS,
-			     TK2_CC_GET_RANDOM);
-		tk_cmd_u16(&b, min_t(u32, len, TK2_DIGEST_MAX));
-	} else {
-		tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
-			     TK1_ORD_GET_RANDOM);
-		tk_cmd_u32(&b, len);
-	}
-	rc = tk_cmd_end(&b) ?: trusted_tpm_send(buf, "GetRandom");
+	rc = tk2_cmd_get_random(&b, buf, PAGE_SIZE,
+				min_t(u32, len, TK2_DIGEST_MAX));
 	if (rc)
 		return trusted_tpm_errno(rc, NULL);
-	rc = tk_rsp_open(&r, buf, PAGE_SIZE, is_tpm2 ? TK2_TAG_NO_SESSIONS :
-			 TK1_TAG_RSP_COMMAND);
+	rc = trusted_tpm_send(buf, "GetRandom");
 	if (rc)
+		return trusted_tpm_errno(rc, NULL);
+	if (tk2_rsp_get_random(buf, PAGE_SIZE, &got) || got.len > len)
 		return -EIO;
-	n = is_tpm2 ? tk_rsp_u16(&r) : tk_rsp_u32(&r);
-	p = tk_rsp_bytes(&r, n);
-	if (tk_rsp_end(&r) || n > len)
-		return -EIO;
-	memcpy(out, p, n);
-	return n;
+	memcpy(out, got.p, got.len);
+	return got.len;
 }
 
 /**

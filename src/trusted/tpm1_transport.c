@@ -502,28 +502,21 @@ int trusted_tpm1_send(u8 *buf, struct trusted_tpm1_xport *x, u32 handles,
 /* One TPM_GetRandom: at most @len bytes into @out; the count or an errno. */
 static int random_chunk(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, u32 len)
 {
-	struct tk_rsp_buf r;
 	struct tk_cmd_buf b;
-	const u8 *p;
+	struct tk_span got;
 	bool ran;
-	u32 n;
 	int rc;
 
-	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
-		     TK1_ORD_GET_RANDOM);
-	tk_cmd_u32(&b, len);
-	rc = tk_cmd_end(&b) ?: trusted_tpm1_send(buf, x, 0, "GetRandom",
-						 &ran);
+	rc = tk1_build_get_random(&b, buf, PAGE_SIZE, len);
 	if (rc)
 		return trusted_tpm_errno(rc, NULL);
-	if (tk_rsp_open(&r, buf, PAGE_SIZE, TK1_TAG_RSP_COMMAND))
+	rc = trusted_tpm1_send(buf, x, 0, "GetRandom", &ran);
+	if (rc)
+		return trusted_tpm_errno(rc, NULL);
+	if (tk1_parse_get_random(buf, PAGE_SIZE, &got) || got.len > len)
 		return -EIO;
-	n = tk_rsp_u32(&r);
-	p = tk_rsp_bytes(&r, n);
-	if (tk_rsp_end(&r) || n > len)
-		return -EIO;
-	memcpy(out, p, n);
-	return n;
+	memcpy(out, got.p, got.len);
+	return got.len;
 }
 
 /**

@@ -471,28 +471,6 @@ static unsigned int unseal_sessions(struct unseal_work *w,
 	return 2;
 }
 
-/* Unseal in sessions; outData decrypted when a session encrypts it. */
-static int unseal_in_session(u8 *buf, struct unseal_work *w,
-			     struct tk2_session *const *s, unsigned int n,
-			     struct tk_span *data)
-{
-	struct tk_span name = { .p = w->name, .len = w->name_len };
-	u32 plen, len;
-	int rc;
-
-	rc = trusted_tpm2_sess_send(buf, &w->ts, s, n, 1, &name, 0);
-	if (rc)
-		return rc;
-	/* outData: checked whole by the session check, and in it */
-	plen = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
-	len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE + 4);
-	if (plen < 2 || len > plen - 2)
-		return -EBADMSG;
-	data->p = buf + TK_TPM_HEADER_SIZE + 6;
-	data->len = len;
-	return 0;
-}
-
 static int unseal_object(u8 *buf, struct unseal_work *w,
 			 struct trusted_key_payload *p,
 			 const struct tk_options *o)
@@ -503,6 +481,7 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		.len = o->blobauth_len,
 	};
 	struct trusted_tpm2_sess *ts = w->salted ? &w->ts : NULL;
+	struct tk_span name = { .p = w->name, .len = w->name_len };
 	struct tk2_session *s[2];
 	bool session = false;
 	struct tk_cmd_buf b;
@@ -533,16 +512,18 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 		goto flush_policy;
 	n = unseal_sessions(w, &auth, o, s);
 	if (n)
-		rc = unseal_in_session(buf, w, s, n, &data);
+		rc = trusted_tpm2_sess_send(buf, &w->ts, s, n, 1, &name, 0);
 	else
 		rc = trusted_tpm_send(buf, NULL);
 	if (rc)
 		goto flush_policy;
-	if (!n) {
+	/* outData: in sessions, checked and decrypted by the session check */
+	if (n)
+		rc = tk2_rsp_unseal_params(buf, PAGE_SIZE, &data);
+	else
 		rc = tk2_rsp_unseal(buf, PAGE_SIZE, &data);
-		if (rc)
-			goto refused;
-	}
+	if (rc)
+		goto refused;
 	return take_key(p, w, &data);
 
 flush_policy:

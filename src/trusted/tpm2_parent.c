@@ -45,7 +45,6 @@
 /* Persistent parents checked this boot, by handle (under tk2_lock). */
 static struct trusted_tpm2_parent parent_cache[TK_TRUST_MAX];
 
-#define ALG_RSA		0x0001
 #define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
 			 TK2_OA_RESTRICTED | TK2_OA_DECRYPT)
 
@@ -143,14 +142,17 @@ static bool take_cached(u32 handle, struct trusted_tpm2_parent *pa)
 }
 
 /*
- * The parent's TPMT_PUBLIC @area (@len bytes): it must salt a session (an
- * ECC P-256 or RSA decryption key with a SHA-256 Name) and be the parent
- * we trust (trust.c); then its Name and salt key are taken.
+ * The parent's public area @pub: it must salt a session (an ECC P-256 or
+ * RSA decryption key with a SHA-256 Name) and be the parent we trust
+ * (trust.c); then its Name and salt key are taken.
  */
 static int take_public(const struct trusted_tpm2_sess *ts,
-		       struct trusted_tpm2_parent *pa, const u8 *area, u32 len)
+		       struct trusted_tpm2_parent *pa,
+		       const struct tk2_public_area *pub)
 {
 	static const u8 sha256_alg[2] = { 0x00, 0x0b };
+	const u8 *area = pub->area.p;
+	u32 len = pub->area.len;
 	struct tk2_ecc_key k;
 	struct tk2_rsa_key r;
 	char why[64];
@@ -158,7 +160,7 @@ static int take_public(const struct trusted_tpm2_sess *ts,
 	pa->named = !tk2_name(&ts->c, area, len, pa->name);
 	if (!pa->named) {
 		snprintf(why, sizeof(why), "nameAlg 0x%04x cannot salt a SHA-256 session",
-			 len >= 4 ? get_unaligned_be16(area + 2) : 0);
+			 pub->name_alg);
 		return trusted_refuse(pa->recorded, why);
 	}
 	pa->ecc = !tk2_ecc_public_parse(area, len, &k) &&
@@ -181,12 +183,12 @@ static int take_public(const struct trusted_tpm2_sess *ts,
 				    area, len, sha256_alg, sizeof(sha256_alg));
 }
 
-/* The outPublic of ReadPublic's response in @buf: checked whole before. */
-static int read_public_area(const struct trusted_tpm2_sess *ts, u8 *buf,
+/* A parent's public area, as ReadPublic returned it: kept when persistent. */
+static int read_public_area(const struct trusted_tpm2_sess *ts,
+			    const struct tk2_public_area *pub,
 			    struct trusted_tpm2_parent *pa)
 {
-	u32 len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE);
-	int ret = take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 2, len);
+	int ret = take_public(ts, pa, pub);
 
 	if (!ret && is_persistent(pa->recorded))
 		parent_keep(pa);
@@ -203,10 +205,10 @@ static int parent_missing(u32 handle)
 }
 
 /*
- * TPM2_ReadPublic of @handle: 0 with its type and attributes, the TPM's
- * return code (> 0) or a negative errno; the response stays in @buf.
+ * TPM2_ReadPublic of @handle: 0 with its public area in @pub (pointing
+ * into @buf), the TPM's return code (> 0) or a negative errno.
  */
-static int read_public(u8 *buf, u32 handle, u16 *type, u32 *attrs)
+static int read_public(u8 *buf, u32 handle, struct tk2_public_area *pub)
 {
 	struct tk_cmd_buf b;
 	int rc;
@@ -217,7 +219,7 @@ static int read_public(u8 *buf, u32 handle, u16 *type, u32 *attrs)
 	rc = trusted_tpm_send(buf, NULL);
 	if (rc)
 		return rc;
-	return tk2_rsp_read_public(buf, PAGE_SIZE, type, attrs);
+	return tk2_rsp_read_public(buf, PAGE_SIZE, pub);
 }
 
 /*
@@ -227,48 +229,46 @@ static int read_public(u8 *buf, u32 handle, u16 *type, u32 *attrs)
 static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa)
 {
-	u32 attrs;
-	u16 type;
+	struct tk2_public_area pub;
 	int rc;
 
 	if (is_persistent(pa->handle) && take_cached(pa->handle, pa))
 		return 0;
-	rc = read_public(buf, pa->handle, &type, &attrs);
+	rc = read_public(buf, pa->handle, &pub);
 	if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_HANDLE ||
 		       rc == TK2_RC_REFERENCE_H0))
 		return parent_missing(pa->recorded);
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the parent");
-	return read_public_area(ts, buf, pa);
+	return read_public_area(ts, &pub, pa);
 }
 
 /* 1 when the TPM has a storage key at 0x81000001, 0 when it has none. */
 static int srk_present(u8 *buf, const struct trusted_tpm2_sess *ts,
 		       struct trusted_tpm2_parent *pa)
 {
-	u32 attrs;
-	u16 type;
+	struct tk2_public_area pub;
 	int rc;
 
 	if (ts && take_cached(TK2_SRK_HANDLE, pa))
 		return 1;
-	rc = read_public(buf, TK2_SRK_HANDLE, &type, &attrs);
+	rc = read_public(buf, TK2_SRK_HANDLE, &pub);
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
 		return trusted_trust_known(TK2_SRK_HANDLE) ?
 		       trusted_refuse(TK2_SRK_HANDLE,
 				      "no such handle, but it answered earlier") : 0;
 	if (rc)
 		return trusted_tpm_errno(rc, "reading the SRK");
-	if ((type != ALG_RSA && type != TK2_ALG_ECC) ||
-	    (attrs & SRK_ATTRS) != SRK_ATTRS) {
+	if ((pub.type != TK2_ALG_RSA && pub.type != TK2_ALG_ECC) ||
+	    (pub.attrs & SRK_ATTRS) != SRK_ATTRS) {
 		pr_info_ratelimited("0x%08x is not a storage root key (type 0x%04x, attributes 0x%08x)\n",
-				    TK2_SRK_HANDLE, type, attrs);
+				    TK2_SRK_HANDLE, pub.type, pub.attrs);
 		return -EINVAL;
 	}
 	if (ts) {
 		pa->recorded = TK2_SRK_HANDLE;
 		pa->handle = TK2_SRK_HANDLE;
-		rc = read_public_area(ts, buf, pa);
+		rc = read_public_area(ts, &pub, pa);
 		if (rc)
 			return rc;
 	}
@@ -313,9 +313,11 @@ failed:
 /*
  * CreatePrimary in @hierarchy. With sessions (@c) and a hierarchy
  * password, in an HMAC session; else with the password (in clear).
+ * @handle and @pub (its outPublic, in @buf) on success.
  */
 static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
-			  const struct tk2_crypto *c, u32 *handle)
+			  const struct tk2_crypto *c, u32 *handle,
+			  struct tk2_public_area *pub)
 {
 	struct tk2_session *s = NULL;
 	struct tk_cmd_buf b;
@@ -355,12 +357,12 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
 		pr_warn_ratelimited("TPM response to CreatePrimary refused: %s\n",
 				    why);
 		rc = -EBADMSG;
-		/* the TPM said success: it made a primary, here */
-		*handle = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
+		/* the TPM said success: it made a primary, named here */
+		tk2_rsp_handle(buf, PAGE_SIZE, handle);
 		goto flush_session;
 	}
 	/* the session is gone after a successful command */
-	rc = tk2_rsp_create_primary(buf, PAGE_SIZE, handle);
+	rc = tk2_rsp_create_primary(buf, PAGE_SIZE, handle, pub);
 	if (!rc)
 		goto out;
 	goto flush_primary;
@@ -415,7 +417,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 			    const struct trusted_tpm2_sess *ts,
 			    struct trusted_tpm2_parent *pa)
 {
-	u32 len;
+	struct tk2_public_area pub;
 	int ret;
 
 	pa->flush = false;
@@ -444,16 +446,14 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	if (ret)
 		return ret;
 	ret = create_primary(buf, handle, &pa->auth, ts ? &ts->c : NULL,
-			     &pa->handle);
+			     &pa->handle, &pub);
 	if (ret)
 		return ret;
 	pa->flush = true;
 	pa->auth = parent_password(NULL, 0);
 	if (!ts)
 		return 0;
-	/* outPublic, after the handle and parameterSize; checked whole */
-	len = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE + 8);
-	ret = take_public(ts, pa, buf + TK_TPM_HEADER_SIZE + 10, len);
+	ret = take_public(ts, pa, &pub);
 	if (ret)
 		trusted_tpm2_parent_put(buf, pa);
 	return ret;

@@ -538,26 +538,25 @@ int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
 {
 	struct tk2_session *s[] = { &ts->s };
 	struct tk_cmd_buf b;
-	u32 done = 0, plen, n;
+	struct tk_span got;
 	int rc, tries = 16;
+	u32 done = 0;
 
 	ts->s.auth_len = 0;
 	ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT;
 	while (done < len && tries--) {
-		tk_cmd_start(&b, buf, PAGE_SIZE, TK2_TAG_NO_SESSIONS,
-			     TK2_CC_GET_RANDOM);
-		tk_cmd_u16(&b, min_t(u32, len - done, TK2_SHA256_SIZE));
-		rc = tk_cmd_end(&b) ?: trusted_tpm2_sess_send(buf, ts, s, 1, 0,
-							     NULL, 0);
+		rc = tk2_cmd_get_random(&b, buf, PAGE_SIZE,
+					min_t(u32, len - done, TK2_SHA256_SIZE));
 		if (rc)
 			return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
-		/* checked whole by tk2_rsp_sessions(): parameterSize fits */
-		plen = get_unaligned_be32(buf + TK_TPM_HEADER_SIZE);
-		n = get_unaligned_be16(buf + TK_TPM_HEADER_SIZE + 4);
-		if (plen < 2 || n > plen - 2 || n > len - done)
+		rc = trusted_tpm2_sess_send(buf, ts, s, 1, 0, NULL, 0);
+		if (rc)
+			return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
+		if (tk2_rsp_get_random_params(buf, PAGE_SIZE, &got) ||
+		    got.len > len - done)
 			return -EIO;
-		memcpy(out + done, buf + TK_TPM_HEADER_SIZE + 6, n);
-		done += n;
+		memcpy(out + done, got.p, got.len);
+		done += got.len;
 	}
 	return done == len ? 0 : -EIO;
 }

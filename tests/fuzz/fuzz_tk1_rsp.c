@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct tk1_unseal_out uo;
 	struct tk1_seal_out so;
 	struct tk1_session s;
+	struct tk_span bytes;
 	unsigned int i;
 	u32 len;
 
@@ -50,6 +51,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			inside(uo.auth[i].hmac, TK1_DIGEST_SIZE);
 		}
 	}
+	if (!tk1_parse_get_random(data, len, &bytes) && bytes.len)
+		inside(bytes.p, bytes.len);
 	tk1_stored_data_check(data, len);
 	return 0;
 }

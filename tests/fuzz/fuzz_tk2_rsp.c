@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct tk_span a, b;
 	struct tk2_public pub;
 	unsigned int i;
-	u32 len, h, attrs;
-	u16 type;
+	struct tk2_public_area area;
+	u32 len, h;
 
 	if (size > 0xffffffff)
 		return 0;
@@ -45,8 +45,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	tk2_rsp_load(data, len, &h);
 	if (!tk2_rsp_unseal(data, len, &a) && a.len)
 		inside(a.p, a.len);
-	tk2_rsp_create_primary(data, len, &h);
-	tk2_rsp_read_public(data, len, &type, &attrs);
+	if (!tk2_rsp_create_primary(data, len, &h, &area))
+		inside(area.area.p, area.area.len);
+	if (!tk2_rsp_read_public(data, len, &area))
+		inside(area.area.p, area.area.len);
+	tk2_rsp_handle(data, len, &h);
+	if (!tk2_rsp_get_random(data, len, &a) && a.len)
+		inside(a.p, a.len);
+	if (!tk2_rsp_get_random_params(data, len, &a) && a.len)
+		inside(a.p, a.len);
+	if (!tk2_rsp_unseal_params(data, len, &a) && a.len)
+		inside(a.p, a.len);
 	if (!tk2_rsp_start_session(data, len, &h) && h >> 24 != 0x03)
 		abort();
 	tk2_rsp_empty(data, len);

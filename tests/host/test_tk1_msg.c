@@ -288,7 +288,13 @@ static const u8 unseal_rsp[] = {
 	N20(0xc0), 0x01, N20(0x60),	/* dataNonceEven cont dataAuth */
 };
 
-enum which { OIAP, OSAP, SEAL, UNSEAL, NWHICH };
+/* TPM_GetRandom 13.6: randomBytesSize(4) randomBytes */
+static const u8 get_random_rsp[] = {
+	0x00, 0xc4, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x02, 0xaa, 0xbb,
+};
+
+enum which { OIAP, OSAP, SEAL, UNSEAL, GET_RANDOM, NWHICH };
 
 static const struct {
 	const char *name;
@@ -300,6 +306,8 @@ static const struct {
 	[OSAP]		= { "osap", osap_rsp, sizeof(osap_rsp), 0xc4 },
 	[SEAL]		= { "seal", seal_rsp, sizeof(seal_rsp), 0xc5 },
 	[UNSEAL]	= { "unseal", unseal_rsp, sizeof(unseal_rsp), 0xc6 },
+	[GET_RANDOM]	= { "get random", get_random_rsp,
+			    sizeof(get_random_rsp), 0xc4 },
 };
 
 /* Parse an exact heap copy of @rsp[0..size) with parser @w. */
@@ -309,6 +317,7 @@ static int parse_as(enum which w, const u8 *rsp, u32 size)
 	struct tk1_seal_out so;
 	struct tk1_unseal_out uo;
 	u8 *copy = dup(rsp, size);
+	struct tk_span bytes;
 	int ret = -1;
 
 	switch (w) {
@@ -324,11 +333,31 @@ static int parse_as(enum which w, const u8 *rsp, u32 size)
 	case UNSEAL:
 		ret = tk1_parse_unseal(copy, size, &uo);
 		break;
+	case GET_RANDOM:
+		ret = tk1_parse_get_random(copy, size, &bytes);
+		if (!ret && (bytes.p != copy + 14 ||
+			     bytes.len != get_unaligned_be32(copy + 2) - 14))
+			ret = -1000;
+		break;
 	default:
 		break;
 	}
 	free(copy);
 	return ret;
+}
+
+static void test_build_get_random(void)
+{
+	static const u8 want[] = {
+		0x00, 0xc1, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x00, 0x46,
+		0x00, 0x00, 0x00, 0x40,
+	};
+	struct tk_cmd_buf b;
+	u8 buf[sizeof(want)];
+
+	CHECK_EQ(tk1_build_get_random(&b, buf, sizeof(buf), 64), 0);
+	CHECK_MEM(buf, want, sizeof(want));
+	CHECK_EQ(tk1_build_get_random(&b, buf, sizeof(buf) - 1, 64), -E2BIG);
 }
 
 static void test_parse_oiap(void)
@@ -693,6 +722,7 @@ int main(void)
 	RUN(test_build_seal_small);
 	RUN(test_build_seal_huge);
 	RUN(test_build_unseal);
+	RUN(test_build_get_random);
 	RUN(test_parse_oiap);
 	RUN(test_session_handle);
 	RUN(test_parse_osap);

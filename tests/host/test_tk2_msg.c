@@ -286,19 +286,42 @@ static int parse_unseal(const u8 *r, u32 n)
 	return rc;
 }
 
+/* The public area lies inside the response, after its TPM2B size. */
+static int public_inside(const u8 *r, u32 n, const struct tk2_public_area *pub)
+{
+	if (pub->area.p < r + 2 || pub->area.p + pub->area.len > r + n ||
+	    pub->area.len < 8 ||
+	    get_unaligned_be16(pub->area.p - 2) != pub->area.len ||
+	    get_unaligned_be16(pub->area.p) != pub->type)
+		return -1000;
+	return 0;
+}
+
 static int parse_primary(const u8 *r, u32 n)
 {
+	struct tk2_public_area pub;
 	u32 h;
+	int rc = tk2_rsp_create_primary(r, n, &h, &pub);
 
-	return tk2_rsp_create_primary(r, n, &h);
+	return rc ?: public_inside(r, n, &pub);
 }
 
 static int parse_read_public(const u8 *r, u32 n)
 {
-	u32 attrs;
-	u16 type;
+	struct tk2_public_area pub;
+	int rc = tk2_rsp_read_public(r, n, &pub);
 
-	return tk2_rsp_read_public(r, n, &type, &attrs);
+	return rc ?: public_inside(r, n, &pub);
+}
+
+static int parse_get_random(const u8 *r, u32 n)
+{
+	struct tk_span d;
+	int rc = tk2_rsp_get_random(r, n, &d);
+
+	if (!rc && (d.p < r || d.p + d.len > r + n))
+		return -1000;
+	return rc;
 }
 
 static int parse_start(const u8 *r, u32 n)
@@ -342,8 +365,8 @@ static void test_rsp_real(void)
 {
 	struct tk2_pcr_values v;
 	struct tk_span priv, pub, d;
-	u32 n, h, attrs;
-	u16 type;
+	struct tk2_public_area pa;
+	u32 n, h;
 	u8 *r;
 
 	r = tk_unhex(rsp_create_hex, &n);
@@ -367,14 +390,30 @@ static void test_rsp_real(void)
 	free(r);
 
 	r = tk_unhex(rsp_create_primary_hex, &n);
-	CHECK_EQ(tk2_rsp_create_primary(r, n, &h), 0);
+	CHECK_EQ(tk2_rsp_create_primary(r, n, &h, &pa), 0);
+	CHECK_EQ(h, 0x80000000);
+	/* outPublic: after the handle, parameterSize and its own size */
+	CHECK(pa.area.p == r + 20);
+	CHECK_EQ(pa.area.len, get_unaligned_be16(r + 18));
+	CHECK_EQ(pa.type, TK2_ALG_ECC);
+	CHECK_EQ(pa.name_alg, TK2_ALG_SHA256);
+	CHECK_EQ(tk2_rsp_handle(r, n, &h), 0);
 	CHECK_EQ(h, 0x80000000);
 	free(r);
 
 	r = tk_unhex(rsp_read_public_hex, &n);
-	CHECK_EQ(tk2_rsp_read_public(r, n, &type, &attrs), 0);
-	CHECK_EQ(type, TK2_ALG_ECC);
-	CHECK_EQ(attrs, 0x00030472);
+	CHECK_EQ(tk2_rsp_read_public(r, n, &pa), 0);
+	CHECK_EQ(pa.type, TK2_ALG_ECC);
+	CHECK_EQ(pa.name_alg, TK2_ALG_SHA256);
+	CHECK_EQ(pa.attrs, 0x00030472);
+	CHECK(pa.area.p == r + 12);
+	CHECK_EQ(pa.area.len, get_unaligned_be16(r + 10));
+	free(r);
+
+	r = tk_unhex(rsp_get_random_hex, &n);
+	CHECK_EQ(tk2_rsp_get_random(r, n, &d), 0);
+	CHECK_EQ(d.len, 4);
+	CHECK(d.p == r + 12);
 	free(r);
 
 	r = tk_unhex(rsp_pcr_read_partial_hex, &n);
@@ -427,6 +466,7 @@ static const struct {
 	{ "pcr read 1", rsp_pcr_read_one_hex, parse_pcr_one, 0, 0 },
 	{ "start session", rsp_start_session_hex, parse_start, 0, 0 },
 	{ "policy", rsp_policy_pcr_hex, tk2_rsp_empty, 0, 0 },
+	{ "get random", rsp_get_random_hex, parse_get_random, 0, 0 },
 };
 
 static void set_size(u8 *r, u32 n)
@@ -516,6 +556,70 @@ static void test_rsp_every_byte(void)
 	CHECK_EQ(bad, 0);
 }
 
+/*
+ * The parameters of a response in sessions (Unseal's outData, GetRandom's
+ * randomBytes), once tk2_rsp_sessions() checked it: one TPM2B, exactly.
+ */
+static void test_rsp_params(void)
+{
+	static const u8 rsp[] = {
+		0x80, 0x02, 0x00, 0x00, 0x00, 0x19, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x06,			/* parameterSize */
+		0x00, 0x04, 0xde, 0xad, 0xbe, 0xef,	/* the TPM2B */
+		0x00, 0x00, 0x01, 0x00, 0x00,		/* one session */
+	};
+	struct tk_span d;
+	u8 *m;
+
+	m = tk_dup(rsp, sizeof(rsp));
+	CHECK_EQ(tk2_rsp_unseal_params(m, sizeof(rsp), &d), 0);
+	CHECK(d.p == m + 16);
+	CHECK_EQ(d.len, 4);
+	CHECK_EQ(tk2_rsp_get_random_params(m, sizeof(rsp), &d), 0);
+	CHECK(d.p == m + 16);
+	CHECK_EQ(d.len, 4);
+
+	/* a byte left over in the parameters */
+	m[13] = 0x07;
+	CHECK_EQ(tk2_rsp_unseal_params(m, sizeof(rsp), &d), -EBADMSG);
+	/* the TPM2B longer than the parameters */
+	m[13] = 0x05;
+	CHECK_EQ(tk2_rsp_get_random_params(m, sizeof(rsp), &d), -EBADMSG);
+	/* parameterSize beyond the response */
+	m[13] = 0x0c;
+	CHECK_EQ(tk2_rsp_unseal_params(m, sizeof(rsp), &d), -EBADMSG);
+	m[13] = 0x06;
+	/* without sessions: not a response in sessions */
+	m[1] = 0x01;
+	CHECK_EQ(tk2_rsp_unseal_params(m, sizeof(rsp), &d), -EBADMSG);
+	m[1] = 0x02;
+	/* a TPM error comes back as it is */
+	m[9] = 0x22;
+	CHECK_EQ(tk2_rsp_get_random_params(m, sizeof(rsp), &d), 0x22);
+	CHECK_EQ(tk2_rsp_handle(m, sizeof(rsp), &d.len), 0x22);
+	free(m);
+
+	/* a handle: at least four bytes after the header */
+	m = tk_dup(rsp, 13);
+	put_unaligned_be32(13, m + 2);
+	CHECK_EQ(tk2_rsp_handle(m, 13, &d.len), -EBADMSG);
+	free(m);
+}
+
+static void test_cmd_get_random(void)
+{
+	static const u8 want[] = {
+		0x80, 0x01, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x01, 0x7b,
+		0x00, 0x20,
+	};
+	struct tk_cmd_buf b;
+	u8 buf[sizeof(want)];
+
+	CHECK_EQ(tk2_cmd_get_random(&b, buf, sizeof(buf), 32), 0);
+	CHECK_MEM(buf, want, sizeof(want));
+	CHECK_EQ(tk2_cmd_get_random(&b, buf, sizeof(buf) - 1, 32), -E2BIG);
+}
+
 static void test_rsp_pcr_read_checks(void)
 {
 	struct tk2_pcr_values v;
@@ -598,6 +702,8 @@ int main(void)
 	RUN(test_rsp_real);
 	RUN(test_rsp_inconsistent);
 	RUN(test_rsp_every_byte);
+	RUN(test_rsp_params);
+	RUN(test_cmd_get_random);
 	RUN(test_rsp_pcr_read_checks);
 	RUN(test_public_parse);
 	RUN(test_digest_sizes);
