@@ -21,12 +21,6 @@ static void put_bytes(struct tk_cmd_buf *b, const u8 *p, u32 len)
 		tk_cmd_bytes(b, p, len);
 }
 
-static void put_tpm2b(struct tk_cmd_buf *b, const u8 *p, u16 len)
-{
-	tk_cmd_u16(b, len);
-	put_bytes(b, p, len);
-}
-
 /* The authorisation area of a command with one session. */
 static void put_auth(struct tk_cmd_buf *b, const struct tk2_auth *a)
 {
@@ -34,20 +28,20 @@ static void put_auth(struct tk_cmd_buf *b, const struct tk2_auth *a)
 	tk_cmd_u32(b, a->handle);
 	tk_cmd_u16(b, 0);			/* nonceCaller */
 	tk_cmd_u8(b, a->attrs);
-	put_tpm2b(b, a->value, a->len);
+	tk2_put_tpm2b(b, a->value, a->len);
 }
 
-/* A TPM2B in a response: returns it whole (size field included). */
-static struct tk_span take_tpm2b(struct tk_rsp_buf *r, u16 max)
+/*
+ * A TPM2B kept as it was marshalled, size field included (a TPMKey holds
+ * TPM2B_PRIVATE and TPM2B_PUBLIC so); empty when tk2_take_tpm2b() fails.
+ */
+static struct tk_span take_marshalled(struct tk_rsp_buf *r, u16 max)
 {
-	struct tk_span s = { .p = r->data + r->pos };
-	u16 n = tk_rsp_u16(r);
+	struct tk_span s;
 
-	if (n > max)
-		r->bad = true;
-	tk_rsp_bytes(r, n);
-	s.len = r->bad ? 0 : 2u + n;
-	return s;
+	if (!tk2_take_tpm2b(r, max, &s))
+		return (struct tk_span){ };
+	return (struct tk_span){ .p = s.p - 2, .len = s.len + 2 };
 }
 
 /* parameterSize: the end of the parameters, as an offset. */
@@ -67,9 +61,9 @@ static int end_with_session(struct tk_rsp_buf *r, u32 end)
 {
 	if (r->bad || r->pos != end)
 		return -EBADMSG;
-	take_tpm2b(r, TK2_DIGEST_MAX);		/* nonceTPM */
+	tk2_take_tpm2b(r, TK2_DIGEST_MAX, NULL);	/* nonceTPM */
 	tk_rsp_u8(r);				/* session attributes */
-	take_tpm2b(r, TK2_DIGEST_MAX);		/* hmac */
+	tk2_take_tpm2b(r, TK2_DIGEST_MAX, NULL);	/* hmac */
 	return tk_rsp_end(r);
 }
 
@@ -86,6 +80,7 @@ static int end_with_session(struct tk_rsp_buf *r, u32 end)
 int tk2_public_parse(const u8 *p, u32 len, struct tk2_public *out)
 {
 	struct tk_rsp_buf r = { .data = p, .len = len };
+	struct tk_span policy;
 	u32 dsize;
 
 	if (len < 2 || get_unaligned_be16(p) != len - 2)
@@ -96,8 +91,9 @@ int tk2_public_parse(const u8 *p, u32 len, struct tk2_public *out)
 	out->name_alg = tk_rsp_u16(&r);
 	dsize = tk2_alg_digest_size(out->name_alg);
 	out->attrs = tk_rsp_u32(&r);
-	out->policy_len = tk_rsp_u16(&r);
-	out->policy = tk_rsp_bytes(&r, out->policy_len);
+	tk2_take_tpm2b(&r, 0xffff, &policy);
+	out->policy = policy.p;
+	out->policy_len = policy.len;
 	if (r.bad || !dsize || (out->policy_len && out->policy_len != dsize))
 		return -EINVAL;
 	/* A sealed data object has no scheme, and its unique is a digest. */
@@ -148,15 +144,15 @@ int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
 
 	/* inSensitive: userAuth, then the data to seal */
 	tk_cmd_u16(b, 2 + in->user_auth_len + 2 + in->data_len);
-	put_tpm2b(b, in->user_auth, in->user_auth_len);
-	put_tpm2b(b, in->data, in->data_len);
+	tk2_put_tpm2b(b, in->user_auth, in->user_auth_len);
+	tk2_put_tpm2b(b, in->data, in->data_len);
 
 	/* inPublic: a keyed hash object without a scheme */
 	tk_cmd_u16(b, 2 + 2 + 4 + 2 + in->policy_len + 2 + 2);
 	tk_cmd_u16(b, TK2_ALG_KEYEDHASH);
 	tk_cmd_u16(b, in->name_alg);
 	tk_cmd_u32(b, in->attrs);
-	put_tpm2b(b, in->policy, in->policy_len);
+	tk2_put_tpm2b(b, in->policy, in->policy_len);
 	tk_cmd_u16(b, TK2_ALG_NULL);
 	tk_cmd_u16(b, 0);			/* unique */
 
@@ -186,13 +182,13 @@ int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 	if (rc)
 		return rc;
 	end = take_param_size(&r);
-	*priv = take_tpm2b(&r, 0xffff);
-	*pub = take_tpm2b(&r, 0xffff);
-	take_tpm2b(&r, 0xffff);			/* creationData */
-	take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
+	*priv = take_marshalled(&r, 0xffff);
+	*pub = take_marshalled(&r, 0xffff);
+	tk2_take_tpm2b(&r, 0xffff, NULL);	/* creationData */
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* creationHash */
 	tk_rsp_u16(&r);				/* creationTicket: tag */
 	tk_rsp_u32(&r);				/* hierarchy */
-	take_tpm2b(&r, TK2_DIGEST_MAX);		/* digest */
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* digest */
 	return end_with_session(&r, end);
 }
 
@@ -228,18 +224,18 @@ int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
  */
 static void take_public_area(struct tk_rsp_buf *r, struct tk2_public_area *pub)
 {
-	struct tk_span s = take_tpm2b(r, 0xffff);
 	struct tk_rsp_buf a;
+	struct tk_span s;
 
-	if (s.len < 2 + 8) {
+	if (!tk2_take_tpm2b(r, 0xffff, &s) || s.len < 8) {
 		r->bad = true;
 		return;
 	}
-	a = (struct tk_rsp_buf){ .data = s.p, .pos = 2, .len = s.len };
+	a = (struct tk_rsp_buf){ .data = s.p, .len = s.len };
 	pub->type = tk_rsp_u16(&a);
 	pub->name_alg = tk_rsp_u16(&a);
 	pub->attrs = tk_rsp_u32(&a);
-	pub->area = (struct tk_span){ .p = s.p + 2, .len = s.len - 2 };
+	pub->area = s;
 }
 
 /*
@@ -262,13 +258,13 @@ static int rsp_handle(const u8 *rsp, u32 size, u32 *handle,
 	end = take_param_size(&r);
 	if (pub) {
 		take_public_area(&r, pub);		/* outPublic */
-		take_tpm2b(&r, 0xffff);			/* creationData */
-		take_tpm2b(&r, TK2_DIGEST_MAX);		/* creationHash */
+		tk2_take_tpm2b(&r, 0xffff, NULL);	/* creationData */
+		tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* creationHash */
 		tk_rsp_u16(&r);				/* creationTicket */
 		tk_rsp_u32(&r);
-		take_tpm2b(&r, TK2_DIGEST_MAX);
+		tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);
 	}
-	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
+	tk2_take_tpm2b(&r, SENSITIVE_NAME_MAX, NULL);	/* name */
 	return end_with_session(&r, end);
 }
 
@@ -325,12 +321,11 @@ int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 	if (rc)
 		return rc;
 	end = take_param_size(&r);
-	s = take_tpm2b(&r, 0xffff);
+	tk2_take_tpm2b(&r, 0xffff, &s);
 	rc = end_with_session(&r, end);
 	if (rc)
 		return rc;
-	data->p = s.p + 2;
-	data->len = s.len - 2;
+	*data = s;
 	return 0;
 }
 
@@ -364,11 +359,10 @@ static int one_tpm2b_param(const u8 *rsp, u32 size, struct tk_span *out)
 	rc = open_params(rsp, size, &p);
 	if (rc)
 		return rc;
-	s = take_tpm2b(&p, 0xffff);
+	tk2_take_tpm2b(&p, 0xffff, &s);
 	if (tk_rsp_end(&p))
 		return -EBADMSG;
-	out->p = s.p + 2;
-	out->len = s.len - 2;
+	*out = s;
 	return 0;
 }
 
@@ -422,11 +416,10 @@ int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes)
 	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
 	if (rc)
 		return rc;
-	s = take_tpm2b(&r, 0xffff);
+	tk2_take_tpm2b(&r, 0xffff, &s);
 	if (tk_rsp_end(&r))
 		return -EBADMSG;
-	bytes->p = s.p + 2;
-	bytes->len = s.len - 2;
+	*bytes = s;
 	return 0;
 }
 
@@ -582,8 +575,8 @@ int tk2_rsp_read_public(const u8 *rsp, u32 size, struct tk2_public_area *pub)
 	if (rc)
 		return rc;
 	take_public_area(&r, pub);
-	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* name */
-	take_tpm2b(&r, SENSITIVE_NAME_MAX);	/* qualifiedName */
+	tk2_take_tpm2b(&r, SENSITIVE_NAME_MAX, NULL);	/* name */
+	tk2_take_tpm2b(&r, SENSITIVE_NAME_MAX, NULL);	/* qualifiedName */
 	return tk_rsp_end(&r);
 }
 
@@ -605,7 +598,7 @@ int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_START_SESSION);
 	tk_cmd_u32(b, TK2_RH_NULL);		/* tpmKey: no salt */
 	tk_cmd_u32(b, TK2_RH_NULL);		/* bind: none */
-	put_tpm2b(b, nonce, nonce_len);
+	tk2_put_tpm2b(b, nonce, nonce_len);
 	tk_cmd_u16(b, 0);			/* encryptedSalt */
 	tk_cmd_u8(b, TK2_SE_POLICY);
 	tk_cmd_u16(b, TK2_ALG_NULL);		/* symmetric: none */
@@ -631,7 +624,7 @@ int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
 	if (rc)
 		return rc;
 	*handle = tk_rsp_u32(&r);
-	take_tpm2b(&r, TK2_DIGEST_MAX);		/* nonceTPM */
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* nonceTPM */
 	if (tk_rsp_end(&r) || *handle >> 24 != TK2_HT_POLICY_SESSION)
 		return -EBADMSG;
 	return 0;

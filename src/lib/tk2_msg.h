@@ -146,6 +146,40 @@ static inline bool tk2_rc_session_gone(int rc, unsigned int n)
 			   tk2_rc_index(rc) == 8 + n));
 }
 
+/*
+ * The one TPM2B writer and reader (Part 2, 10.4: a 16-bit size, then that
+ * many bytes) of every TPM 2.0 message, command or response.
+ */
+
+/* Write a TPM2B: @len, then @len bytes of @p (which may be NULL then). */
+static inline void tk2_put_tpm2b(struct tk_cmd_buf *b, const void *p, u16 len)
+{
+	tk_cmd_u16(b, len);
+	if (len)
+		tk_cmd_bytes(b, p, len);
+}
+
+/*
+ * Read a TPM2B of at most @max bytes: its contents into @out (NULL: skip
+ * it). False, with the reader marked bad and @out empty, when it is
+ * longer than @max or not all there.
+ */
+static inline bool tk2_take_tpm2b(struct tk_rsp_buf *r, u16 max,
+				  struct tk_span *out)
+{
+	u16 n = tk_rsp_u16(r);
+	const u8 *p;
+
+	if (n > max)
+		r->bad = true;
+	p = tk_rsp_bytes(r, n);
+	if (out) {
+		out->p = p;
+		out->len = r->bad ? 0 : n;
+	}
+	return !r->bad;
+}
+
 /* One authorisation of a command: a password, or a policy session. */
 struct tk2_auth {
 	u32 handle;			/* TK2_RS_PW or a session */

@@ -93,8 +93,7 @@ int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
 	struct tk_cmd_buf b;
 
 	tk_cmd_init(&b, out, size);
-	tk_cmd_u16(&b, digest_len);
-	tk_cmd_bytes(&b, digest, digest_len);
+	tk2_put_tpm2b(&b, digest, digest_len);
 	tk2_put_pcr_selection(&b, sel);
 	return b.bad ? -E2BIG : (int)b.len;
 }

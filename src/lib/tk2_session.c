@@ -304,15 +304,15 @@ struct auth_rsp {
 
 static void take_auth(struct tk_rsp_buf *r, struct auth_rsp *a)
 {
-	a->nonce_len = tk_rsp_u16(r);
-	if (a->nonce_len > TK2_NONCE_MAX)
-		r->bad = true;
-	a->nonce = tk_rsp_bytes(r, a->nonce_len);
+	struct tk_span nonce, hmac;
+
+	tk2_take_tpm2b(r, TK2_NONCE_MAX, &nonce);
 	a->attrs = tk_rsp_u8(r);
-	a->hmac_len = tk_rsp_u16(r);
-	if (a->hmac_len > TK2_AUTH_MAX)
-		r->bad = true;
-	a->hmac = tk_rsp_bytes(r, a->hmac_len);
+	tk2_take_tpm2b(r, TK2_AUTH_MAX, &hmac);
+	a->nonce = nonce.p;
+	a->nonce_len = nonce.len;
+	a->hmac = hmac.p;
+	a->hmac_len = hmac.len;
 }
 
 /* The response HMAC of an HMAC session: 0 when it is the TPM's. */
@@ -643,14 +643,11 @@ int tk2_cmd_start_auth_session(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_START_SESSION);
 	tk_cmd_u32(b, tpm_key);
 	tk_cmd_u32(b, bind);
-	tk_cmd_u16(b, nonce_caller->len);
-	tk_cmd_bytes(b, nonce_caller->p, nonce_caller->len);
-	if (encrypted_salt && encrypted_salt->len) {
-		tk_cmd_u16(b, encrypted_salt->len);
-		tk_cmd_bytes(b, encrypted_salt->p, encrypted_salt->len);
-	} else {
-		tk_cmd_u16(b, 0);
-	}
+	tk2_put_tpm2b(b, nonce_caller->p, nonce_caller->len);
+	if (encrypted_salt)
+		tk2_put_tpm2b(b, encrypted_salt->p, encrypted_salt->len);
+	else
+		tk2_put_tpm2b(b, NULL, 0);
 	tk_cmd_u8(b, type);
 	tk_cmd_u16(b, TK2_ALG_AES);
 	tk_cmd_u16(b, 8 * TK2_AES128_KEY_SIZE);
@@ -671,22 +668,20 @@ int tk2_cmd_start_auth_session(struct tk_cmd_buf *b, u8 *buf, u32 size,
 int tk2_rsp_start_auth_session(const u8 *rsp, u32 size, u32 *handle,
 			       struct tk2_session *s)
 {
+	struct tk_span nonce;
 	struct tk_rsp_buf r;
-	const u8 *nonce;
-	u16 n;
 	int ret;
 
 	ret = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
 	if (ret)
 		return ret;
 	*handle = tk_rsp_u32(&r);
-	n = tk_rsp_u16(&r);
-	nonce = tk_rsp_bytes(&r, n);
-	if (tk_rsp_end(&r) || n < 16 || n > TK2_NONCE_MAX ||
+	tk2_take_tpm2b(&r, TK2_NONCE_MAX, &nonce);
+	if (tk_rsp_end(&r) || nonce.len < 16 ||
 	    (*handle >> 24 != TK2_HT_HMAC_SESSION &&
 	     *handle >> 24 != TK2_HT_POLICY_SESSION))
 		return -EBADMSG;
-	memcpy(s->nonce_tpm, nonce, n);
-	s->nonce_tpm_len = n;
+	memcpy(s->nonce_tpm, nonce.p, nonce.len);
+	s->nonce_tpm_len = nonce.len;
 	return 0;
 }

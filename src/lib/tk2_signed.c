@@ -14,25 +14,6 @@
 #define RSA_SIG_MAX	512	/* RSA-4096 */
 #define ECC_COORD_MAX	66	/* P-521 */
 
-static void put_span(struct tk_cmd_buf *b, const struct tk_span *s)
-{
-	tk_cmd_u16(b, s->len);
-	if (s->len)
-		tk_cmd_bytes(b, s->p, s->len);
-}
-
-/* A TPM2B: its contents in @out; false (reader marked bad) past @max. */
-static bool take_tpm2b(struct tk_rsp_buf *r, u16 max, struct tk_span *out)
-{
-	u16 n = tk_rsp_u16(r);
-
-	if (n > max)
-		r->bad = true;
-	out->p = tk_rsp_bytes(r, n);
-	out->len = r->bad ? 0 : n;
-	return !r->bad;
-}
-
 /**
  * tk2_cmd_load_external() - write TPM2_LoadExternal of a public key alone
  * @b: the writer, started here
@@ -75,7 +56,7 @@ int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
 	if (rc)
 		return rc;
 	*handle = tk_rsp_u32(&r);
-	take_tpm2b(&r, TK2_NAME_MAX, name);
+	tk2_take_tpm2b(&r, TK2_NAME_MAX, name);
 	if (tk_rsp_end(&r) || *handle >> 24 != TK2_HT_TRANSIENT)
 		return -EBADMSG;
 	return 0;
@@ -103,7 +84,7 @@ int tk2_cmd_verify_signature(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS,
 		     TK2_CC_VERIFY_SIGNATURE);
 	tk_cmd_u32(b, key);
-	put_span(b, &d);
+	tk2_put_tpm2b(b, d.p, d.len);
 	tk_cmd_bytes(b, sig, sig_len);
 	return tk_cmd_end(b);
 }
@@ -134,7 +115,7 @@ int tk2_rsp_verify_signature(const u8 *rsp, u32 size, struct tk_span *ticket)
 	if (tk_rsp_u16(&r) != TK2_ST_VERIFIED)
 		return -EBADMSG;
 	hierarchy = tk_rsp_u32(&r);
-	take_tpm2b(&r, TK2_DIGEST_MAX, &d);
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, &d);
 	if (tk_rsp_end(&r) || hierarchy == TK2_RH_NULL || !d.len)
 		return -EBADMSG;
 	ticket->len = r.pos - (ticket->p - rsp);
@@ -157,9 +138,9 @@ int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS,
 		     TK2_CC_POLICY_AUTHORIZE);
 	tk_cmd_u32(b, in->session);
-	put_span(b, &in->approved);
-	put_span(b, &in->policy_ref);
-	put_span(b, &in->key_name);
+	tk2_put_tpm2b(b, in->approved.p, in->approved.len);
+	tk2_put_tpm2b(b, in->policy_ref.p, in->policy_ref.len);
+	tk2_put_tpm2b(b, in->key_name.p, in->key_name.len);
 	if (in->ticket.len)
 		tk_cmd_bytes(b, in->ticket.p, in->ticket.len);
 	return tk_cmd_end(b);
@@ -193,13 +174,13 @@ static void take_signature(struct tk_rsp_buf *r, struct tk2_authorize_body *o)
 		return;
 	case TK2_ALG_RSASSA:
 		o->sig_hash = tk_rsp_u16(r);
-		if (take_tpm2b(r, RSA_SIG_MAX, &s) && !s.len)
+		if (tk2_take_tpm2b(r, RSA_SIG_MAX, &s) && !s.len)
 			r->bad = true;
 		break;
 	case TK2_ALG_ECDSA:
 		o->sig_hash = tk_rsp_u16(r);
-		if ((take_tpm2b(r, ECC_COORD_MAX, &s) && !s.len) ||
-		    (take_tpm2b(r, ECC_COORD_MAX, &s) && !s.len))
+		if ((tk2_take_tpm2b(r, ECC_COORD_MAX, &s) && !s.len) ||
+		    (tk2_take_tpm2b(r, ECC_COORD_MAX, &s) && !s.len))
 			r->bad = true;
 		break;
 	default:
@@ -227,14 +208,14 @@ int tk2_authorize_body_parse(const u8 *body, u32 len,
 	struct tk_span pub;
 	u16 type;
 
-	if (!take_tpm2b(&r, 0xffff, &pub) || pub.len < 2)
+	if (!tk2_take_tpm2b(&r, 0xffff, &pub) || pub.len < 2)
 		return -EINVAL;
 	type = get_unaligned_be16(pub.p);
 	if (type != TK2_ALG_RSA && type != TK2_ALG_ECC)
 		return -EINVAL;
 	out->pub.p = pub.p - 2;
 	out->pub.len = pub.len + 2;
-	take_tpm2b(&r, TK2_DIGEST_MAX, &out->policy_ref);
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, &out->policy_ref);
 	out->sig.p = body + r.pos;
 	take_signature(&r, out);
 	if (tk_rsp_end(&r))
@@ -259,7 +240,7 @@ static void take_exact(struct tk_rsp_buf *r, u16 n)
 {
 	struct tk_span s;
 
-	if (take_tpm2b(r, n, &s) && s.len != n)
+	if (tk2_take_tpm2b(r, n, &s) && s.len != n)
 		r->bad = true;
 }
 
@@ -284,7 +265,7 @@ int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg)
 	type = tk_rsp_u16(&r);
 	*name_alg = tk_rsp_u16(&r);
 	tk_rsp_u32(&r);				/* objectAttributes */
-	take_tpm2b(&r, TK2_DIGEST_MAX, &auth);
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, &auth);
 	if (tk_rsp_u16(&r) != TK2_ALG_NULL)	/* symmetric: not a parent */
 		r.bad = true;
 	switch (type) {

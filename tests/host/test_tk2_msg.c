@@ -606,6 +606,51 @@ static void test_rsp_params(void)
 	free(m);
 }
 
+/* The one TPM2B writer and reader: size, contents, bounds, skipping. */
+static void test_tpm2b(void)
+{
+	static const u8 want[] = { 0x00, 0x03, 'a', 'b', 'c', 0x00, 0x00 };
+	struct tk_cmd_buf b;
+	struct tk_rsp_buf r;
+	struct tk_span s;
+	u8 buf[sizeof(want)];
+
+	tk_cmd_init(&b, buf, sizeof(buf));
+	tk2_put_tpm2b(&b, "abc", 3);
+	tk2_put_tpm2b(&b, NULL, 0);
+	CHECK(!b.bad);
+	CHECK_EQ(b.len, sizeof(want));
+	CHECK_MEM(buf, want, sizeof(want));
+	tk_cmd_init(&b, buf, 4);
+	tk2_put_tpm2b(&b, "abc", 3);
+	CHECK(b.bad);
+
+	r = (struct tk_rsp_buf){ .data = want, .len = sizeof(want) };
+	CHECK(tk2_take_tpm2b(&r, 3, &s));
+	CHECK(s.p == want + 2);
+	CHECK_EQ(s.len, 3);
+	CHECK(tk2_take_tpm2b(&r, 0, &s));
+	CHECK_EQ(s.len, 0);
+	CHECK_EQ(tk_rsp_end(&r), 0);
+
+	/* skipped: the reader moves on all the same */
+	r = (struct tk_rsp_buf){ .data = want, .len = sizeof(want) };
+	CHECK(tk2_take_tpm2b(&r, 3, NULL));
+	CHECK_EQ(r.pos, 5);
+
+	/* longer than @max: refused, and it sticks */
+	r = (struct tk_rsp_buf){ .data = want, .len = sizeof(want) };
+	CHECK(!tk2_take_tpm2b(&r, 2, &s));
+	CHECK_EQ(s.len, 0);
+	CHECK(!tk2_take_tpm2b(&r, 0xffff, &s));
+	CHECK_EQ(tk_rsp_end(&r), -EBADMSG);
+
+	/* not all there */
+	r = (struct tk_rsp_buf){ .data = want, .len = 4 };
+	CHECK(!tk2_take_tpm2b(&r, 0xffff, &s));
+	CHECK_EQ(s.len, 0);
+}
+
 static void test_cmd_get_random(void)
 {
 	static const u8 want[] = {
@@ -704,6 +749,7 @@ int main(void)
 	RUN(test_rsp_every_byte);
 	RUN(test_rsp_params);
 	RUN(test_cmd_get_random);
+	RUN(test_tpm2b);
 	RUN(test_rsp_pcr_read_checks);
 	RUN(test_public_parse);
 	RUN(test_digest_sizes);
