@@ -29,9 +29,9 @@ struct encrypted_prep {
 	char text[];
 };
 
-static int encrypted_reject(const char *why)
+static int encrypted_refuse(const char *why)
 {
-	pr_info_ratelimited("rejected: %s\n", why);
+	pr_info_ratelimited("refused: %s\n", why);
 	return -EINVAL;
 }
 
@@ -49,11 +49,11 @@ static int encrypted_preparse(struct key_preparsed_payload *prep)
 
 	ret = tk_enc_parse(pp->text, &pp->cl);
 	if (ret) {
-		ret = encrypted_reject(pp->cl.why);
+		ret = encrypted_refuse(pp->cl.why);
 		goto out_free;
 	}
 	if (pp->cl.data_hex && !user_decrypted_data) {
-		ret = encrypted_reject("user-provided decrypted data is disabled (user_decrypted_data=0)");
+		ret = encrypted_refuse("user-provided decrypted data is disabled (user_decrypted_data=0)");
 		goto out_free;
 	}
 	prep->payload.data[0] = pp;
@@ -100,10 +100,10 @@ static int encrypted_instantiate(struct key *key,
 	int ret;
 
 	if (cl->cmd == TK_ENC_CMD_UPDATE)
-		return encrypted_reject("update needs an existing key");
+		return encrypted_refuse("update needs an existing key");
 	if (cl->format == TK_ENC_FMT_ECRYPTFS &&
 	    tk_enc_ecryptfs_desc_ok(key->description))
-		return encrypted_reject("an ecryptfs key's description must be 16 hex digits");
+		return encrypted_refuse("an ecryptfs key's description must be 16 hex digits");
 
 	ep = encrypted_payload_alloc(cl->format, cl->master_desc,
 				     cl->datalen_str, cl->datalen);
@@ -136,12 +136,12 @@ static int encrypted_update(struct key *key, struct key_preparsed_payload *prep)
 	if (key_is_negative(key))
 		return -ENOKEY;
 	if (cl->cmd != TK_ENC_CMD_UPDATE)
-		return encrypted_reject("an existing key only takes update");
+		return encrypted_refuse("an existing key only takes update");
 	old = dereference_key_locked(key);
 	if (!old)
 		return -EKEYREVOKED;
 	if (!tk_enc_same_master_kind(cl->master_desc, old->master_desc))
-		return encrypted_reject("update may not change the master key's type");
+		return encrypted_refuse("update may not change the master key's type");
 
 	ep = encrypted_payload_alloc(old->encrypted_key_format, cl->master_desc,
 				     old->datalen, old->decrypted_datalen);

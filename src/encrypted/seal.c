@@ -52,7 +52,7 @@ int encrypted_blob_open(struct encrypted_key_payload *ep,
 	skip = cl->format_given ? 0 : l.master_off;
 	encrypted_hmac(w, image + skip, l.image_len - skip, w->mac);
 	if (crypto_memneq(w->mac, stored_mac, TK_ENC_MAC_SIZE)) {
-		pr_info_ratelimited("blob rejected: HMAC mismatch (wrong master key or tampered blob)\n");
+		pr_info_ratelimited("blob refused: HMAC mismatch (wrong master key or tampered blob)\n");
 		ret = -EINVAL;
 		goto out_work;
 	}

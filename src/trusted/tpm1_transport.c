@@ -34,15 +34,15 @@
 #include "tk1_transport.h"
 
 /* One exchange at a time: a TPM 1.2 has only a few session slots. */
-static DEFINE_MUTEX(tk1_lock);
+static DEFINE_MUTEX(tpm1_lock);
 
-/* The transport kept between sequences under the SRK (tk1_lock). */
+/* The transport kept between sequences under the SRK (tpm1_lock). */
 static struct {
 	bool valid;
 	struct tk1_transport t;
 } kept_x;
 
-/* The SRK's public key, checked once (under tk1_lock). */
+/* The SRK's public key, checked once (under tpm1_lock). */
 static struct {
 	bool valid;
 	u32 exponent;
@@ -369,10 +369,10 @@ int trusted_tpm1_begin(u8 *buf, struct trusted_tpm1_xport *x,
 			return ret;
 		}
 	}
-	mutex_lock(&tk1_lock);
+	mutex_lock(&tpm1_lock);
 	ret = trusted_tpm_hold();
 	if (ret) {
-		mutex_unlock(&tk1_lock);
+		mutex_unlock(&tpm1_lock);
 		crypto_free_akcipher(x->rsa);
 		x->rsa = NULL;
 		return ret;
@@ -411,7 +411,7 @@ void trusted_tpm1_end(u8 *buf, struct trusted_tpm1_xport *x, bool ok)
 	}
 	memzero_explicit(x, sizeof(*x));
 	trusted_tpm_release();
-	mutex_unlock(&tk1_lock);
+	mutex_unlock(&tpm1_lock);
 	crypto_free_akcipher(rsa);
 }
 
@@ -427,14 +427,14 @@ void trusted_tpm1_exit(void)
 	if (!kept_x.valid)
 		return;
 	buf = trusted_tpm_buf_alloc();
-	mutex_lock(&tk1_lock);
+	mutex_lock(&tpm1_lock);
 	if (buf && !trusted_tpm_hold()) {
 		drop_kept_transport(buf);
 		trusted_tpm_release();
 	}
 	memzero_explicit(&kept_x, sizeof(kept_x));	/* flushed or not */
 	memzero_explicit(&srk_kept, sizeof(srk_kept));
-	mutex_unlock(&tk1_lock);
+	mutex_unlock(&tpm1_lock);
 	trusted_tpm_buf_free(buf);
 }
 

@@ -35,7 +35,7 @@
 #include "tpm2.h"
 
 /* One operation at a time: a TPM has few slots for loaded objects. */
-static DEFINE_MUTEX(tk2_lock);
+static DEFINE_MUTEX(tpm2_lock);
 
 struct seal_work {
 	struct trusted_tpm2_parent parent;
@@ -309,7 +309,7 @@ static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 	if (o->sessions)
 		trusted_tpm2_sess_init(&w->ts);
 
-	mutex_lock(&tk2_lock);
+	mutex_lock(&tpm2_lock);
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
@@ -318,7 +318,7 @@ static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 		ret = seal_held(buf, w, p, o, tfm, draw);
 	trusted_tpm_release();
 out_unlock:
-	mutex_unlock(&tk2_lock);
+	mutex_unlock(&tpm2_lock);
 out:
 	crypto_free_shash(tfm);
 	if (w)	/* NULL when its allocation failed */
@@ -613,13 +613,13 @@ static void trusted_tpm2_exit(void)
 	if (!trusted_tpm2_sess_kept())
 		return;
 	buf = trusted_tpm_buf_alloc();
-	mutex_lock(&tk2_lock);
+	mutex_lock(&tpm2_lock);
 	if (buf && !trusted_tpm_hold()) {
 		trusted_tpm2_sess_drop(buf);
 		trusted_tpm_release();
 	}
 	trusted_tpm2_sess_drop(NULL);	/* wiped, flushed or not */
-	mutex_unlock(&tk2_lock);
+	mutex_unlock(&tpm2_lock);
 	trusted_tpm_buf_free(buf);
 }
 
@@ -660,7 +660,7 @@ static int trusted_tpm2_unseal(struct trusted_key_payload *p, const u8 *blob,
 	if (!buf)
 		goto out;
 
-	mutex_lock(&tk2_lock);
+	mutex_lock(&tpm2_lock);
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
@@ -669,7 +669,7 @@ static int trusted_tpm2_unseal(struct trusted_key_payload *p, const u8 *blob,
 		ret = unseal_held(buf, w, p, o);
 	trusted_tpm_release();
 out_unlock:
-	mutex_unlock(&tk2_lock);
+	mutex_unlock(&tpm2_lock);
 	trusted_tpm_buf_free(buf);
 out:
 	if (!ret && blob != p->blob && len <= sizeof(p->blob)) {

@@ -42,7 +42,7 @@
 #include "tk_trust.h"
 #include "tpm2.h"
 
-/* Persistent parents checked this boot, by handle (under tk2_lock). */
+/* Persistent parents checked this boot, by handle (under tpm2_lock). */
 static struct trusted_tpm2_parent parent_cache[TK_TRUST_MAX];
 
 #define SRK_ATTRS	(TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT | \
@@ -89,7 +89,7 @@ static bool is_persistent(u32 handle)
 }
 
 /* The kept parent at @handle, or NULL. */
-static struct trusted_tpm2_parent *cached(u32 handle)
+static struct trusted_tpm2_parent *parent_cached(u32 handle)
 {
 	unsigned int i;
 
@@ -102,7 +102,7 @@ static struct trusted_tpm2_parent *cached(u32 handle)
 /* Keep a checked persistent parent (its salt key) for later operations. */
 static void parent_keep(const struct trusted_tpm2_parent *pa)
 {
-	struct trusted_tpm2_parent *slot = cached(pa->recorded);
+	struct trusted_tpm2_parent *slot = parent_cached(pa->recorded);
 	unsigned int i;
 
 	for (i = 0; !slot && i < ARRAY_SIZE(parent_cache); i++)
@@ -117,18 +117,18 @@ static void parent_keep(const struct trusted_tpm2_parent *pa)
 }
 
 /* Read a kept parent again at its next use. */
-static void forget(u32 handle)
+static void parent_forget(u32 handle)
 {
-	struct trusted_tpm2_parent *pa = cached(handle);
+	struct trusted_tpm2_parent *pa = parent_cached(handle);
 
 	if (pa)
 		memzero_explicit(pa, sizeof(*pa));
 }
 
 /* A kept parent for this caller: into @pa, true; else false. */
-static bool take_cached(u32 handle, struct trusted_tpm2_parent *pa)
+static bool parent_take_cached(u32 handle, struct trusted_tpm2_parent *pa)
 {
-	const struct trusted_tpm2_parent *c = cached(handle);
+	const struct trusted_tpm2_parent *c = parent_cached(handle);
 
 	struct tk2_auth auth = pa->auth;	/* this operation's keyauth */
 
@@ -232,7 +232,7 @@ static int read_parent(u8 *buf, const struct trusted_tpm2_sess *ts,
 	struct tk2_public_area pub;
 	int rc;
 
-	if (is_persistent(pa->handle) && take_cached(pa->handle, pa))
+	if (is_persistent(pa->handle) && parent_take_cached(pa->handle, pa))
 		return 0;
 	rc = read_public(buf, pa->handle, &pub);
 	if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_HANDLE ||
@@ -250,7 +250,7 @@ static int srk_present(u8 *buf, const struct trusted_tpm2_sess *ts,
 	struct tk2_public_area pub;
 	int rc;
 
-	if (ts && take_cached(TK2_SRK_HANDLE, pa))
+	if (ts && parent_take_cached(TK2_SRK_HANDLE, pa))
 		return 1;
 	rc = read_public(buf, TK2_SRK_HANDLE, &pub);
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
@@ -524,7 +524,7 @@ int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
 
 	if (!pa->cached || err == -EKEYREJECTED)
 		return err;
-	forget(pa->recorded);
+	parent_forget(pa->recorded);
 	again = kzalloc(sizeof(*again), GFP_KERNEL);
 	if (!again)
 		return err;

@@ -145,7 +145,7 @@ static int make_ephemeral(struct trusted_tpm2_sess *ts)
 	return kpp_run(ts->kpp, NULL, 0, ts->point, sizeof(ts->point));
 }
 
-/* The salted HMAC session kept between operations (under tk2_lock). */
+/* The salted HMAC session kept between operations (under tpm2_lock). */
 static struct {
 	bool valid;
 	u8 salt_name[TK2_NAME_SIZE];		/* the parent it is salted to */
@@ -503,8 +503,8 @@ void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep)
 
 /**
  * trusted_tpm2_sess_drop() - flush the kept session (module unload)
- * @buf: a command buffer, the caller holding tk2_lock and the chip; NULL
- *	(tk2_lock held): only wipe it
+ * @buf: a command buffer, the caller holding tpm2_lock and the chip; NULL
+ *	(tpm2_lock held): only wipe it
  */
 void trusted_tpm2_sess_drop(u8 *buf)
 {

@@ -98,7 +98,7 @@ while [ $i -lt 40 ]; do
 	i=$((i + 1))
 done
 t1=$(cut -d' ' -f1 /proc/uptime)
-lines=$(dmesg | grep -c 'encrypted_keys: rejected')
+lines=$(dmesg | grep -c 'encrypted_keys: refused')
 most=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", 10 * (int((b - a) / 5) + 2) }')
 t_check "no user data in the log" sh -c "! dmesg | grep -q 5ec5ec5ec"
 if [ "${TK_ENC_IMPL:-ours}" != ours ]; then
