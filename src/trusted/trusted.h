@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interfaces of the trusted key type: the key type (core.c) on
- * top of the TPM transport (tpm.c) and the TPM 1.2 sealing code
- * (tpm1.c, tpm1_auth.c), and the logon key mirror of logon= (logon.c).
+ * top of the TPM transport and the ops table of the TPM found (tpm.c),
+ * each version's sealing behind that table (tpm1.c; tpm2.c, whose own
+ * files share tpm2.h), the TPM 1.2 sessions and transport (tpm1_auth.c,
+ * tpm1_transport.c), the algorithms of the bus (crypto.c), the
+ * fail-closed rule (trust.c) and the logon key of logon= (logon.c).
  */
 #ifndef TRUSTED_H
 #define TRUSTED_H
