@@ -321,8 +321,12 @@ static int parse_der(const u8 *blob, u32 len, struct tk2_key *k)
 		return refuse(k, "trailing data in the TPMKey");
 
 	ret = check_parts(k);
-	ret = ret ?: check_loadable(k);
-	return ret ?: check_policy(k);
+	if (ret)
+		return ret;
+	ret = check_loadable(k);
+	if (ret)
+		return ret;
+	return check_policy(k);
 }
 
 /**

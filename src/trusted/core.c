@@ -64,7 +64,9 @@ static int trusted_new_key(struct trusted_key_payload *p, const struct tk_reques
 	if (!kernel_rng)
 		return trusted_tpm_ops()->seal_random(p, &req->opt);
 	ret = get_random_bytes_wait(p->key, p->key_len);
-	return ret ?: trusted_seal(p, &req->opt);
+	if (ret)
+		return ret;
+	return trusted_seal(p, &req->opt);
 }
 
 static int trusted_load_key(struct trusted_key_payload *p, const struct tk_request *req)
@@ -198,13 +200,17 @@ static int trusted_instantiate(struct key *key, struct key_preparsed_payload *pr
 		return -ENOMEM;
 
 	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
-	ret = ret ?: trusted_lock_pcr(req);
-	if (ret) {
-		kfree_sensitive(p);
-		return ret;
-	}
+	if (ret)
+		goto free;
+	ret = trusted_lock_pcr(req);
+	if (ret)
+		goto free;
 	rcu_assign_keypointer(key, p);
 	return 0;
+
+free:
+	kfree_sensitive(p);
+	return ret;
 }
 
 static void trusted_free_payload_rcu(struct rcu_head *rcu)
@@ -264,15 +270,21 @@ static int trusted_update(struct key *key, struct key_preparsed_payload *prep)
 	memcpy(p->key, old->key, old->key_len);
 
 	ret = trusted_seal(p, &req->opt);
-	ret = ret ?: update_logon(key, p, req);
-	ret = ret ?: trusted_lock_pcr(req);
-	if (ret) {
-		kfree_sensitive(p);
-		return ret;
-	}
+	if (ret)
+		goto free;
+	ret = update_logon(key, p, req);
+	if (ret)
+		goto free;
+	ret = trusted_lock_pcr(req);
+	if (ret)
+		goto free;
 	rcu_assign_keypointer(key, p);
 	call_rcu(&old->rcu, trusted_free_payload_rcu);
 	return 0;
+
+free:
+	kfree_sensitive(p);
+	return ret;
 }
 
 /*

@@ -245,7 +245,9 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 				&w->auth[i].cont);
 		tk1_append_auth(&b, &w->auth[i]);
 	}
-	ret = ret ?: tk1_finish(&b);
+	if (ret)
+		return ret;
+	ret = tk1_finish(&b);
 	if (ret)
 		return ret;
 

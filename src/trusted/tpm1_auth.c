@@ -67,11 +67,19 @@ static int digest_spans(struct shash_desc *desc, const u8 *prefix,
 	int ret;
 
 	ret = crypto_shash_init(desc);
-	if (!ret && prefix)
+	if (ret)
+		return ret;
+	if (prefix) {
 		ret = crypto_shash_update(desc, prefix, SHA1_BLOCK_SIZE);
-	for (i = 0; !ret && i < n; i++)
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
 		ret = crypto_shash_update(desc, spans[i].p, spans[i].len);
-	return ret ?: crypto_shash_final(desc, out);
+		if (ret)
+			return ret;
+	}
+	return crypto_shash_final(desc, out);
 }
 
 /**
@@ -185,7 +193,9 @@ int trusted_tpm1_oiap(u8 *buf, struct tk1_session *s, bool *open)
 	int ret;
 
 	ret = tk1_build_oiap(&b, buf, PAGE_SIZE);
-	return ret ?: trusted_tpm1_session(buf, s, false, open);
+	if (ret)
+		return ret;
+	return trusted_tpm1_session(buf, s, false, open);
 }
 
 /**

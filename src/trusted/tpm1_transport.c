@@ -154,27 +154,28 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 		return ret;
 	ret = tk1_get_pubkey_params(&b, buf, PAGE_SIZE, parent_handle(o),
 				    &params);
-	ret = ret ?: oiap_command(buf, w, o, &b, &params,
-				  TK1_ORD_GET_PUBKEY, "TPM_GetPubKey");
+	if (ret)
+		return ret;
+	ret = oiap_command(buf, w, o, &b, &params, TK1_ORD_GET_PUBKEY,
+			   "TPM_GetPubKey");
 	if (ret < 0)
 		return ret;
-	ret = ret ?: trusted_tpm1_parse_pubkey(buf, &w->pk);
-	if (ret == TK1_RC_INVALID_KEYHANDLE &&
-	    parent_handle(o) == TK1_KH_SRK)
-		return trusted_refuse(TK1_KH_SRK, trusted_trust_known(TK1_KH_SRK) ?
-				      "its public key is no longer readable, but it was earlier" :
-				      "its public key is not readable (readSRKPub is off): run tpm_restrictsrk -a once as the TPM's owner, or use sessions=0");
+	if (ret > 0)
+		goto refused;
+	ret = trusted_tpm1_parse_pubkey(buf, &w->pk);
 	if (ret)
-		return trusted_tpm_errno(ret, "TPM_GetPubKey");
+		goto refused;
 	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_GET_PUBKEY,
 					&w->pk.params, true);
-	ret = ret ?: trusted_tpm1_check_response(w->check, o->keyauth,
-						 w->digest, &w->auth,
-						 &w->pk.auth);
-	ret = ret ?: trusted_trust_parent(parent_handle(o),
-					  parent_handle(o) == TK1_KH_SRK,
-					  w->pk.params.p, w->pk.params.len,
-					  NULL, 0);
+	if (ret)
+		return ret;
+	ret = trusted_tpm1_check_response(w->check, o->keyauth, w->digest,
+					  &w->auth, &w->pk.auth);
+	if (ret)
+		return ret;
+	ret = trusted_trust_parent(parent_handle(o),
+				   parent_handle(o) == TK1_KH_SRK,
+				   w->pk.params.p, w->pk.params.len, NULL, 0);
 	if (ret || parent_handle(o) != TK1_KH_SRK ||
 	    w->pk.modulus.len > sizeof(srk_kept.modulus))
 		return ret;
@@ -184,6 +185,13 @@ static int read_pubkey(u8 *buf, struct start_work *w,
 	srk_kept.exponent = w->pk.exponent;
 	srk_kept.valid = true;
 	return 0;
+
+refused:
+	if (ret == TK1_RC_INVALID_KEYHANDLE && parent_handle(o) == TK1_KH_SRK)
+		return trusted_refuse(TK1_KH_SRK, trusted_trust_known(TK1_KH_SRK) ?
+				      "its public key is no longer readable, but it was earlier" :
+				      "its public key is not readable (readSRKPub is off): run tpm_restrictsrk -a once as the TPM's owner, or use sessions=0");
+	return trusted_tpm_errno(ret, "TPM_GetPubKey");
 }
 
 /* Is the parent the SRK, its public key kept, trusted and pinned? */
@@ -241,14 +249,16 @@ static int establish(u8 *buf, struct start_work *w, struct trusted_tpm1_xport *x
 		return ret;
 	ret = tk1_establish_params(&b, buf, PAGE_SIZE, parent_handle(o),
 				   w->secret, w->secret_len, &params);
-	ret = ret ?: oiap_command(buf, w, o, &b, &params,
-				  TK1_ORD_ESTABLISH_TRANSPORT,
-				  "TPM_EstablishTransport");
-	if (ret < 0)
+	if (ret)
 		return ret;
-	ret = ret ?: tk1_parse_establish(buf, PAGE_SIZE, &out);
+	/* a TPM's code (> 0) is returned as it is: start_transport() maps it */
+	ret = oiap_command(buf, w, o, &b, &params, TK1_ORD_ESTABLISH_TRANSPORT,
+			   "TPM_EstablishTransport");
+	if (ret)
+		return ret;
+	ret = tk1_parse_establish(buf, PAGE_SIZE, &out);
 	if (ret > 0)
-		return ret;	/* the TPM's code: start_transport() maps it */
+		return ret;
 	if (ret)
 		return trusted_tpm_errno(ret, "TPM_EstablishTransport");
 	x->t.handle = out.handle;
@@ -256,9 +266,10 @@ static int establish(u8 *buf, struct start_work *w, struct trusted_tpm1_xport *x
 	memcpy(x->t.nonce_even, out.nonce_even, TK1_NONCE_SIZE);
 	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_ESTABLISH_TRANSPORT,
 					&out.params, true);
-	return ret ?: trusted_tpm1_check_response(w->check, o->keyauth,
-						  w->digest, &w->auth,
-						  &out.auth);
+	if (ret)
+		return ret;
+	return trusted_tpm1_check_response(w->check, o->keyauth, w->digest,
+					   &w->auth, &out.auth);
 }
 
 /* Did the TPM refuse an authorisation (a retry would count twice)? */
@@ -282,9 +293,13 @@ static int open_transport(u8 *buf, struct start_work *w, struct trusted_tpm1_xpo
 		if (w->open)
 			trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
 		w->open = false;
+		if (ret)
+			return ret;
 	}
-	ret = ret ?: encrypt_secret(w, x->rsa, x->t.auth);
-	ret = ret ?: establish(buf, w, x, o);
+	ret = encrypt_secret(w, x->rsa, x->t.auth);
+	if (ret)
+		return ret;
+	ret = establish(buf, w, x, o);
 	if (w->open)
 		trusted_tpm1_flush(buf, w->sess.handle, TK1_RT_AUTH);
 	w->open = false;
