@@ -82,14 +82,13 @@ static int encrypt_blobauth(struct seal_work *w, const struct tk_options *o)
 	return ret;
 }
 
-static int seal_exchange(u8 *buf, struct seal_work *w,
-			 struct trusted_key_payload *p,
-			 const struct tk_options *o)
+/* TPM_Seal of p->key in @buf, authorised by an OSAP session opened here. */
+static int seal_build(u8 *buf, struct seal_work *w,
+		      const struct trusted_key_payload *p,
+		      const struct tk_options *o)
 {
-	struct tk1_seal_out out;
 	struct tk_span params;
 	struct tk_cmd_buf b;
-	bool ran;
 	int ret;
 
 	ret = start_osap(buf, w, o);
@@ -98,14 +97,14 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	ret = encrypt_blobauth(w, o);
 	if (ret)
 		return ret;
-
 	memcpy(w->data, p->key, p->key_len);
 	w->data[p->key_len] = p->migratable;
 	ret = tk1_seal_params(&b, buf, PAGE_SIZE, parent_handle(o),
 			       w->encauth, o->pcrinfo, o->pcrinfo_len,
 			       w->data, p->key_len + 1, &params);
-	if (!ret)
-		ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_SEAL, &params, false);
+	if (ret)
+		return ret;
+	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_SEAL, &params, false);
 	if (ret)
 		return ret;
 	w->auth.handle = w->sess.handle;
@@ -115,7 +114,18 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	if (ret)
 		return ret;
 	tk1_append_auth(&b, &w->auth);
-	ret = tk1_finish(&b);
+	return tk1_finish(&b);
+}
+
+static int seal_exchange(u8 *buf, struct seal_work *w,
+			 struct trusted_key_payload *p,
+			 const struct tk_options *o)
+{
+	struct tk1_seal_out out;
+	bool ran;
+	int ret;
+
+	ret = seal_build(buf, w, p, o);
 	if (ret)
 		return ret;
 
@@ -128,9 +138,10 @@ static int seal_exchange(u8 *buf, struct seal_work *w,
 	if (ret)
 		return trusted_tpm_errno(ret, "TPM_Seal");
 	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_SEAL, &out.params, true);
-	if (!ret)
-		ret = trusted_tpm1_check_response(w->check, w->secret, w->digest, &w->auth,
-				     &out.auth);
+	if (ret)
+		return ret;
+	ret = trusted_tpm1_check_response(w->check, w->secret, w->digest, &w->auth,
+					  &out.auth);
 	if (ret)
 		return ret;
 	if (out.params.len > sizeof(p->blob)) {
@@ -216,15 +227,13 @@ static int trusted_tpm1_seal_random(struct trusted_key_payload *p,
 	return tpm1_seal(p, o, true);
 }
 
-static int unseal_exchange(u8 *buf, struct unseal_work *w,
-			   struct trusted_key_payload *p,
-			   const struct tk_options *o)
+/* TPM_Unseal in @buf, authorised by two OIAP sessions opened here. */
+static int unseal_build(u8 *buf, struct unseal_work *w,
+			const struct trusted_key_payload *p,
+			const struct tk_options *o, const u8 *const *keys)
 {
-	const u8 *keys[2] = { o->keyauth, o->blobauth };
-	struct tk1_unseal_out out;
 	struct tk_span params;
 	struct tk_cmd_buf b;
-	bool ran;
 	int i, ret;
 
 	for (i = 0; i < 2; i++) {
@@ -232,22 +241,36 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 		if (ret)
 			return ret;
 	}
-
 	ret = tk1_unseal_params(&b, buf, PAGE_SIZE, parent_handle(o),
-				 p->blob, p->blob_len, &params);
-	if (!ret)
-		ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_UNSEAL, &params, false);
-	for (i = 0; !ret && i < 2; i++) {
+				p->blob, p->blob_len, &params);
+	if (ret)
+		return ret;
+	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_UNSEAL, &params, false);
+	if (ret)
+		return ret;
+	for (i = 0; i < 2; i++) {
 		w->auth[i].handle = w->sess[i].handle;
 		get_random_bytes(w->auth[i].nonce_odd, TK1_NONCE_SIZE);
 		ret = trusted_tpm1_auth_hmac(w->auth[i].hmac, keys[i], w->digest,
 				w->sess[i].nonce_even, w->auth[i].nonce_odd,
 				&w->auth[i].cont);
+		if (ret)
+			return ret;
 		tk1_append_auth(&b, &w->auth[i]);
 	}
-	if (ret)
-		return ret;
-	ret = tk1_finish(&b);
+	return tk1_finish(&b);
+}
+
+static int unseal_exchange(u8 *buf, struct unseal_work *w,
+			   struct trusted_key_payload *p,
+			   const struct tk_options *o)
+{
+	const u8 *keys[2] = { o->keyauth, o->blobauth };
+	struct tk1_unseal_out out;
+	bool ran;
+	int i, ret;
+
+	ret = unseal_build(buf, w, p, o, keys);
 	if (ret)
 		return ret;
 

@@ -471,24 +471,24 @@ static unsigned int unseal_sessions(struct unseal_work *w,
 	return 2;
 }
 
-static int unseal_object(u8 *buf, struct unseal_work *w,
-			 struct trusted_key_payload *p,
-			 const struct tk_options *o)
+/*
+ * The authorisation of Unseal into @auth: the blob's own policy session,
+ * started here (@session: the caller flushes it unless Unseal ends it),
+ * user space's policyhandle=, or blobauth= as a password.
+ */
+static int unseal_auth(u8 *buf, struct unseal_work *w,
+		       const struct tk_options *o, struct tk2_auth *auth,
+		       bool *session)
 {
-	struct tk2_auth auth = {
+	struct trusted_tpm2_sess *ts = w->salted ? &w->ts : NULL;
+	int rc;
+
+	*auth = (struct tk2_auth){
 		.handle = TK2_RS_PW,
 		.value = o->blobauth,
 		.len = o->blobauth_len,
 	};
-	struct trusted_tpm2_sess *ts = w->salted ? &w->ts : NULL;
-	struct tk_span name = { .p = w->name, .len = w->name_len };
-	struct tk2_session *s[2];
-	bool session = false;
-	struct tk_cmd_buf b;
-	struct tk_span data;
-	unsigned int n;
-	int rc;
-
+	*session = false;
 	if (w->key.npolicy) {
 		rc = w->key.signed_policy ?
 		     trusted_tpm2_signed_session(buf, &w->key, &w->sg, ts,
@@ -497,16 +497,37 @@ static int unseal_object(u8 *buf, struct unseal_work *w,
 						 &w->pol);
 		if (rc)
 			return rc;
-		session = true;
-		auth.handle = w->pol.handle;
-		auth.len = 0;
+		*session = true;
+		auth->handle = w->pol.handle;
+		auth->len = 0;
 		/* PolicyAuthValue: an HMAC keyed by the PIN, salted or not */
 		w->pol.hmac |= w->key.auth_value;
-	} else if (has_policyhandle(o)) {
-		/* user space's session: it stays open for user space */
-		auth.handle = o->policyhandle;
-		auth.attrs = TK2_SA_CONTINUE;
+		return 0;
 	}
+	if (has_policyhandle(o)) {
+		/* user space's session: it stays open for user space */
+		auth->handle = o->policyhandle;
+		auth->attrs = TK2_SA_CONTINUE;
+	}
+	return 0;
+}
+
+static int unseal_object(u8 *buf, struct unseal_work *w,
+			 struct trusted_key_payload *p,
+			 const struct tk_options *o)
+{
+	struct tk_span name = { .p = w->name, .len = w->name_len };
+	struct tk2_session *s[2];
+	struct tk2_auth auth;
+	struct tk_cmd_buf b;
+	struct tk_span data;
+	unsigned int n;
+	bool session;
+	int rc;
+
+	rc = unseal_auth(buf, w, o, &auth, &session);
+	if (rc)
+		return rc;
 	rc = tk2_cmd_unseal(&b, buf, PAGE_SIZE, w->item, &auth);
 	if (rc)
 		goto flush_policy;

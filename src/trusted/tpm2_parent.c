@@ -34,6 +34,7 @@
  * trusted_tpm2_parent_recheck() reads and checks it again.
  */
 #include <linux/capability.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
@@ -310,6 +311,27 @@ failed:
 	return trusted_tpm_errno(rc, "starting an HMAC session");
 }
 
+/* The HMAC session of one CreatePrimary, keyed by the hierarchy's @auth. */
+static struct tk2_session *primary_session(u8 *buf, const struct tk2_auth *auth)
+{
+	struct tk2_session *s;
+	int rc;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	rc = start_hmac_session(buf, s);
+	if (rc) {
+		kfree_sensitive(s);
+		return ERR_PTR(rc);
+	}
+	memcpy(s->auth, auth->value, auth->len);
+	s->auth_len = auth->len;
+	s->attrs = 0;		/* the TPM ends it with the command */
+	get_random_bytes(s->nonce_caller, TK2_SHA256_SIZE);
+	return s;
+}
+
 /*
  * CreatePrimary in @hierarchy. With sessions (@c) and a hierarchy
  * password, in an HMAC session; else with the password (in clear).
@@ -327,16 +349,9 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
 	int rc;
 
 	if (c && auth->len) {
-		s = kzalloc(sizeof(*s), GFP_KERNEL);
-		if (!s)
-			return -ENOMEM;
-		rc = start_hmac_session(buf, s);
-		if (rc)
-			goto out;
-		memcpy(s->auth, auth->value, auth->len);
-		s->auth_len = auth->len;
-		s->attrs = 0;		/* the TPM ends it with the command */
-		get_random_bytes(s->nonce_caller, TK2_SHA256_SIZE);
+		s = primary_session(buf, auth);
+		if (IS_ERR(s))
+			return PTR_ERR(s);
 		put_unaligned_be32(hierarchy, hname);	/* a permanent handle's Name */
 	}
 	rc = tk2_cmd_create_srk(&b, buf, PAGE_SIZE, hierarchy, auth);
@@ -363,9 +378,10 @@ static int create_primary(u8 *buf, u32 hierarchy, const struct tk2_auth *auth,
 	}
 	/* the session is gone after a successful command */
 	rc = tk2_rsp_create_primary(buf, PAGE_SIZE, handle, pub);
-	if (!rc)
-		goto out;
-	goto flush_primary;
+	if (rc)
+		goto flush_primary;
+	kfree_sensitive(s);
+	return 0;
 
 flush_session:
 	if (s)
@@ -374,10 +390,8 @@ flush_primary:
 	/* A malformed response may still have made a primary. */
 	if (rc == -EBADMSG && *handle >> 24 == TK2_HT_TRANSIENT)
 		trusted_tpm2_flush(buf, *handle);
-	rc = trusted_tpm_errno(rc, "creating the storage primary");
-out:
 	kfree_sensitive(s);
-	return rc;
+	return trusted_tpm_errno(rc, "creating the storage primary");
 }
 
 /* May the caller have a primary made in @hierarchy with @auth? */
