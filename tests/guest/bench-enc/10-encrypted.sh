@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark, not a test (make bench-enc): encrypted key new, read (seal to a
 # blob) and load, 32 and 4096 bytes, ours against the in-tree module in the
-# same boot, alternated (ours, ref, ref, ours), and a user key add of the same
-# sizes as the floor of "new". tests/tools/encbench.c does the operations and
-# prints "# bench IMPL OP SIZE OPS NS" lines for tests/qemu/bench-enc.sh;
-# the results only say that every run worked.
+# same boot, alternated (ours, ref, lib, lib, ref, ours; lib is ours with
+# accel=0: the AES and SHA-256 libraries whatever the kernel has), and a user
+# key add of the same sizes as the floor of "new". tests/tools/encbench.c
+# does the operations and prints "# bench IMPL OP SIZE OPS NS" lines for
+# tests/qemu/bench-enc.sh, "# crypto ..." lines say what the CPU has and
+# which drivers ran; the results only say that every run worked.
 here=${0%/*}
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
@@ -16,25 +18,46 @@ here=${0%/*}
 MS=$(sed -n 's/.*tk\.bench_ms=\([0-9]*\).*/\1/p' /proc/cmdline)
 MS=${MS:-500}
 
-t_plan 5
+t_plan 7
 if [ "$TK_KERNEL" != test ] || [ -z "$TK_REF" ]; then
 	t_skip_rest "needs the test kernel with the in-tree encrypted-keys.ko"
 	exit 0
 fi
 if ! command -v encbench >/dev/null; then
-	for i in 1 2 3 4 5; do t_fail "run $i" "no encbench in the initramfs"; done
+	for i in 1 2 3 4 5 6 7; do t_fail "run $i" "no encbench in the initramfs"; done
 	exit 0
 fi
 
+# What the CPU offers (QEMU's default CPU: none of these; -cpu max: TCG's).
+flags=$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+have=
+for f in aes ssse3 avx avx2 sha_ni; do
+	case " $flags " in *" $f "*) have="$have $f" ;; esac
+done
+echo "# crypto cpu:${have:- none of aes ssse3 avx avx2 sha_ni}"
+
+# bench_load IMPL: ek_mods for ours and ref; lib is ours with accel=0.
+bench_load() {
+	case $1 in
+	lib)
+		ek_mods ours || return 1
+		rmmod encrypted_keys && insmod "$TK_MODS/encrypted-keys.ko" accel=0
+		;;
+	*) ek_mods "$1" ;;
+	esac
+}
+
 round=0
-for impl in ours ref ref ours; do
+for impl in ours ref lib lib ref ours; do
 	round=$((round + 1))
-	if ! out=$(ek_mods "$impl" 2>&1); then
+	if ! out=$(bench_load "$impl" 2>&1); then
 		t_fail "$impl, run $round: $MS ms per measurement" "$out"
 		continue
 	fi
 	# $impl on the module list must be what is loaded, or the ratio lies.
-	if [ "$(ek_loaded_impl)" != "$impl" ]; then
+	want=$impl
+	[ "$impl" != lib ] || want=ours
+	if [ "$(ek_loaded_impl)" != "$want" ]; then
 		t_fail "$impl, run $round: $MS ms per measurement" "loaded: $(ek_loaded_impl)"
 		continue
 	fi
@@ -51,4 +74,10 @@ if out=$(encbench user user "$MS" 2>&1); then
 else
 	t_fail "user key add (the floor of new): $MS ms per measurement" "$out"
 fi
+# Which drivers ran: ours says so at its first operation; the in-tree
+# module's transforms are instances in /proc/crypto.
+dmesg | sed -n 's/.*encrypted_keys: \(SHA-256: .*\)/# crypto ours: \1/p' | sort -u
+awk -F' *: ' '$1 == "name" { n = $2 } $1 == "driver" { d = $2 }
+	$1 == "priority" && (n == "cbc(aes)" || n == "hmac(sha256)" || n == "sha256") {
+		print "# crypto alg " n " " d " " $2 }' /proc/crypto
 mods_none
