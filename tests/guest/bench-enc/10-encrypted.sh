@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark, not a test (make bench-enc): encrypted key new, read (seal to a
 # blob) and load, 32 and 4096 bytes, ours against the in-tree module in the
-# same boot, alternated (ours, ref, lib, lib, ref, ours; lib is ours with
-# accel=0: the AES and SHA-256 libraries whatever the kernel has), and a user
-# key add of the same sizes as the floor of "new". tests/tools/encbench.c
+# same boot, alternated in rounds (ours ref lib, then lib ours ref, then ref
+# lib ours, ...; lib is ours with accel=0: the AES and SHA-256 libraries
+# whatever the kernel has), and a user key add of the same sizes as the
+# floor of "new". tests/tools/encbench.c
 # does the operations and prints "# bench IMPL OP SIZE OPS NS" lines for
 # tests/qemu/bench-enc.sh, "# crypto ..." lines say what the CPU has and
 # which drivers ran; the results only say that every run worked.
@@ -14,17 +15,30 @@ here=${0%/*}
 # shellcheck source=../encrypted/enc.inc
 . "$here/../encrypted/enc.inc"
 
-# tk.bench_ms=MS on the kernel command line: time per measurement.
+# tk.bench_ms=MS on the kernel command line: time per measurement;
+# tk.bench_runs=N: rounds (each implementation runs once a round).
 MS=$(sed -n 's/.*tk\.bench_ms=\([0-9]*\).*/\1/p' /proc/cmdline)
 MS=${MS:-500}
+RUNS=$(sed -n 's/.*tk\.bench_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
+RUNS=${RUNS:-4}
+order=
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+	case $((r % 3)) in
+	0) order="$order ours ref lib" ;;
+	1) order="$order lib ours ref" ;;
+	2) order="$order ref lib ours" ;;
+	esac
+	r=$((r + 1))
+done
 
-t_plan 7
+t_plan $((3 * RUNS + 1))
 if [ "$TK_KERNEL" != test ] || [ -z "$TK_REF" ]; then
 	t_skip_rest "needs the test kernel with the in-tree encrypted-keys.ko"
 	exit 0
 fi
 if ! command -v encbench >/dev/null; then
-	for i in 1 2 3 4 5 6 7; do t_fail "run $i" "no encbench in the initramfs"; done
+	for i in $order user; do t_fail "$i" "no encbench in the initramfs"; done
 	exit 0
 fi
 
@@ -48,7 +62,7 @@ bench_load() {
 }
 
 round=0
-for impl in ours ref lib lib ref ours; do
+for impl in $order; do
 	round=$((round + 1))
 	if ! out=$(bench_load "$impl" 2>&1); then
 		t_fail "$impl, run $round: $MS ms per measurement" "$out"
