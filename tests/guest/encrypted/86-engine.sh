@@ -44,7 +44,8 @@ M4K=$(i=0; while [ $i -lt 128 ]; do printf '%s' "$M32"; i=$((i + 1)); done)
 seal_all() {
 	for m in $EK_UMASTER $EK_UMASTER2; do
 		for hex in "$M32" "$M4K"; do
-			ek_add "e_$m" "new user:$m $((${#hex} / 2)) $hex" && ek_blob "e_$m" || return 1
+			ek_add "e_$m" "new user:$m $((${#hex} / 2)) $hex" &&
+				_b=$(ek_blob "e_$m") && echo "$_b" || return 1
 		done
 	done
 }
@@ -56,7 +57,7 @@ if ! fresh; then
 	exit 0
 fi
 line=$(engine)
-echo "# cpu:$(for f in aes ssse3 avx avx2 sha_ni; do has $f && printf ' %s' $f; done); ours: $line"
+echo "# cpu:$(for c in aes ssse3 avx avx2 sha_ni; do has $c && printf ' %s' $c; done); ours: $line"
 if has aes; then
 	t_check "AES-NI CPU: AES-256-CBC by cbc-aes-aesni" sh -c "echo '$line' | grep -q 'AES-256-CBC: cbc-aes-aesni '"
 else
@@ -68,25 +69,24 @@ else
 	t_check "no SSSE3: SHA-256 by the library" sh -c "echo '$line' | grep -q '^SHA-256: library,'"
 fi
 
-# reload_all BLOBS: every line of BLOBS loads and reads back identical.
+# reload_all FILE: every line of FILE (a blob) loads and reads back identical.
 reload_all() {
 	while read -r _b; do
-		ek_reloads e_x "$_b" || return 1
-	done <<EOF
-$1
-EOF
+		ek_reloads e_x "$_b" >/dev/null 2>&1 ||
+			{ echo "$(echo "$_b" | cut -d' ' -f1-3) ...: not read back identical" >&2; return 1; }
+	done <"$1"
 }
 
 # Each engine reads the other's blobs back byte for byte.
-blobs_accel=$(seal_all)
-t_check "default engine: four blobs sealed" test "$(printf '%s\n' "$blobs_accel" | grep -c .)" = 4
+seal_all >blobs.default
+t_check "default engine: four blobs sealed" test "$(grep -c . blobs.default)" = 4
 if fresh accel=0; then
 	t_check "accel=0: AES-256-CBC and SHA-256 by the libraries" \
 		sh -c "echo '$(engine)' | grep -q '^SHA-256: library, AES-256-CBC: library '"
-	t_check "accel=0 reads the default engine's blobs back identical" reload_all "$blobs_accel"
-	blobs_lib=$(seal_all)
+	t_check "accel=0 reads the default engine's blobs back identical" reload_all blobs.default
+	seal_all >blobs.lib
 	if fresh; then
-		t_check "the default engine reads accel=0's blobs back identical" reload_all "$blobs_lib"
+		t_check "the default engine reads accel=0's blobs back identical" reload_all blobs.lib
 	else
 		t_fail "the default engine reads accel=0's blobs back identical" "could not reload ours"
 	fi
@@ -114,5 +114,5 @@ done
 wait
 t_check "4 readers x 25 reads under two masters side by side: every blob as read alone" \
 	sh -c "! cat par.1 par.2 par.3 par.4 | grep ."
-rm -f par.1 par.2 par.3 par.4
+rm -f par.1 par.2 par.3 par.4 blobs.default blobs.lib
 ek_drop e_first e_x e_p1 e_p2 "e_$EK_UMASTER" "e_$EK_UMASTER2"
