@@ -214,6 +214,7 @@ static void __exit encrypted_mod_exit(void)
 {
 	unregister_key_type(&key_type_encrypted);
 	rcu_barrier();		/* payloads freed by update run our code */
+	encrypted_crypto_exit();
 }
 
 module_init(encrypted_mod_init);

@@ -7,7 +7,8 @@
  *   core.c      key type operations, module init and exit
  *   payload.c   struct encrypted_key_payload: allocation and layout
  *   seal.c      sealing a payload into a blob and opening one
- *   crypto.c    key derivation, HMAC, CBC over the AES/SHA-256 libraries
+ *   crypto.c    key derivation, HMAC, CBC: the kernel's accelerated drivers
+ *               (transforms allocated once) or the AES/SHA-256 libraries
  *   master.c    looking up the master key and deriving from it
  *   ecryptfs.c  the ecryptfs auth token of the "ecryptfs" format
  *   ../lib/tk_enc_blob.c  every check of user text (shared with host tests)
@@ -21,6 +22,7 @@
 #include <keys/encrypted-type.h>
 #include <linux/ecryptfs.h>
 #include <crypto/aes.h>
+#include <crypto/hash.h>
 #include <crypto/sha2.h>
 
 #include "tk_enc_blob.h"
@@ -48,24 +50,33 @@ struct encrypted_dkeys {
 	u8 auth[TK_ENC_KEY_SIZE];
 };
 
+struct encrypted_engine;
+
 /*
  * Everything secret one seal or open works with, in one heap object per
- * operation (nothing shared between operations), wiped by kfree_sensitive.
+ * operation (encrypted_work_alloc(): the transforms it uses are shared,
+ * their state is not), wiped by encrypted_work_free().
  */
 struct encrypted_work {
 	struct encrypted_dkeys dk;
-	struct crypto_aes_ctx aes;	/* key schedule of dk.enc */
-	struct sha256_state sha;
+	struct encrypted_engine *engine;
+	struct crypto_aes_ctx aes;	/* the AES library's schedule of dk.enc */
+	struct sha256_state sha;	/* the SHA-256 library's state */
 	u8 pad[SHA256_BLOCK_SIZE];	/* HMAC key block */
 	u8 blk[TK_ENC_BLOCK_SIZE];	/* one CBC block */
+	u8 iv[TK_ENC_IV_SIZE];		/* the chaining value the API updates */
 	u8 mac[TK_ENC_MAC_SIZE];
+	struct shash_desc desc;		/* the API's hash: its state follows */
 };
 
 /* crypto.c */
-void encrypted_derive(struct encrypted_work *w, const u8 *master,
-		      size_t master_len);
-void encrypted_hmac(struct encrypted_work *w, const u8 *data, size_t len,
-		    u8 *mac);
+struct encrypted_work *encrypted_work_alloc(void);
+void encrypted_work_free(struct encrypted_work *w);
+void encrypted_crypto_exit(void);
+int encrypted_derive(struct encrypted_work *w, const u8 *master,
+		     size_t master_len);
+int encrypted_hmac(struct encrypted_work *w, const u8 *data, size_t len,
+		   u8 *mac);
 int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
 			  const u8 *in, size_t in_len, u8 *out, size_t out_len);
 int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,

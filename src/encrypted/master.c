@@ -60,7 +60,7 @@ static int master_bytes(struct key *mkey, enum tk_enc_master kind,
  *
  * Return: 0, or a negative errno (-EINVAL for a bad description,
  * -EOPNOTSUPP for a trusted master in a build without trusted keys,
- * request_key()'s error, -EKEYREVOKED).
+ * request_key()'s error, -EKEYREVOKED, the hash driver's error).
  */
 int encrypted_master_derive(const char *master_desc, struct encrypted_work *w)
 {
@@ -82,7 +82,7 @@ int encrypted_master_derive(const char *master_desc, struct encrypted_work *w)
 	down_read(&mkey->sem);
 	ret = master_bytes(mkey, kind, &data, &len);
 	if (likely(!ret))
-		encrypted_derive(w, data, len);
+		ret = encrypted_derive(w, data, len);
 	up_read(&mkey->sem);
 	key_put(mkey);
 	return ret;

@@ -3,12 +3,14 @@
  * Sealing a key into its blob (read) and opening a blob (load).
  *
  * Each operation derives its keys into one heap struct encrypted_work and
- * wipes it before returning. Sealing never writes to the shared payload:
+ * wipes it before returning (crypto.c: the transforms are shared, no
+ * state of an operation is). Sealing never writes to the shared payload:
  * the image is built in a heap copy, the zero-padded plaintext encrypted
  * into it, and the image MACed. Opening checks the MAC in constant time
  * before a single block is decrypted, and decrypts straight into the
  * payload's key material (the padding is dropped).
  */
+#include <linux/err.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <crypto/algapi.h>
@@ -41,16 +43,18 @@ int encrypted_blob_open(struct encrypted_key_payload *ep,
 	if (unlikely(ret))
 		return ret;
 
-	w = kmalloc(sizeof(*w), GFP_KERNEL);
-	if (unlikely(!w))
-		return -ENOMEM;
+	w = encrypted_work_alloc();
+	if (IS_ERR(w))
+		return PTR_ERR(w);
 	ret = encrypted_master_derive(ep->master_desc, w);
 	if (unlikely(ret))
 		goto out_work;
 
 	/* An old-style blob (no format token) was MACed without "default". */
 	skip = cl->format_given ? 0 : l.master_off;
-	encrypted_hmac(w, image + skip, l.image_len - skip, w->mac);
+	ret = encrypted_hmac(w, image + skip, l.image_len - skip, w->mac);
+	if (unlikely(ret))
+		goto out_work;
 	if (crypto_memneq(w->mac, stored_mac, TK_ENC_MAC_SIZE)) {
 		pr_info_ratelimited("blob refused: HMAC mismatch (wrong master key or tampered blob)\n");
 		ret = -EINVAL;
@@ -59,7 +63,7 @@ int encrypted_blob_open(struct encrypted_key_payload *ep,
 	ret = encrypted_cbc_decrypt(w, ep->iv, ep->encrypted_data, l.enc_len,
 				    ep->decrypted_data, ep->decrypted_datalen);
 out_work:
-	kfree_sensitive(w);
+	encrypted_work_free(w);
 	return ret;
 }
 
@@ -83,9 +87,9 @@ long encrypted_blob_seal(const struct encrypted_key_payload *ep, char *out,
 	encrypted_payload_layout(ep, &l);
 	if (out_len < l.blob_len)
 		return -EINVAL;
-	w = kmalloc(sizeof(*w), GFP_KERNEL);
-	if (unlikely(!w))
-		return -ENOMEM;
+	w = encrypted_work_alloc();
+	if (IS_ERR(w))
+		return PTR_ERR(w);
 	ret = encrypted_master_derive(ep->master_desc, w);
 	if (unlikely(ret))
 		goto out_work;
@@ -100,12 +104,14 @@ long encrypted_blob_seal(const struct encrypted_key_payload *ep, char *out,
 				    l.enc_len);
 	if (unlikely(ret))
 		goto out_image;
-	encrypted_hmac(w, image, l.image_len, w->mac);
+	ret = encrypted_hmac(w, image, l.image_len, w->mac);
+	if (unlikely(ret))
+		goto out_image;
 	ret = tk_enc_blob_encode(out, out_len, &l, image, w->mac);
 
 out_image:
 	kfree_sensitive(image);
 out_work:
-	kfree_sensitive(w);
+	encrypted_work_free(w);
 	return ret;
 }

@@ -17,6 +17,9 @@
 #
 # Environment: TKH_BOOT_TIMEOUT (s, default 1200: a full test-kernel boot with
 # KASAN under TCG takes 2-6 minutes depending on the host's load), TKH_MEM (MiB, default 1024), TKH_SMP (vCPUs; default 1),
+# TKH_CPU (QEMU's -cpu model, or tk.cpu=MODEL in EXTRAS; default QEMU's own, which
+# has neither AES-NI nor SSSE3: "max" gives TCG's AES-NI, SSSE3, AVX2: the boot
+# test-accel and make bench-enc's accelerated row),
 # TKH_BOOT_NAME (name in the summary; default: basename of OUTDIR), TKH_NESTED=1
 # (no totals line: the caller prints one),
 # TKH_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
@@ -157,6 +160,8 @@ else
 	cmdline="$cmdline tsc=unstable acpi=noirq"
 fi
 cmdline="$cmdline tk.tpm=$tpmver $extras"
+cpu=${TKH_CPU:-}
+case " $extras " in *" tk.cpu="*) cpu=${extras##*tk.cpu=} cpu=${cpu%% *} ;; esac
 disk=()
 if [ -n "${TKH_DISK:-}" ]; then
 	[ -f "$TKH_DISK" ] || die "TKH_DISK=$TKH_DISK: no such file"
@@ -171,7 +176,7 @@ if [ "${TKH_VERBOSE:-0}" = 1 ]; then
 fi
 start=$(now)
 status=0
-qemu=(qemu-system-x86_64 -accel tcg -m "${TKH_MEM:-1024}" ${TKH_SMP:+-smp "$TKH_SMP"} -nographic -no-reboot -monitor none
+qemu=(qemu-system-x86_64 -accel tcg ${cpu:+-cpu "$cpu"} -m "${TKH_MEM:-1024}" ${TKH_SMP:+-smp "$TKH_SMP"} -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$boot_initrd"
 	"${tpmdev[@]}" "${disk[@]}" ${TKH_SMBIOS_SERIAL:+-smbios "type=1,serial=$TKH_SMBIOS_SERIAL"})
 # ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.

@@ -58,6 +58,7 @@ test-tpm2-nosrk  test      2.0   nosrk  1    trusted-tpm2  -
 test-notpm       test      none  -      1    notpm  -
 test-relay       test      2.0   srk    1    relay  tk.relay=record tk.timeout=900
 test-relay12     test      1.2   srk    1    relay  tk.relay=record tk.timeout=900
+test-accel       test      1.2   srk    1    encrypted  tk.cpu=max
 stock61          stock61   1.2   srk    1,2  $TPM12_SUITES  -
 stock61-tpm2     stock61   2.0   srk    1,2  $TPM2_SUITES  -
 stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -

@@ -11,12 +11,13 @@ cannot occur in a key type: a keyring-core or other-backend bug) or
 src/ paths must exist too.
 
 It also checks the source rules that stand in for runtime tests where none
-can exist (rows 21, 22, 35, 45): MACs and digests are compared with
+can exist (rows 21, 22, 35, 45, 97): MACs and digests are compared with
 crypto_memneq (memcmp only on the listed public values: OID, policy
 digest, TPM Names); buffers
 are freed with kfree_sensitive (plain kfree only on the listed public
-buffers); key material and IVs come from get_random_bytes_wait. Exit 1 with
-one line per problem.
+buffers); key material and IVs come from get_random_bytes_wait; a file that
+keys a shared skcipher re-keys it with the all-zero key ("zeros") as often
+as it keys it with anything else. Exit 1 with one line per problem.
 
 usage: secdoc.py [--top DIR] [-v]
 """
@@ -151,8 +152,11 @@ def src_rules(top):
                 continue
             p = os.path.join(d, fn)
             rel = os.path.relpath(p, top)
+            setkey = {True: 0, False: 0}
             with open(p, encoding='utf-8', errors='replace') as f:
                 for ln, line in enumerate(f, 1):
+                    if re.search(r'\bcrypto_skcipher_setkey\(', line):
+                        setkey['zeros' in line] += 1
                     for call, allow in ALLOWED.items():
                         if not re.search(r'\b%s\(' % call, line):
                             continue
@@ -165,6 +169,10 @@ def src_rules(top):
                             re.search(r'\bget_random_bytes\(', line):
                         bad.append('%s:%d: get_random_bytes( for key material (row 35: '
                                    'get_random_bytes_wait)' % (rel, ln))
+            if setkey[False] > setkey[True]:
+                bad.append('%s: %d crypto_skcipher_setkey( of a key, %d re-keying with zeros '
+                           '(row 97: no derived key stays in a shared transform)'
+                           % (rel, setkey[False], setkey[True]))
     return bad
 
 
