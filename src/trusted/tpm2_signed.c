@@ -646,7 +646,10 @@ static int policy_nv(u8 *buf, const struct tk2_key_policy *cmd,
 	put_unaligned_be32(s->handle, sname);	/* a session's Name */
 	ts->s.auth_len = 0;
 	ts->s.attrs = TK2_SESS_CONTINUE;
-	return trusted_tpm2_sess_send(buf, ts, as, 1, 3, names, 0);
+	rc = trusted_tpm2_sess_send(buf, ts, as, 1, 3, names, 0);
+	if (rc == -EBADMSG)
+		return nv_refuse(nv.index, "the PolicyNV reply fails its HMAC");
+	return rc;
 }
 
 /* Run signed policy @i in a new session; the session, or an error. */
@@ -780,6 +783,8 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 						    p ? (const char *)k->auth[i].name : "-");
 			return 0;
 		}
+		if (rc == -EKEYREJECTED)	/* logged: a forged reply */
+			return rc;
 		if (rc < 0)
 			return trusted_tpm_errno(rc, "load: signed policy");
 		last = rc;
