@@ -5,6 +5,7 @@
  * the PolicyAuthorize CommandPolicy of a TPMKey. As in tk2_msg.c, a
  * response is walked to its last byte before a field is handed out.
  */
+#include <crypto/algapi.h>	/* crypto_memneq */
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/string.h>
@@ -634,7 +635,7 @@ int tk2_revoke_ref(u8 *out, u32 size, u32 index, const u8 *name,
 bool tk2_revoke_ref_parse(const u8 *ref, u32 len, u32 *index,
 			  const u8 **name)
 {
-	if (len < TK2_REVOKE_REF_HEAD || memcmp(ref, TK2_REVOKE_TAG, 4) ||
+	if (len < TK2_REVOKE_REF_HEAD || crypto_memneq(ref, TK2_REVOKE_TAG, 4) ||
 	    ref[4] != TK2_HT_NV_INDEX ||
 	    get_unaligned_be16(ref + 8) != TK2_ALG_SHA256)
 		return false;

@@ -250,7 +250,8 @@ int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
 	rc = c->digest(c->ctx, &in, 1, mine + 2);
 	if (rc)
 		return rc;
-	if (nv.name.len != sizeof(mine) || memcmp(nv.name.p, mine, sizeof(mine)))
+	if (nv.name.len != sizeof(mine) ||
+	    crypto_memneq(nv.name.p, mine, sizeof(mine)))
 		return nv_refuse(index, "the Name in the reply is not its public area's");
 	memcpy(area, nv.area.p, nv.area.len);
 	area_len = nv.area.len;
@@ -273,7 +274,8 @@ int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
 		rc = tk2_rsp_nv_read_public(buf, PAGE_SIZE, true, &nv);
 		if (rc)
 			return nv_refuse(index, "malformed NV_ReadPublic reply");
-		if (nv.area.len != area_len || memcmp(nv.area.p, area, area_len))
+		if (nv.area.len != area_len ||
+		    crypto_memneq(nv.area.p, area, area_len))
 			return nv_refuse(index, "the public area differs from the audited one");
 	}
 	why = tk2_nv_counter_check(&nv, index);
@@ -760,7 +762,7 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 
 	if (sg->revoke) {
 		rc = trusted_tpm2_nv_counter(buf, ts, c, sg->nv_index, name);
-		if (rc == -EINVAL || (!rc && memcmp(name, sg->nv_name, sizeof(name))))
+		if (rc == -EINVAL || (!rc && crypto_memneq(name, sg->nv_name, sizeof(name))))
 			return nv_refuse(sg->nv_index, "not the counter the key was sealed to");
 		if (rc)
 			return rc;
