@@ -284,6 +284,37 @@ check "refused: --policy-ref with list" refused "$TP" list --policy-ref $A ka1.h
 check "--policy-ref of 64 bytes" "$TP" authorize --signer ec.pem --policy-ref "$(printf '%0128d' 0)"
 check "--help" "$TP" --help
 
+# Revocation (issue 27), no TPM: a key whose authPolicy names counter
+# 0x01800100 (the Name the counter template has, as `counter` prints).
+rauth=$("$TP" authorize --signer ec.pem --policy-ref $A --counter-index 0x01800100)
+mkkey "0008000b000000120020${rauth}00100020$(printf '%064d' 0)" >rk.hex
+check "revoke: add without --counter refuses a key with a counter (no policy field yet)" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A rk.hex x.hex
+check "revoke: add --counter 7 --counter-index 0x01800100" \
+	"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A \
+	--counter 7 --counter-index 0x01800100 --name up-7 rk.hex rk1.hex
+check "revoke: add --counter 8, the counter from the policy field" \
+	"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A \
+	--counter 8 --name up-8 rk1.hex rk2.hex
+check "revoke: add without --counter refuses it (its policy field names the counter)" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A rk1.hex x.hex
+check "revoke: add --counter-index of another counter refuses it" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A \
+	--counter 8 --counter-index 0x01800101 rk1.hex x.hex
+check "revoke: add --counter refuses a key without a counter" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --counter 8 k1.hex x.hex
+cname=$("$TP" counter --counter-index 0x01800100 | sed -n 's/^name: //p')
+"$TP" list rk2.hex >rl.txt 2>&1
+check "revoke: list says what the key requires" \
+	grep -qx "# revocation: each approval checks NV counter 0x01800100; the TPM refuses it once the counter is above the value it names (tpm2_nvincrement revokes)" rl.txt
+check "revoke: list shows each approval's value, newest first" \
+	grep -qx "0 up-8 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 8) PolicyAuthorize(signer $("$TP" signer-name --signer ec.pem)) policyRef: revocation counter 0x01800100 Name $cname, policyref $A" rl.txt
+check "  ... and the older one" grep -q "^1 up-7 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 7) " rl.txt
+check "revoke: --policy-ref of 23 bytes with a counter refused" \
+	refused "$TP" authorize --signer ec.pem --policy-ref "$(printf '%046d' 0)" --counter-index 0x01800100
+check "revoke: --counter-index that is no NV index refused" \
+	refused "$TP" counter --counter-index 0x81000001
+
 # --- against the TPM --------------------------------------------------------
 if ! command -v swtpm >/dev/null || ! command -v tpm2_policyauthorize >/dev/null; then
 	echo "# SKIP the TPM checks: swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
