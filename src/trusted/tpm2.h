@@ -90,6 +90,7 @@ void trusted_tpm2_flush(u8 *buf, u32 handle);
 /* tpm2_policy.c */
 struct trusted_tpm2_pcr_policy {
 	u8 digest[TK2_DIGEST_MAX];		/* the object's authPolicy */
+	u8 head[TK2_DIGEST_MAX];		/* revoke=: before the policyRef */
 	u8 body[TK2_POLICY_PCR_BODY_MAX];	/* PolicyPCR, for the blob */
 	u32 body_len;
 };

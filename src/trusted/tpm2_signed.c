@@ -146,8 +146,8 @@ static int add_auth_value(u16 alg, u8 *d)
  *
  * With blobauth= PolicyAuthValue follows the PolicyAuthorize: the PIN is
  * the object's, whatever policy the signer approves. With revoke= the
- * policyRef needs the counter's Name from the TPM: @pol gets the inner
- * digest, which trusted_tpm2_revoke_policy() finishes. Allocates hash
+ * policyRef needs the counter's Name from the TPM: pol->head gets the
+ * inner digest, which trusted_tpm2_revoke_policy() finishes. Allocates hash
  * transforms: call it before taking the TPM lock.
  *
  * Return: 0, -EINVAL or -ENOMEM.
@@ -161,8 +161,12 @@ int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 	memset(pol->digest, 0, sizeof(pol->digest));
 	ret = authorize_digest(name_alg, o->policykey, o->policykey_len,
 			       o->revoke ? NULL : &ref, pol->digest);
-	if (ret || o->revoke)
+	if (ret)
 		return ret;
+	if (o->revoke) {	/* kept: a retried seal finishes it again */
+		memcpy(pol->head, pol->digest, sizeof(pol->head));
+		return 0;
+	}
 	if (o->blobauth_len)
 		ret = add_auth_value(name_alg, pol->digest);
 	return ret;
@@ -294,8 +298,9 @@ int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
  *      NULL without sessions
  * @c: SHA-256
  * @o: the options: revoke, policyref, blobauth
- * @pol: the inner digest of trusted_tpm2_authorize_policy(): made the
- *       object's authPolicy, H(inner || policyRef) (and PolicyAuthValue)
+ * @pol: pol->head, the inner digest of trusted_tpm2_authorize_policy();
+ *       pol->digest is set to the object's authPolicy, H(inner ||
+ *       policyRef) (and PolicyAuthValue)
  *
  * The counter is read and checked (trusted_tpm2_nv_counter()); its Name
  * goes into the policyRef. SHA-256 objects only.
@@ -318,7 +323,7 @@ int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 			   o->policyref_len);
 	if (n < 0)
 		return n;
-	in[0] = (struct tk_span){ .p = pol->digest, .len = TK2_SHA256_SIZE };
+	in[0] = (struct tk_span){ .p = pol->head, .len = TK2_SHA256_SIZE };
 	in[1] = (struct tk_span){ .p = ref, .len = n };
 	rc = c->digest(c->ctx, in, 2, pol->digest);
 	if (rc)
