@@ -247,8 +247,13 @@ int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
 	rc = tk2_rsp_nv_read_public(buf, PAGE_SIZE, false, &nv);
 	if (rc)
 		return nv_refuse(index, "malformed NV_ReadPublic reply");
-	if (nv.name_alg != TK2_ALG_SHA256 || nv.area.len > sizeof(area))
-		return nv_refuse(index, "its nameAlg is not SHA-256");
+	if (nv.area.len > sizeof(area))
+		return nv_refuse(index, "malformed NV_ReadPublic reply");
+	if (nv.name_alg != TK2_ALG_SHA256) {
+		pr_info_ratelimited("revoke: NV index 0x%08x: its nameAlg is not SHA-256\n",
+				    index);
+		return -EINVAL;
+	}
 	in = nv.area;
 	put_unaligned_be16(TK2_ALG_SHA256, mine);
 	rc = c->digest(c->ctx, &in, 1, mine + 2);
@@ -269,7 +274,8 @@ int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
 		rc = trusted_tpm2_sess_send(buf, ts, s, 1, 1, &nm, 0);
 		if (rc == -EBADMSG)
 			return nv_refuse(index, "the audited NV_ReadPublic reply fails its HMAC");
-		if (rc > 0 && tk2_rc_base(rc) == TK2_RC_AUTH_FAIL)
+		if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_AUTH_FAIL ||
+			       tk2_rc_base(rc) == TK2_RC_BAD_AUTH))
 			return nv_refuse(index, "the TPM knows it by another Name");
 		if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
 			return nv_missing(index);
