@@ -42,7 +42,7 @@ if ! tk2_nv_define $NV || [ "$(tk2_nv_increment $NV)" != 00000000 ]; then
 	exit 0
 fi
 n=$(tk2_nv_count $NV)
-trusted-policy signer-public --signer $KEYS/ec.pem -o $W/s.pub
+trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
 EC=$(xxd -p $W/s.pub | tr -d '\n')
 NEW="new 32 policykey=$EC revoke=$NV"
 
@@ -66,9 +66,11 @@ rv_run() {
 rv_refused() {
 	rv_run rv_x "$4" "$5"
 	t_check "$1: the forgery fired" tk_eq "fired" "$fired" "$(echo "$4" | tr ',' '\n' | wc -l)"
+	# shellcheck disable=SC2016  # expanded by the inner sh
 	t_check "  ... refused with $2" sh -c '[ "$1" != 0 ] && case $2 in *": $3"*) ;; *) exit 1 ;; esac' \
 		- "$rc" "$err" "$(t_strerror "$2")"
 	t_check "  ... no key" tk_absent rv_x
+	# shellcheck disable=SC2016  # expanded by the inner sh
 	t_check "  ... the log says why: $3" sh -c 'printf "%s\n" "$1" | grep -qE "$2"' - "$log" "$3"
 }
 
@@ -87,7 +89,7 @@ t_check "control: new with revoke= (no forgery)" tk_add rv "$NEW"
 b0=$(tk_blob rv)
 echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
 echo "$b0" >$W/b0.hex
-trusted-policy add --signer $KEYS/ec.pem --pcrs sha256:$P --pcr-values $W/pcr.txt \
+trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
 	--name a1 --counter "$n" --counter-index 0x$NV $W/b0.hex $W/b1.hex
 b1=$(cat $W/b1.hex)
 t_check "control: its approval for $n loads" tk_add rv_l "load $b1"

@@ -20,7 +20,7 @@ here=${0%/*}
 . "$here/tk2.inc"
 
 t_require phase 1
-tk2_begin || exit 0
+tk2_begin "" || exit 0
 [ "$(tk_impl)" = ours ] || t_skip_all "revoke= is ours (the in-tree module has no signed policies)"
 P=16
 KEYS=$here/keys
@@ -31,7 +31,7 @@ mkdir -p $W
 
 tk2_signed_ready $P || exit 0
 
-trusted-policy signer-public --signer $KEYS/ec.pem -o $W/s.pub
+trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
 EC=$(xxd -p $W/s.pub | tr -d '\n')
 t_cleanup "tk2_nv_undefine $NV; tk2_nv_undefine 01800102; rm -rf $W"
 tk2_nv_undefine $NV
@@ -42,7 +42,7 @@ tk2_nv_undefine 01800102
 add_approval() {
 	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
 	echo "$2" >$W/in.hex
-	trusted-policy add --signer $KEYS/ec.pem --pcrs sha256:$P --pcr-values $W/pcr.txt \
+	trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
 		--name "$1" --policy-ref $A --counter "$3" --counter-index 0x$NV \
 		$W/in.hex $W/out.hex && cat $W/out.hex
 }
@@ -93,7 +93,7 @@ t_check "new 32 policykey=<signer> revoke=$NV policyref=A" \
 	tk_add s_r "new 32 policykey=$EC revoke=$NV policyref=$A"
 b0=$(tk_blob s_r)
 rv_auth() {
-	_d=$(trusted-policy authorize --signer $KEYS/ec.pem --policy-ref $A \
+	_d=$(trusted-policy authorize --signer "$KEYS/ec.pem" --policy-ref $A \
 		--counter-index 0x$NV) || return 1
 	tk2_der_get "$b0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
 }
@@ -106,12 +106,14 @@ t_check "  ... by signed policy 0 (appr1, counter <= $n1)" one_line "signed poli
 tk2_same "  ... with the key bytes new made" s_r "load $b1"
 t_check "load policyref=A of it loads" tk_add s_l "load $b1 policyref=$A"
 echo "$b1" >$W/b1.hex
+# shellcheck disable=SC2016  # expanded by the inner sh
 t_check "trusted-policy list: the counter and the check" \
 	sh -c 'trusted-policy list "$1" >"$1.l" && grep -q "^# revocation: each approval checks NV counter 0x01800100" "$1.l" &&
 		grep -q "^0 appr1 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= $2) PolicyAuthorize(signer [0-9a-f]*) policyRef: revocation counter 0x01800100 Name [0-9a-f]*, policyref $3\$" "$1.l"' - $W/b1.hex "$n1" $A
+# shellcheck disable=SC2016  # expanded by the inner sh
 t_check "trusted-policy add without --counter refuses the key" \
 	sh -c '! trusted-policy add --signer "$1" --pcrs sha256:16 --pcr-values "$2" --policy-ref "$3" "$4" /dev/null 2>/dev/null' \
-	- $KEYS/ec.pem $W/pcr.txt $A $W/b1.hex
+	- "$KEYS/ec.pem" "$W/pcr.txt" $A "$W/b1.hex"
 
 t_check "the owner increments the counter" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
 n2=$(tk2_nv_count $NV)
@@ -129,7 +131,7 @@ tk2_same "  ... with the same key bytes" s_r "load $b2"
 no_check() {
 	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
 	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
-	trusted-policy sign --signer $KEYS/ec.pem --policy "$_ap" --policy-ref $A \
+	trusted-policy sign --signer "$KEYS/ec.pem" --policy "$_ap" --policy-ref $A \
 		--counter-index 0x$NV -o $W/sig.bin || return 1
 	_ref=544b5256$NV$(tk2_nv_name $NV)$A
 	_pcrd=$(tk_unhex "$(tk2_pcr $P)" | sha256sum | cut -c1-64)
