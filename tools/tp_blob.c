@@ -16,6 +16,7 @@
 #include "tk_hash.h"
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
+#include "tk2_signed.h"
 #include "tp_blob.h"
 
 #define CC_POLICY_AUTHORIZE	0x0000016a
@@ -431,8 +432,21 @@ static int authorize_parts(const u8 *body, u32 len, const u8 **pub,
  */
 void tp_print_ref(FILE *f, const u8 *ref, u32 len)
 {
-	u32 i;
+	const u8 *name;
+	u32 i, index;
 
+	if (tk2_revoke_ref_parse(ref, len, &index, &name)) {
+		fprintf(f, "revocation counter 0x%08x Name ", index);
+		for (i = 0; i < TK2_NV_NAME_SIZE; i++)
+			fprintf(f, "%02x", name[i]);
+		if (len == TK2_REVOKE_REF_HEAD) {
+			fputs(", no policyref", f);
+			return;
+		}
+		fputs(", policyref ", f);
+		ref += TK2_REVOKE_REF_HEAD;
+		len -= TK2_REVOKE_REF_HEAD;
+	}
 	if (!len) {
 		fputs("none (any key sealed to this signer accepts these approvals)",
 		      f);
@@ -533,10 +547,37 @@ static int list_authorize(FILE *f, const u8 *body, u32 len,
 	return 0;
 }
 
+/* A PolicyNV: the revocation check of the key's counter, or another. */
+static int list_nv(FILE *f, const u8 *body, u32 len, const struct key_ref *kr,
+		   bool *revoke_ok, const char **why)
+{
+	struct tk2_policy_nv nv;
+	const u8 *name;
+	u32 index;
+	u64 count;
+
+	if (tk2_policy_nv_parse(body, len, &nv))
+		return FAIL(-EINVAL, "malformed PolicyNV body");
+	if (kr->set && tk2_revoke_ref_parse(kr->p, kr->len, &index, &name) &&
+	    tk2_policy_nv_is_revoke(&nv, index, &count)) {
+		fprintf(f, " PolicyNV(counter 0x%08x <= %llu)", index,
+			(unsigned long long)count);
+		*revoke_ok = true;
+		return 0;
+	}
+	fprintf(f, " PolicyNV(0x%08x, operation %u, offset %u, %u bytes)",
+		nv.index, nv.op, nv.offset, nv.operand.len);
+	return 0;
+}
+
 /* The commands of one entry: SEQUENCE OF { [0] INTEGER, [1] OCTET STRING }. */
 static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
 		     tp_sha256_fn *sha256, const char **why)
 {
+	const u8 *name;
+	bool revoke_ok = false;
+	u32 index;
+
 	while (!tk_der_empty(&cmds)) {
 		struct tk_der item, c, b;
 		struct tk_der_tlv t, body;
@@ -562,6 +603,9 @@ static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
 			fputs(" PolicyAuthValue", f);
 			ret = 0;
 			break;
+		case TK2_CC_POLICY_NV:
+			ret = list_nv(f, body.val, body.len, kr, &revoke_ok, why);
+			break;
 		default:
 			fprintf(f, " 0x%x", code);
 			ret = 0;
@@ -569,6 +613,9 @@ static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
 		if (ret)
 			return ret;
 	}
+	if (kr->set && tk2_revoke_ref_parse(kr->p, kr->len, &index, &name) &&
+	    !revoke_ok)
+		fputs(" [no check of the key's revocation counter: load skips it]", f);
 	return 0;
 }
 
@@ -583,7 +630,10 @@ static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
  * none, "" when empty, \x2d when "-"; PolicyPCR(BANK:LIST),
  * PolicyAuthorize(signer NAME) policyRef: HEX (tp_print_ref(), and when
  * the key's policy [1] names another policyRef, that load skips it),
- * PolicyAuthValue or the command code in hex. On failure part of the
+ * PolicyAuthValue, PolicyNV(counter INDEX <= N) (a key with revocation:
+ * its policyRef names the counter; first a "# revocation" line, and an
+ * entry without that check is said to be skipped) or the command code
+ * in hex. On failure part of the
  * output may have been printed: print to a memory stream and show it on
  * success.
  *
@@ -595,7 +645,9 @@ int tp_list(const struct tp_key *k, FILE *f, tp_sha256_fn *sha256,
 	struct tp_entry ents[TP_ENTRIES_MAX];
 	struct key_ref kr = { 0 };
 	const char *ignored;
+	const u8 *name;
 	unsigned int n, i;
+	u32 index;
 	int ret;
 
 	ret = tp_entries(k, ents, TP_ENTRIES_MAX, &n, why);
@@ -603,6 +655,9 @@ int tp_list(const struct tp_key *k, FILE *f, tp_sha256_fn *sha256,
 		return ret;
 	/* a malformed [1]: nothing to compare with (load refuses the key) */
 	kr.set = !tp_key_policy_ref(k, &kr.p, &kr.len, &ignored);
+	if (kr.set && tk2_revoke_ref_parse(kr.p, kr.len, &index, &name))
+		fprintf(f, "# revocation: each approval checks NV counter 0x%08x; the TPM refuses it once the counter is above the value it names (tpm2_nvincrement revokes)\n",
+			index);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%u ", i);
 		if (!ents[i].name)

@@ -284,6 +284,37 @@ check "refused: --policy-ref with list" refused "$TP" list --policy-ref $A ka1.h
 check "--policy-ref of 64 bytes" "$TP" authorize --signer ec.pem --policy-ref "$(printf '%0128d' 0)"
 check "--help" "$TP" --help
 
+# Revocation (issue 27), no TPM: a key whose authPolicy names counter
+# 0x01800100 (the Name the counter template has, as `counter` prints).
+rauth=$("$TP" authorize --signer ec.pem --policy-ref $A --counter-index 0x01800100)
+mkkey "0008000b000000120020${rauth}00100020$(printf '%064d' 0)" >rk.hex
+check "revoke: add without --counter refuses a key with a counter (no policy field yet)" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A rk.hex x.hex
+check "revoke: add --counter 7 --counter-index 0x01800100" \
+	"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A \
+	--counter 7 --counter-index 0x01800100 --name up-7 rk.hex rk1.hex
+check "revoke: add --counter 8, the counter from the policy field" \
+	"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A \
+	--counter 8 --name up-8 rk1.hex rk2.hex
+check "revoke: add without --counter refuses it (its policy field names the counter)" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A rk1.hex x.hex
+check "revoke: add --counter-index of another counter refuses it" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A \
+	--counter 8 --counter-index 0x01800101 rk1.hex x.hex
+check "revoke: add --counter refuses a key without a counter" \
+	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --counter 8 k1.hex x.hex
+cname=$("$TP" counter --counter-index 0x01800100 | sed -n 's/^name: //p')
+"$TP" list rk2.hex >rl.txt 2>&1
+check "revoke: list says what the key requires" \
+	grep -qx "# revocation: each approval checks NV counter 0x01800100; the TPM refuses it once the counter is above the value it names (tpm2_nvincrement revokes)" rl.txt
+check "revoke: list shows each approval's value, newest first" \
+	grep -qx "0 up-8 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 8) PolicyAuthorize(signer $("$TP" signer-name --signer ec.pem)) policyRef: revocation counter 0x01800100 Name $cname, policyref $A" rl.txt
+check "  ... and the older one" grep -q "^1 up-7 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 7) " rl.txt
+check "revoke: --policy-ref of 23 bytes with a counter refused" \
+	refused "$TP" authorize --signer ec.pem --policy-ref "$(printf '%046d' 0)" --counter-index 0x01800100
+check "revoke: --counter-index that is no NV index refused" \
+	refused "$TP" counter --counter-index 0x81000001
+
 # --- against the TPM --------------------------------------------------------
 if ! command -v swtpm >/dev/null || ! command -v tpm2_policyauthorize >/dev/null; then
 	echo "# SKIP the TPM checks: swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
@@ -360,6 +391,71 @@ else
 	tpm2_flushcontext t.ctx
 	check "pcr-digest is tpm2_policypcr's (trial session)" \
 		eq "$(xxd -p pcr.dig | tr -d '\n')" "$("$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt)"
+	# Revocation (issue 27): an NV counter defined as `trusted-policy counter`
+	# prints; its Name, the approved digest and the authPolicy as tpm2-tools
+	# computes them; an approval for N unseals until the counter passes N.
+	NV=0x01800100
+	tpm2_nvdefine -Q -C o -s 8 -a 'nt=counter|ownerwrite|ownerread|authread|no_da' $NV
+	tpm2_nvincrement -Q -C o $NV
+	nvname=$(tpm2_nvreadpublic $NV | sed -n 's/^ *name: *//p')
+	check "counter: the Name is tpm2_nvreadpublic's" \
+		eq "$("$TP" counter --counter-index $NV | sed -n 's/^name: //p')" "$nvname"
+	cnt() { tpm2_nvread -C $NV -s 8 $NV 2>/dev/null | xxd -p; }
+	n0=$((0x$(cnt)))
+	printf '%016x' $n0 | xxd -r -p >n0.bin
+	tpm2_startauthsession -Q -S t.ctx
+	tpm2_policypcr -Q -S t.ctx -l sha256:7,16 -f pcrs.bin
+	tpm2_policynv -Q -S t.ctx -i n0.bin $NV ule -L nv.dig
+	tpm2_flushcontext t.ctx
+	check "pcr-digest --counter is tpm2_policypcr + tpm2_policynv ule's (trial session)" \
+		eq "$(xxd -p nv.dig | tr -d '\n')" \
+		"$("$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt --counter $n0 --counter-index $NV)"
+	# the key's policyRef: "TKRV" || NV || Name || policyref= (here: A)
+	{ printf 544b5256%08x%s%s "$NV" "$nvname" "$A" | xxd -r -p; } >rvref.bin
+	tpm2_startauthsession -Q -S t.ctx
+	tpm2_policyauthorize -Q -S t.ctx -i z32 -q rvref.bin -n ec.name -L rv.auth
+	tpm2_flushcontext t.ctx
+	check "authorize --counter-index is tpm2_policyauthorize -q TKRV||NV||Name||ref's digest" \
+		eq "$(xxd -p rv.auth | tr -d '\n')" \
+		"$("$TP" authorize --signer ec.pem --policy-ref $A --counter-index $NV)"
+	tpm2_flushcontext -t
+	tpm2_create -Q -C prim.ctx -i secret -L rv.auth -a 'fixedtpm|fixedparent' -u o.pub -r o.priv
+	unseal_nv() { # N: sign PolicyPCR + PolicyNV(<= N); unseal with tpm2-tools
+		printf '%016x' "$1" | xxd -r -p >nb.bin &&
+		"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt --counter "$1" \
+			--counter-index $NV | xxd -r -p >appr.bin &&
+		"$TP" sign --signer ec.pem --policy "$(xxd -p appr.bin | tr -d '\n')" \
+			--policy-ref $A --counter-index $NV -o nv.sig &&
+		cat appr.bin rvref.bin >arv.bin &&
+		tpm2_loadexternal -Q -C o -u ec.tpub -c ec.ctx &&
+		tpm2_verifysignature -Q -c ec.ctx -g sha256 -m arv.bin -s nv.sig -t nv.tkt &&
+		tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
+		tpm2_startauthsession -Q --policy-session -S p.ctx &&
+		tpm2_policypcr -Q -S p.ctx -l sha256:7,16 &&
+		tpm2_policynv -Q -S p.ctx -i nb.bin $NV ule &&
+		tpm2_policyauthorize -Q -S p.ctx -i appr.bin -q rvref.bin -n ec.name -t nv.tkt &&
+		tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
+	}
+	nv_done() { tpm2_flushcontext p.ctx 2>/dev/null; tpm2_flushcontext -t; }
+	check "revoke: an approval for the counter's value unseals (tpm2-tools)" unseal_nv $n0
+	nv_done
+	tpm2_nvincrement -Q -C o $NV
+	check "revoke: after tpm2_nvincrement that approval is refused (PolicyNV)" \
+		refused unseal_nv $n0
+	nv_done
+	check "revoke: ... an approval for the new value unseals" unseal_nv $((n0 + 1))
+	nv_done
+	check "revoke: a counter cannot be written back (NV_Write: attributes)" \
+		refused bash -c "printf '%016x' $n0 | xxd -r -p | tpm2_nvwrite -Q -C o -i - $NV"
+	check "revoke: ... nor incremented with the index's own authorisation" \
+		refused tpm2_nvincrement -Q -C $NV $NV
+	tpm2_nvundefine -Q -C o $NV
+	tpm2_nvdefine -Q -C o -s 8 -a 'nt=counter|ownerwrite|ownerread|authread|no_da' $NV
+	tpm2_nvincrement -Q -C o $NV
+	check "revoke: defined again, the counter starts above its old value" \
+		test $((0x$(cnt))) -gt $((n0 + 1))
+	check "  ... so the revoked approval stays refused" refused unseal_nv $n0
+	nv_done
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -25,6 +25,7 @@
 #include "tk_der.h"
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
+#include "tk2_signed.h"
 #include "tk_hash.h"
 #include "tp_blob.h"
 
@@ -70,6 +71,15 @@ static void usage(FILE *f)
 "                                     authPolicy [3] field; write OUT\n"
 "  list IN                            the signed policies of IN\n"
 "  remove (--name NAME | --index N) IN OUT\n"
+"  counter --counter-index NV [--counter-name HEX]\n"
+"                                     the tpm2-tools commands that make NV a\n"
+"                                     revocation counter, and its Name\n"
+"\n"
+"Revocation (a key sealed with revoke=NV): add, pcr-digest and sign take\n"
+"--counter N: the approval checks PolicyNV(NV <= N) and the TPM refuses it\n"
+"once the counter is above N (tpm2_nvincrement -C o NV). The counter's index\n"
+"and Name come from IN's policy field, or --counter-index NV (and\n"
+"--counter-name HEX when it was not defined as 'counter' prints).\n"
 "\n"
 "KEY: a PEM RSA-2048 or ECDSA P-256 private key (authorize, signer-name and\n"
 "signer-public take a public key too). IN: a TPMKey as DER, or in hex as keyctl\n"
@@ -561,7 +571,100 @@ struct opts {
 	const char *signer, *pcrs, *values, *name, *policy, *out;
 	long index;
 	struct policy_ref ref;		/* --policy-ref; empty without */
+	bool counter;			/* --counter N given */
+	unsigned long long count;
+	u32 nv_index;			/* --counter-index, or 0 */
+	bool nv_named;			/* --counter-name given */
+	u8 nv_name[TK2_NV_NAME_SIZE];
 };
+
+/* ---- revocation ------------------------------------------------------------ */
+
+/*
+ * The Name of the counter docs/trusted-tpm2.md has the owner define at
+ * @index (TK2_NV_COUNTER_ATTRS, written, SHA-256, empty authPolicy, 8
+ * bytes): SHA-256 of its TPMS_NV_PUBLIC.
+ */
+static void counter_name(u32 index, u8 *name)
+{
+	u8 area[14];
+
+	put_unaligned_be32(index, area);
+	put_unaligned_be16(TK2_ALG_SHA256, area + 4);
+	put_unaligned_be32(TK2_NV_COUNTER_ATTRS | TK2_NV_WRITTEN, area + 6);
+	put_unaligned_be16(0, area + 10);
+	put_unaligned_be16(8, area + 12);
+	put_unaligned_be16(TK2_ALG_SHA256, name);
+	sha256(area, sizeof(area), "", 0, name + 2);
+}
+
+/* The counter of @o: its index and Name, when --counter-index is given. */
+static void counter_of(const struct opts *o, u32 *index, u8 *name)
+{
+	*index = o->nv_index;
+	if (o->nv_named)
+		memcpy(name, o->nv_name, TK2_NV_NAME_SIZE);
+	else
+		counter_name(o->nv_index, name);
+}
+
+/* @pp->policy extended by PolicyNV(@index <= @count) of the counter @name. */
+static u32 approve_counter(u8 *policy, u32 index, const u8 *name,
+			   unsigned long long count, u8 *body, u32 size)
+{
+	u8 args[16], h[SHA256_LEN], in[2 * SHA256_LEN + 4 + TK2_NV_NAME_SIZE];
+	struct tk2_policy_nv nv;
+	int n, m;
+
+	n = tk2_policy_nv_body(body, size, index, count);
+	if (n < 0 || tk2_policy_nv_parse(body, n, &nv))
+		die("internal: PolicyNV body");
+	m = tk2_policy_nv_args(args, sizeof(args), &nv);
+	if (m < 0)
+		die("internal: PolicyNV args");
+	sha256(args, m, "", 0, h);
+	m = tk2_policy_nv_input(in, sizeof(in), policy, SHA256_LEN, h, name,
+				TK2_NV_NAME_SIZE);
+	if (m < 0)
+		die("internal: PolicyNV input");
+	sha256(in, m, "", 0, policy);
+	return n;
+}
+
+/* The full policyRef of a key with revocation: "TKRV" || NV || Name || ref. */
+static void revoke_ref(struct policy_ref *out, u32 index, const u8 *name,
+		       const struct policy_ref *user)
+{
+	int n = tk2_revoke_ref(out->p, sizeof(out->p), index, name, user->p,
+			       user->len);
+
+	if (n < 0)
+		die("--policy-ref: at most %u bytes with revocation",
+		    TK2_REVOKE_USER_MAX);
+	out->len = n;
+}
+
+static int cmd_counter(const struct opts *o, int argc)
+{
+	u8 name[TK2_NV_NAME_SIZE];
+	u32 index;
+
+	if (argc || !o->nv_index)
+		die("counter: --counter-index NV");
+	counter_of(o, &index, name);
+	printf("# as the owner (tpm2-tools; -P for an owner password):\n");
+	printf("tpm2_nvdefine -C o -s 8 -a 'nt=counter|ownerwrite|ownerread|authread|no_da' 0x%08x\n",
+	       index);
+	printf("tpm2_nvincrement -C o 0x%08x\n", index);
+	printf("# then: keyctl add trusted KEY \"new 32 policykey=... revoke=%08x\" @u\n",
+	       index);
+	printf("# revoke older approvals: tpm2_nvincrement -C o 0x%08x\n", index);
+	printf("# read: tpm2_nvread -C 0x%08x 0x%08x | xxd -p\n", index, index);
+	printf("name: ");
+	hex_print(stdout, name, sizeof(name));
+	printf("\n");
+	return 0;
+}
 
 static int cmd_add(const struct opts *o, char **argv, int argc)
 {
@@ -575,32 +678,53 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	struct tk_cmd_buf w;
 	struct signer s;
 	char kt[REF_TEXT_MAX], ot[REF_TEXT_MAX];
-	const u8 *kref;
+	const u8 *kref, *nv_name;
 	const char *why;
-	u32 sig_len, kref_len;
+	u32 sig_len, kref_len, nv_index = 0, nv_len = 0;
+	u8 nv_mine[TK2_NV_NAME_SIZE], nv_body[TK2_POLICY_NV_BODY_MAX];
+	struct policy_ref ref;
 	bool pin = false;
 	int ret;
 
 	if (argc != 2 || !o->signer)
-		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] [--policy-ref HEX] IN OUT");
+		die("add: --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME] [--policy-ref HEX] [--counter N [--counter-index NV]] IN OUT");
 	signer_load(o->signer, true, &s);
 	pcr_policy(o->pcrs, o->values, &pp);
 	key_read(argv[0], &k);
+	ref = o->ref;
 	/*
 	 * The key's policy [1], when there, names the policyRef its authPolicy
 	 * was made with: an approval for another one would never load it.
+	 * With revocation it also names the counter.
 	 */
 	ret = tp_key_policy_ref(&k.k, &kref, &kref_len, &why);
 	if (ret && ret != -ENOENT)
 		die("%s: %s", argv[0], why);
-	if (!ret && (kref_len != o->ref.len ||
-		     (kref_len && memcmp(kref, o->ref.p, kref_len)))) {
+	if (!ret && tk2_revoke_ref_parse(kref, kref_len, &nv_index, &nv_name)) {
+		if (!o->counter)
+			die("%s: the key has a revocation counter (0x%08x): give --counter N, the value this approval is for",
+			    argv[0], nv_index);
+		if (o->nv_index && o->nv_index != nv_index)
+			die("%s: the key's revocation counter is 0x%08x, not 0x%08x",
+			    argv[0], nv_index, o->nv_index);
+		memcpy(nv_mine, nv_name, sizeof(nv_mine));
+		revoke_ref(&ref, nv_index, nv_mine, &o->ref);
+	} else if (o->counter) {
+		if (!ret)
+			die("%s: the key was sealed without revoke=: no counter to check", argv[0]);
+		if (!o->nv_index)
+			die("add: --counter needs --counter-index NV for a key without a policy field yet");
+		counter_of(o, &nv_index, nv_mine);
+		revoke_ref(&ref, nv_index, nv_mine, &o->ref);
+	}
+	if (!ret && (kref_len != ref.len ||
+		     (kref_len && memcmp(kref, ref.p, kref_len)))) {
 		die("%s: the key's policyRef is %s, not %s: give --policy-ref %s",
 		    argv[0], ref_text(kt, kref, kref_len),
-		    ref_text(ot, o->ref.p, o->ref.len),
+		    ref_text(ot, ref.p, ref.len),
 		    kref_len ? kt : "(none: leave it out)");
 	}
-	authorize_digest(&s, &o->ref, digest);
+	authorize_digest(&s, &ref, digest);
 	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN)) {
 		/* sealed with a PIN: PolicyAuthorize, then PolicyAuthValue */
 		u8 cc[4];
@@ -610,9 +734,9 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 		pin = true;
 	}
 	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN))
-		die("%s: the object's authPolicy is not PolicyAuthorize of this signer with policyRef %s (nor followed by PolicyAuthValue): another signer, or sealed with another policyref= (--policy-ref)",
-		    argv[0], ref_text(ot, o->ref.p, o->ref.len));
-	pol_len = key_policy(&s, &o->ref, pin, pol, sizeof(pol));
+		die("%s: the object's authPolicy is not PolicyAuthorize of this signer with policyRef %s (nor followed by PolicyAuthValue): another signer, sealed with another policyref= (--policy-ref) or revoke= (--counter-index, --counter-name)",
+		    argv[0], ref_text(ot, ref.p, ref.len));
+	pol_len = key_policy(&s, &ref, pin, pol, sizeof(pol));
 	if (k.k.policy >= 0 && (k.k.e[k.k.policy].raw_len != pol_len ||
 				memcmp(k.k.e[k.k.policy].raw, pol, pol_len)))
 		die("%s: the policy field is not this signer's PolicyAuthorize", argv[0]);
@@ -626,12 +750,20 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	if (n == ENTRIES_MAX)
 		die("%s: %u signed policies already", argv[0], n);
 
-	/* The new entry: PolicyPCR, then PolicyAuthorize signed over it. */
-	sig_len = sign_policy(&s, pp.policy, &o->ref, sig, sizeof(sig));
-	body_len = authorize_body(&s, &o->ref, sig, sig_len, body,
+	/*
+	 * The new entry: PolicyPCR, with revocation PolicyNV(counter <= N),
+	 * then PolicyAuthorize signed over them.
+	 */
+	if (o->counter)
+		nv_len = approve_counter(pp.policy, nv_index, nv_mine, o->count,
+					 nv_body, sizeof(nv_body));
+	sig_len = sign_policy(&s, pp.policy, &ref, sig, sizeof(sig));
+	body_len = authorize_body(&s, &ref, sig, sig_len, body,
 				  sizeof(body));
 	cmds = policy_size(TK2_CC_POLICY_PCR, pp.body_len) +
 	       policy_size(CC_POLICY_AUTHORIZE, body_len);
+	if (nv_len)
+		cmds += policy_size(TK2_CC_POLICY_NV, nv_len);
 	i = tk_der_size(tk_der_size(cmds));
 	if (o->name)
 		i += tk_der_size(tk_der_size(strlen(o->name)));
@@ -644,6 +776,8 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	tk_der_put_hdr(&w, CTX(1), tk_der_size(cmds));
 	tk_der_put_hdr(&w, TK_DER_SEQUENCE, cmds);
 	put_policy(&w, TK2_CC_POLICY_PCR, pp.body, pp.body_len);
+	if (nv_len)
+		put_policy(&w, TK2_CC_POLICY_NV, nv_body, nv_len);
 	put_policy(&w, CC_POLICY_AUTHORIZE, body, body_len);
 	if (w.bad)
 		die("internal: signed policy too long");
@@ -737,13 +871,18 @@ int main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "policy-ref", required_argument, NULL, 'R' },
+		{ "counter", required_argument, NULL, 'C' },
+		{ "counter-index", required_argument, NULL, 'I' },
+		{ "counter-name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .index = -1 };
+	struct policy_ref full;
 	const char *cmd;
 	struct signer s;
 	u8 d[SHA256_LEN];
+	char *end;
 	long got;
 	int c;
 
@@ -771,6 +910,24 @@ int main(int argc, char **argv)
 				    optarg, TP_REF_MAX);
 			o.ref.len = got;
 			break;
+		case 'C':
+			o.count = strtoull(optarg, &end, 0);
+			if (!*optarg || *end || *optarg == '-')
+				die("--counter %s: not a number", optarg);
+			o.counter = true;
+			break;
+		case 'I':
+			o.nv_index = strtoul(optarg, &end, 16);
+			if (!*optarg || *end || o.nv_index >> 24 != TK2_HT_NV_INDEX)
+				die("--counter-index %s: not an NV index (0x01xxxxxx)", optarg);
+			break;
+		case 'N':
+			if (tp_hex_decode(optarg, strlen(optarg), o.nv_name,
+					  sizeof(o.nv_name)) != TK2_NV_NAME_SIZE ||
+			    get_unaligned_be16(o.nv_name) != TK2_ALG_SHA256)
+				die("--counter-name %s: not a SHA-256 Name (000b and 32 bytes, hex)", optarg);
+			o.nv_named = true;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -781,13 +938,25 @@ int main(int argc, char **argv)
 	    strcmp(cmd, "add"))
 		die("%s: --policy-ref is for authorize, sign and add", cmd);
 
+	if ((o.counter || o.nv_index) && strcmp(cmd, "add") &&
+	    strcmp(cmd, "pcr-digest") && strcmp(cmd, "sign") &&
+	    strcmp(cmd, "counter") && strcmp(cmd, "authorize"))
+		die("%s: --counter and --counter-index are for add, pcr-digest, sign, authorize and counter", cmd);
+	full = o.ref;
+	if (o.nv_index && (!strcmp(cmd, "authorize") || !strcmp(cmd, "sign"))) {
+		u8 name[TK2_NV_NAME_SIZE];
+		u32 index;
+
+		counter_of(&o, &index, name);
+		revoke_ref(&full, index, name, &o.ref);
+	}
 	if (!strcmp(cmd, "authorize") || !strcmp(cmd, "signer-name") ||
 	    !strcmp(cmd, "signer-public")) {
 		if (!o.signer || argc)
 			die("%s: --signer KEY", cmd);
 		signer_load(o.signer, false, &s);
 		if (!strcmp(cmd, "authorize")) {
-			authorize_digest(&s, &o.ref, d);
+			authorize_digest(&s, &full, d);
 			hex_print(stdout, d, sizeof(d));
 		} else if (!strcmp(cmd, "signer-name")) {
 			hex_print(stdout, s.name, sizeof(s.name));
@@ -806,10 +975,21 @@ int main(int argc, char **argv)
 		EVP_PKEY_free(s.key);
 		return 0;
 	}
+	if (!strcmp(cmd, "counter"))
+		return cmd_counter(&o, argc);
 	if (!strcmp(cmd, "pcr-digest")) {
 		struct pcr_policy pp;
+		u8 body[TK2_POLICY_NV_BODY_MAX], name[TK2_NV_NAME_SIZE];
+		u32 index;
 
 		pcr_policy(o.pcrs, o.values, &pp);
+		if (o.counter != !!o.nv_index)
+			die("pcr-digest: --counter N and --counter-index NV go together");
+		if (o.counter) {
+			counter_of(&o, &index, name);
+			approve_counter(pp.policy, index, name, o.count, body,
+					sizeof(body));
+		}
 		hex_print(stdout, pp.policy, sizeof(pp.policy));
 		printf("\n");
 		return 0;
@@ -822,7 +1002,7 @@ int main(int argc, char **argv)
 		    tp_hex_decode(o.policy, strlen(o.policy), d, sizeof(d)) != SHA256_LEN)
 			die("sign: --signer KEY --policy HEX (32 bytes)");
 		signer_load(o.signer, true, &s);
-		n = sign_policy(&s, d, &o.ref, sig, sizeof(sig));
+		n = sign_policy(&s, d, &full, sig, sizeof(sig));
 		EVP_PKEY_free(s.key);
 		if (o.out) {
 			write_all(o.out, sig, n, false);

@@ -5,8 +5,10 @@
  * the PolicyAuthorize CommandPolicy of a TPMKey. As in tk2_msg.c, a
  * response is walked to its last byte before a field is handed out.
  */
+#include <crypto/algapi.h>	/* crypto_memneq */
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/string.h>
 #include "tk_buf.h"
 #include "tk2_msg.h"
 #include "tk2_signed.h"
@@ -290,4 +292,335 @@ int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg)
 	if (tk_rsp_end(&r) || !tk2_alg_digest_size(*name_alg))
 		return -EINVAL;
 	return 0;
+}
+
+/**
+ * tk2_policy_nv_parse() - check the CommandPolicy of a PolicyNV
+ * @body: nvIndex (the index authorises its own read), then PolicyNV's
+ *        parameters: TPM2B_OPERAND operandB, UINT16 offset, TPM_EO operation
+ * @len: its length
+ * @out: the parts, pointing into @body
+ *
+ * Return: 0, or -EINVAL when malformed: not an NV index handle, operandB
+ * empty or longer than 64 bytes, an unknown operation, bytes left over.
+ */
+int tk2_policy_nv_parse(const u8 *body, u32 len, struct tk2_policy_nv *out)
+{
+	struct tk_rsp_buf r = { .data = body, .len = len };
+
+	out->index = tk_rsp_u32(&r);
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, &out->operand);
+	out->offset = tk_rsp_u16(&r);
+	out->op = tk_rsp_u16(&r);
+	if (tk_rsp_end(&r) || out->index >> 24 != TK2_HT_NV_INDEX ||
+	    !out->operand.len || out->op > TK2_EO_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * tk2_policy_nv_body() - the PolicyNV of an approval signed for @count
+ * @out: the CommandPolicy, TK2_POLICY_NV_BODY_MAX bytes are enough
+ * @size: its size
+ * @index: the counter
+ * @count: the counter value the approval is signed for: the TPM lets it
+ *         through while the counter is at most this (UNSIGNED_LE, offset 0,
+ *         all 8 bytes of the counter, big-endian as the TPM keeps it)
+ *
+ * Return: the length, or -E2BIG.
+ */
+int tk2_policy_nv_body(u8 *out, u32 size, u32 index, u64 count)
+{
+	u32 n = 4 + 2 + 8 + 2 + 2;
+
+	if (size < n)
+		return -E2BIG;
+	put_unaligned_be32(index, out);
+	put_unaligned_be16(8, out + 4);
+	put_unaligned_be32(count >> 32, out + 6);
+	put_unaligned_be32((u32)count, out + 10);
+	put_unaligned_be16(0, out + 14);
+	put_unaligned_be16(TK2_EO_UNSIGNED_LE, out + 16);
+	return n;
+}
+
+/**
+ * tk2_policy_nv_is_revoke() - whether a PolicyNV is a revocation check
+ * @nv: a parsed PolicyNV
+ * @index: the key's counter
+ * @count: the value it was signed for, when it is
+ *
+ * Return: true for PolicyNV(@index, 8-byte operandB, offset 0,
+ * UNSIGNED_LE), the one check revocation takes.
+ */
+bool tk2_policy_nv_is_revoke(const struct tk2_policy_nv *nv, u32 index,
+			     u64 *count)
+{
+	if (nv->index != index || nv->operand.len != 8 || nv->offset ||
+	    nv->op != TK2_EO_UNSIGNED_LE)
+		return false;
+	*count = (u64)get_unaligned_be32(nv->operand.p) << 32 |
+		 get_unaligned_be32(nv->operand.p + 4);
+	return true;
+}
+
+/**
+ * tk2_policy_nv_args() - the args PolicyNV hashes: operandB || offset || op
+ * @out: the buffer
+ * @size: its size
+ * @nv: the PolicyNV
+ *
+ * Return: the length of args (hash it: H(args)), or -E2BIG.
+ */
+int tk2_policy_nv_args(u8 *out, u32 size, const struct tk2_policy_nv *nv)
+{
+	u32 n = nv->operand.len + 4;
+
+	if (size < n)
+		return -E2BIG;
+	memcpy(out, nv->operand.p, nv->operand.len);
+	put_unaligned_be16(nv->offset, out + nv->operand.len);
+	put_unaligned_be16(nv->op, out + nv->operand.len + 2);
+	return n;
+}
+
+/**
+ * tk2_policy_nv_input() - what PolicyNV extends a policy digest by
+ * @out: policyDigest || TPM_CC_PolicyNV || H(args) || nvIndexName
+ *       (Part 3 §23.9), to be hashed into the new digest
+ * @size: its size
+ * @policy: the digest so far
+ * @dsize: its size, the size of H(args) too
+ * @args_hash: H(args) in the policy's hash
+ * @name: the NV index's Name
+ * @name_len: its length
+ *
+ * Return: the length, or -E2BIG.
+ */
+int tk2_policy_nv_input(u8 *out, u32 size, const u8 *policy, u32 dsize,
+			const u8 *args_hash, const u8 *name, u32 name_len)
+{
+	u32 n = 2 * dsize + 4 + name_len;
+
+	if (size < n)
+		return -E2BIG;
+	memcpy(out, policy, dsize);
+	put_unaligned_be32(TK2_CC_POLICY_NV, out + dsize);
+	memcpy(out + dsize + 4, args_hash, dsize);
+	memcpy(out + 2 * dsize + 4, name, name_len);
+	return n;
+}
+
+/**
+ * tk2_cmd_policy_nv() - write TPM2_PolicyNV, the index authorising its read
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @session: the policy session
+ * @nv: the PolicyNV: authHandle and nvIndex are both nv->index
+ *
+ * The authorisation is the index's empty password (TPMA_NV_AUTHREAD); a
+ * caller with an HMAC session replaces it (tk2_cmd_sessions()).
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_policy_nv(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 session,
+		       const struct tk2_policy_nv *nv)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_POLICY_NV);
+	tk_cmd_u32(b, nv->index);
+	tk_cmd_u32(b, nv->index);
+	tk_cmd_u32(b, session);
+	tk_cmd_u32(b, 4 + 2 + 1 + 2);		/* one password session */
+	tk_cmd_u32(b, TK2_RS_PW);
+	tk_cmd_u16(b, 0);
+	tk_cmd_u8(b, 0);
+	tk_cmd_u16(b, 0);
+	tk2_put_tpm2b(b, nv->operand.p, nv->operand.len);
+	tk_cmd_u16(b, nv->offset);
+	tk_cmd_u16(b, nv->op);
+	return tk_cmd_end(b);
+}
+
+/**
+ * tk2_rsp_policy_nv() - parse the response to a PolicyNV sent with a password
+ * @rsp: the response
+ * @size: the size of its buffer
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when
+ * the response is malformed: parameters, or more than one session.
+ */
+int tk2_rsp_policy_nv(const u8 *rsp, u32 size)
+{
+	struct tk_rsp_buf r;
+	struct tk_span s;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	if (tk_rsp_u32(&r))			/* parameterSize */
+		return -EBADMSG;
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, &s);	/* nonceTPM */
+	tk_rsp_u8(&r);
+	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, &s);	/* the password's: empty */
+	return tk_rsp_end(&r);
+}
+
+/**
+ * tk2_cmd_nv_read_public() - write TPM2_NV_ReadPublic
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @index: the NV index
+ *
+ * Without sessions; a caller auditing it adds one (tk2_cmd_sessions()).
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_nv_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 index)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_NV_READ_PUBLIC);
+	tk_cmd_u32(b, index);
+	return tk_cmd_end(b);
+}
+
+/* nvPublic and nvName, which must fill @r. */
+static int take_nv_public(struct tk_rsp_buf *r, struct tk2_nv_public *out)
+{
+	struct tk_rsp_buf a = { };
+	struct tk_span pol;
+	u16 n;
+
+	n = tk_rsp_u16(r);
+	a.data = tk_rsp_bytes(r, n);
+	a.len = n;
+	if (r->bad)
+		return -EBADMSG;
+	out->area.p = a.data;
+	out->area.len = n;
+	out->index = tk_rsp_u32(&a);
+	out->name_alg = tk_rsp_u16(&a);
+	out->attrs = tk_rsp_u32(&a);
+	tk2_take_tpm2b(&a, TK2_DIGEST_MAX, &pol);
+	out->data_size = tk_rsp_u16(&a);
+	tk2_take_tpm2b(r, TK2_NAME_MAX, &out->name);
+	if (tk_rsp_end(&a) || tk_rsp_end(r))
+		return -EBADMSG;
+	return 0;
+}
+
+/**
+ * tk2_rsp_nv_read_public() - parse the response to TPM2_NV_ReadPublic
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @sessions: sent in a session: its area was checked (tk2_rsp_sessions());
+ *            only the parameters are parsed
+ * @out: the public area and the TPM's Name of the index, pointing into @rsp
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
+int tk2_rsp_nv_read_public(const u8 *rsp, u32 size, bool sessions,
+			    struct tk2_nv_public *out)
+{
+	struct tk_rsp_buf r, p = { };
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, sessions ? TK2_TAG_SESSIONS :
+						   TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	if (!sessions)
+		return take_nv_public(&r, out);
+	p.len = tk_rsp_u32(&r);
+	p.data = tk_rsp_bytes(&r, p.len);
+	if (r.bad)
+		return -EBADMSG;
+	return take_nv_public(&p, out);
+}
+
+/**
+ * tk2_nv_counter_check() - whether an NV index can revoke approvals
+ * @nv: its public area
+ * @index: the handle asked for
+ *
+ * An NV counter at @index with a SHA-256 Name, 8 bytes, written (the TPM
+ * sets a counter to its highest count at its first increment), that only
+ * the owner (or platform) may increment, anyone may read with the
+ * index's (empty) authorisation without counting towards the lockout, and
+ * that nobody can lock for reading or writing until the next boot.
+ *
+ * Return: NULL, or why not.
+ */
+const char *tk2_nv_counter_check(const struct tk2_nv_public *nv, u32 index)
+{
+	const u32 locks = TK2_NV_WRITELOCKED | TK2_NV_WRITEDEFINE |
+			  TK2_NV_WRITE_STCLEAR | TK2_NV_GLOBALLOCK |
+			  TK2_NV_READLOCKED | TK2_NV_READ_STCLEAR;
+
+	if (nv->index != index)
+		return "NV_ReadPublic answered for another index";
+	if (((nv->attrs & TK2_NV_TYPE_MASK) >> TK2_NV_TYPE_SHIFT) != TK2_NT_COUNTER ||
+	    nv->data_size != 8)
+		return "not an NV counter (nt=counter)";
+	if (nv->name_alg != TK2_ALG_SHA256)
+		return "its nameAlg is not SHA-256";
+	if (!(nv->attrs & TK2_NV_OWNERWRITE) ||
+	    (nv->attrs & (TK2_NV_AUTHWRITE | TK2_NV_POLICYWRITE)))
+		return "not incremented by the owner alone (ownerwrite, no authwrite or policywrite)";
+	if ((nv->attrs & (TK2_NV_AUTHREAD | TK2_NV_NO_DA)) !=
+	    (TK2_NV_AUTHREAD | TK2_NV_NO_DA))
+		return "not readable with its own authorisation (authread|no_da)";
+	if (nv->attrs & locks)
+		return "it can be locked (writedefine, write_stclear, globallock, read_stclear)";
+	if (!(nv->attrs & TK2_NV_WRITTEN))
+		return "never incremented (tpm2_nvincrement it once)";
+	return NULL;
+}
+
+/**
+ * tk2_revoke_ref() - the policyRef of a key with revocation
+ * @out: "TKRV" || nvIndex || the counter's Name || @user
+ * @size: its size
+ * @index: the counter
+ * @name: its Name, TK2_NV_NAME_SIZE bytes
+ * @user: the policyref= bytes, or none
+ * @user_len: at most TK2_REVOKE_USER_MAX
+ *
+ * Return: the length, or -EINVAL when @user is too long.
+ */
+int tk2_revoke_ref(u8 *out, u32 size, u32 index, const u8 *name,
+		   const u8 *user, u32 user_len)
+{
+	if (user_len > TK2_REVOKE_USER_MAX ||
+	    size < TK2_REVOKE_REF_HEAD + user_len)
+		return -EINVAL;
+	memcpy(out, TK2_REVOKE_TAG, 4);
+	put_unaligned_be32(index, out + 4);
+	memcpy(out + 8, name, TK2_NV_NAME_SIZE);
+	if (user_len)
+		memcpy(out + TK2_REVOKE_REF_HEAD, user, user_len);
+	return TK2_REVOKE_REF_HEAD + user_len;
+}
+
+/**
+ * tk2_revoke_ref_parse() - the counter a policyRef names, if it names one
+ * @ref: the policyRef
+ * @len: its length
+ * @index: the counter's handle
+ * @name: its Name, pointing into @ref
+ *
+ * Return: true for a policyRef of tk2_revoke_ref()'s form.
+ */
+bool tk2_revoke_ref_parse(const u8 *ref, u32 len, u32 *index,
+			  const u8 **name)
+{
+	if (len < TK2_REVOKE_REF_HEAD || crypto_memneq(ref, TK2_REVOKE_TAG, 4) ||
+	    ref[4] != TK2_HT_NV_INDEX ||
+	    get_unaligned_be16(ref + 8) != TK2_ALG_SHA256)
+		return false;
+	*index = get_unaligned_be32(ref + 4);
+	*name = ref + 8;
+	return true;
 }

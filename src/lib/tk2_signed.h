@@ -58,4 +58,86 @@ int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg);
 int tk2_authorize_body_parse(const u8 *body, u32 len,
 			      struct tk2_authorize_body *out);
 
+/*
+ * Revocation (revoke=): an NV counter (TPM_NT_COUNTER) that every approval
+ * of the key checks with TPM2_PolicyNV (Part 3 §23.9): counter <= the
+ * value the approval was signed for (TPM_EO_UNSIGNED_LE), so incrementing
+ * it revokes every older approval. The key's policyRef names the counter:
+ * "TKRV" || nvIndex || the counter's Name || the policyref= bytes.
+ */
+#define TK2_CC_POLICY_NV	0x00000149
+#define TK2_CC_NV_READ_PUBLIC	0x00000169
+#define TK2_EO_UNSIGNED_LE	0x0009
+#define TK2_EO_MAX		0x000b	/* TPM_EO_BITCLEAR */
+#define TK2_HT_NV_INDEX	0x01
+#define TK2_NV_NAME_SIZE	(2 + 32)	/* a SHA-256 Name */
+#define TK2_REVOKE_TAG		"TKRV"
+#define TK2_REVOKE_REF_HEAD	(4 + 4 + TK2_NV_NAME_SIZE)
+#define TK2_REVOKE_USER_MAX	(64 - TK2_REVOKE_REF_HEAD)
+#define TK2_POLICY_NV_BODY_MAX	(4 + 2 + 64 + 2 + 2)
+
+/* TPMA_NV (Part 2 §13.4) */
+#define TK2_NV_PPWRITE		(1U << 0)
+#define TK2_NV_OWNERWRITE	(1U << 1)
+#define TK2_NV_AUTHWRITE	(1U << 2)
+#define TK2_NV_POLICYWRITE	(1U << 3)
+#define TK2_NV_TYPE_SHIFT	4
+#define TK2_NV_TYPE_MASK	(0xfU << 4)
+#define TK2_NT_COUNTER		1
+#define TK2_NV_WRITELOCKED	(1U << 11)
+#define TK2_NV_WRITEDEFINE	(1U << 13)
+#define TK2_NV_WRITE_STCLEAR	(1U << 14)
+#define TK2_NV_GLOBALLOCK	(1U << 15)
+#define TK2_NV_OWNERREAD	(1U << 17)
+#define TK2_NV_AUTHREAD	(1U << 18)
+#define TK2_NV_NO_DA		(1U << 25)
+#define TK2_NV_READLOCKED	(1U << 28)
+#define TK2_NV_WRITTEN		(1U << 29)
+#define TK2_NV_READ_STCLEAR	(1U << 31)
+/* What trusted-policy(1) and docs/trusted-tpm2.md have the owner define. */
+#define TK2_NV_COUNTER_ATTRS	(TK2_NV_OWNERWRITE | \
+				 (TK2_NT_COUNTER << TK2_NV_TYPE_SHIFT) | \
+				 TK2_NV_OWNERREAD | TK2_NV_AUTHREAD | \
+				 TK2_NV_NO_DA)
+
+/* The CommandPolicy of a PolicyNV in a TPMKey: nvIndex || parameters. */
+struct tk2_policy_nv {
+	u32 index;
+	struct tk_span operand;		/* operandB's contents */
+	u16 offset;
+	u16 op;				/* TPM_EO */
+};
+
+int tk2_policy_nv_parse(const u8 *body, u32 len, struct tk2_policy_nv *out);
+int tk2_policy_nv_body(u8 *out, u32 size, u32 index, u64 count);
+bool tk2_policy_nv_is_revoke(const struct tk2_policy_nv *nv, u32 index,
+			     u64 *count);
+int tk2_policy_nv_args(u8 *out, u32 size, const struct tk2_policy_nv *nv);
+int tk2_policy_nv_input(u8 *out, u32 size, const u8 *policy, u32 dsize,
+			const u8 *args_hash, const u8 *name, u32 name_len);
+
+int tk2_cmd_policy_nv(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 session,
+		       const struct tk2_policy_nv *nv);
+int tk2_rsp_policy_nv(const u8 *rsp, u32 size);
+
+/* TPMS_NV_PUBLIC, as NV_ReadPublic returns it. */
+struct tk2_nv_public {
+	u32 index;
+	u16 name_alg;
+	u32 attrs;
+	u16 data_size;
+	struct tk_span area;		/* the TPMS_NV_PUBLIC: its Name's input */
+	struct tk_span name;		/* the TPM's nvName, contents */
+};
+
+int tk2_cmd_nv_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 index);
+int tk2_rsp_nv_read_public(const u8 *rsp, u32 size, bool sessions,
+			    struct tk2_nv_public *out);
+const char *tk2_nv_counter_check(const struct tk2_nv_public *nv, u32 index);
+
+int tk2_revoke_ref(u8 *out, u32 size, u32 index, const u8 *name,
+		   const u8 *user, u32 user_len);
+bool tk2_revoke_ref_parse(const u8 *ref, u32 len, u32 *index,
+			  const u8 **name);
+
 #endif /* TK2_SIGNED_H */

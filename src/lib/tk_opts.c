@@ -29,6 +29,7 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_SESSIONS]	= "sessions",
 	[TK_OPT_POLICYKEY]	= "policykey",
 	[TK_OPT_POLICYREF]	= "policyref",
+	[TK_OPT_REVOKE]		= "revoke",
 };
 
 static int refuse(struct tk_request *req, const char *why)
@@ -220,6 +221,13 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 		if (ret <= 0)
 			return refuse(req, "policyref is not 1 to 64 bytes in hex");
 		o->policyref_len = ret;
+		return 0;
+	case TK_OPT_REVOKE:
+		if (!tpm2)
+			return refuse(req, "revoke needs a TPM 2.0");
+		if (tk_parse_u32(val, 16, &o->revoke) ||
+		    o->revoke >> 24 != TK2_HT_NV_INDEX)
+			return refuse(req, "revoke is not an NV index (01xxxxxx in hex)");
 		return 0;
 	default:
 		return refuse(req, "unknown option");

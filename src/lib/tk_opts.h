@@ -42,6 +42,7 @@ enum tk_opt {
 	TK_OPT_SESSIONS,
 	TK_OPT_POLICYKEY,
 	TK_OPT_POLICYREF,
+	TK_OPT_REVOKE,
 	TK_OPT_COUNT
 };
 
@@ -55,6 +56,7 @@ struct tk_options {
 	u32 policydigest_len;
 	u32 policykey_len;
 	u32 policyref_len;
+	u32 revoke;			/* revoke=: the NV counter, or 0 */
 	enum tk_hash hash;
 	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
 	u32 pcrs_mask;

@@ -110,6 +110,12 @@ static int check_seal_options(const struct tk_options *o)
 		why = "policykey with blobauth needs hash=sha256";
 	else if (o->policyref_len && !o->policykey_len)
 		why = "policyref goes with policykey";
+	else if (o->revoke && !o->policykey_len)
+		why = "revoke goes with policykey";
+	else if (o->revoke && tk2_hash_alg(o->hash) != TK2_ALG_SHA256)
+		why = "revoke needs hash=sha256";
+	else if (o->revoke && o->policyref_len > TK2_REVOKE_USER_MAX)
+		why = "policyref with revoke is at most 22 bytes";
 	else if (o->policyref_len > tk2_alg_digest_size(tk2_hash_alg(o->hash)))
 		why = "policyref is longer than a digest of hash=";
 	else if (tk_opt_given(o, TK_OPT_KEYHANDLE) &&
@@ -266,6 +272,12 @@ static int seal_held(u8 *buf, struct seal_work *w,
 		if (ret)
 			goto end_session;
 	}
+	if (o->revoke) {	/* the counter's Name, into the policyRef */
+		ret = trusted_tpm2_revoke_policy(buf, w->use ? &w->ts : NULL,
+						 &w->ts.c, o, &w->pcr);
+		if (ret)
+			goto end_session;
+	}
 	ret = tpm2_create(buf, w, p, o, alg);
 end_session:
 	trusted_tpm2_sess_end(buf, &w->ts, !ret);
@@ -308,6 +320,8 @@ static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 	}
 	if (o->sessions)
 		trusted_tpm2_sess_init(&w->ts);
+	else
+		trusted_tpm2_sess_crypto(&w->ts);	/* revoke=: a Name */
 
 	mutex_lock(&tpm2_lock);
 	ret = trusted_tpm_hold();
@@ -366,6 +380,8 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		why = "a PIN in a policy needs a SHA-256 object";
 	else if (o->policyref_len && !k->signed_policy)
 		why = "policyref= given for a blob without a signed policy";
+	else if (tk_opt_given(o, TK_OPT_REVOKE))
+		why = "revoke applies to new and update, not load";
 	if (why) {
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
@@ -492,7 +508,8 @@ static int unseal_auth(u8 *buf, struct unseal_work *w,
 	if (w->key.npolicy) {
 		rc = w->key.signed_policy ?
 		     trusted_tpm2_signed_session(buf, &w->key, &w->sg, ts,
-						 &w->parent, &w->pol) :
+						 &w->ts.c, &w->parent,
+						 &w->pol) :
 		     trusted_tpm2_policy_session(buf, &w->key, ts, &w->parent,
 						 &w->pol);
 		if (rc)

@@ -90,6 +90,7 @@ void trusted_tpm2_flush(u8 *buf, u32 handle);
 /* tpm2_policy.c */
 struct trusted_tpm2_pcr_policy {
 	u8 digest[TK2_DIGEST_MAX];		/* the object's authPolicy */
+	u8 head[TK2_DIGEST_MAX];		/* revoke=: before the policyRef */
 	u8 body[TK2_POLICY_PCR_BODY_MAX];	/* PolicyPCR, for the blob */
 	u32 body_len;
 };
@@ -116,10 +117,20 @@ struct trusted_tpm2_signed {
 	u32 ahash_len[TK2_KEY_AUTH_MAX];
 	struct tk2_authorize_body ab[TK2_KEY_AUTH_MAX];
 	const char *skip[TK2_KEY_AUTH_MAX];	/* why one is not tried */
+	bool revoke;				/* the policyRef names a counter */
+	u32 nv_index;
+	u8 nv_name[TK2_NV_NAME_SIZE];
+	u64 count[TK2_KEY_AUTH_MAX];		/* what each approval allows */
 };
 
 int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 				  struct trusted_tpm2_pcr_policy *pol);
+int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct tk2_crypto *c, u32 index, u8 *name);
+int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+			       const struct tk2_crypto *c,
+			       const struct tk_options *o,
+			       struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_signed_check(const struct tk2_key *k,
 			      const struct tk_options *o);
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,
@@ -127,6 +138,7 @@ int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
 				struct trusted_tpm2_sess *ts,
+				const struct tk2_crypto *c,
 				const struct trusted_tpm2_parent *pa,
 				struct tk2_session *s);
 

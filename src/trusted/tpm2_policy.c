@@ -73,16 +73,22 @@ static int pcr_read(u8 *buf, struct trusted_tpm2_sess *ts,
 	int rc;
 
 	rc = tk2_cmd_pcr_read(&b, buf, PAGE_SIZE, ask);
-	if (rc || !ts) {
-		rc = rc ?: trusted_tpm_send(buf, NULL);
-		return rc ?: tk2_rsp_pcr_read(buf, PAGE_SIZE, ask, got);
+	if (rc)
+		return rc;
+	if (!ts) {
+		rc = trusted_tpm_send(buf, NULL);
+		if (rc)
+			return rc;
+		return tk2_rsp_pcr_read(buf, PAGE_SIZE, ask, got);
 	}
 	ts->s.auth_len = 0;
 	ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_AUDIT;
 	rc = trusted_tpm2_sess_send(buf, ts, s, 1, 0, NULL, 0);
 	if (rc == -EBADMSG)
 		return -EKEYREJECTED;
-	return rc ?: tk2_rsp_pcr_read_params(buf, PAGE_SIZE, ask, got);
+	if (rc)
+		return rc;
+	return tk2_rsp_pcr_read_params(buf, PAGE_SIZE, ask, got);
 }
 
 /*
@@ -231,7 +237,9 @@ int trusted_tpm2_policy_check(const struct tk2_key *k)
 		}
 		ret = tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
 					    alg, &pp);
-		ret = ret ?: policy_extend(tfm, policy, &pp, input);
+		if (ret)
+			break;
+		ret = policy_extend(tfm, policy, &pp, input);
 	}
 	kfree(input);
 	crypto_free_shash(tfm);
@@ -272,17 +280,24 @@ int trusted_tpm2_policy_start(u8 *buf, u16 alg, struct trusted_tpm2_sess *ts,
 	get_random_bytes(nonce, sizeof(nonce));
 	rc = tk2_cmd_start_policy(&b, buf, PAGE_SIZE, nonce,
 				  tk2_alg_digest_size(alg), alg);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_start_session(buf, PAGE_SIZE, &s->handle);
+	if (rc)
+		goto fail;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto fail;
+	rc = tk2_rsp_start_session(buf, PAGE_SIZE, &s->handle);
+	if (rc)
+		goto fail;
 	/* nonceTPM: in the HMAC a PIN keys (PolicyAuthValue) */
-	rc = rc ?: tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
-	if (rc) {
-		/* A malformed response may still have started one. */
-		if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_POLICY_SESSION)
-			trusted_tpm2_flush(buf, s->handle);
-		return trusted_tpm_errno(rc, "load: starting a policy session");
-	}
+	rc = tk2_rsp_start_auth_session(buf, PAGE_SIZE, &s->handle, s);
+	if (rc)
+		goto fail;
 	return 0;
+fail:
+	/* A malformed response may still have started one. */
+	if (rc == -EBADMSG && s->handle >> 24 == TK2_HT_POLICY_SESSION)
+		trusted_tpm2_flush(buf, s->handle);
+	return trusted_tpm_errno(rc, "load: starting a policy session");
 }
 
 /**
@@ -314,8 +329,12 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
 				     s->handle, k->policy[i].body,
 				     k->policy[i].len);
-		rc = rc ?: trusted_tpm_send(buf, NULL);
-		rc = rc ?: tk2_rsp_empty(buf, PAGE_SIZE);
+		if (rc)
+			break;
+		rc = trusted_tpm_send(buf, NULL);
+		if (rc)
+			break;
+		rc = tk2_rsp_empty(buf, PAGE_SIZE);
 		if (rc)
 			break;
 	}

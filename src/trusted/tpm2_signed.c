@@ -28,6 +28,17 @@
  * needed whatever the signer approves. The first
  * session that gets through is handed back for TPM2_Unseal; a session the
  * TPM refused is flushed and the next entry tried.
+ *
+ * Revocation (revoke=<nvindex>): the key's policyRef names an NV counter
+ * ("TKRV" || nvIndex || its Name || policyref=), read at seal with
+ * NV_ReadPublic, audited in the operation's salted session. Every approval
+ * of such a key is PolicyPCRs, PolicyNV(counter <= N), PolicyAuthorize:
+ * the TPM refuses it once the owner has incremented the counter past N,
+ * and a counter never goes back. At load the counter's Name is read the
+ * same way and must be the policyRef's; approvals without the check are
+ * not tried (no such signature exists for this policyRef unless the
+ * signer made one), and PolicyNV is authorised by the index's empty
+ * authValue in the operation's HMAC session, whose cpHash holds the Name.
  */
 #include <crypto/algapi.h>	/* crypto_memneq */
 #include <crypto/hash.h>
@@ -40,6 +51,29 @@
 #include "tpm2.h"
 
 #define TICKET_MAX	(2 + 4 + 2 + TK2_DIGEST_MAX)
+
+/* H(@a || @b) into @out, which may be @a. */
+static int hash_two(struct crypto_shash *tfm, const u8 *a, u32 a_len,
+		    const u8 *b, u32 b_len, u8 *out)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	int ret;
+
+	desc->tfm = tfm;
+	ret = crypto_shash_init(desc);
+	if (ret)
+		goto out;
+	ret = crypto_shash_update(desc, a, a_len);
+	if (ret)
+		goto out;
+	ret = crypto_shash_update(desc, b, b_len);
+	if (ret)
+		goto out;
+	ret = crypto_shash_final(desc, out);
+out:
+	shash_desc_zero(desc);
+	return ret;
+}
 
 /* nameAlg || H(TPMT_PUBLIC) of the signer @pub (a TPMT_PUBLIC). */
 static int signer_name(const u8 *pub, u32 len, u8 *name, u32 *name_len)
@@ -60,7 +94,10 @@ static int signer_name(const u8 *pub, u32 len, u8 *name, u32 *name_len)
 	return ret;
 }
 
-/* H(H(0 || CC_PolicyAuthorize || name) || ref), in @alg, into @out. */
+/*
+ * H(H(0 || CC_PolicyAuthorize || name) || ref), in @alg, into @out; with
+ * @ref NULL the inner digest alone.
+ */
 static int authorize_digest(u16 alg, const u8 *pub, u32 pub_len,
 			    const struct tk_span *ref, u8 *out)
 {
@@ -78,16 +115,8 @@ static int authorize_digest(u16 alg, const u8 *pub, u32 pub_len,
 	memset(in, 0, dsize);
 	put_unaligned_be32(TK2_CC_POLICY_AUTHORIZE, in + dsize);
 	ret = crypto_shash_tfm_digest(tfm, in, dsize + 4 + name_len, out);
-	if (!ret) {
-		SHASH_DESC_ON_STACK(desc, tfm);
-
-		desc->tfm = tfm;
-		ret = crypto_shash_init(desc);
-		ret = ret ?: crypto_shash_update(desc, out, dsize);
-		ret = ret ?: crypto_shash_update(desc, ref->p, ref->len);
-		ret = ret ?: crypto_shash_final(desc, out);
-		shash_desc_zero(desc);
-	}
+	if (!ret && ref)	/* no ref: the head alone, see revoke_policy() */
+		ret = hash_two(tfm, out, dsize, ref->p, ref->len, out);
 	crypto_free_shash(tfm);
 	return ret;
 }
@@ -111,12 +140,14 @@ static int add_auth_value(u16 alg, u8 *d)
 
 /**
  * trusted_tpm2_authorize_policy() - the authPolicy of a policykey= key
- * @o: the options: policykey, policyref
+ * @o: the options: policykey, policyref, revoke
  * @name_alg: the object's name algorithm
  * @pol: its digest is set
  *
  * With blobauth= PolicyAuthValue follows the PolicyAuthorize: the PIN is
- * the object's, whatever policy the signer approves. Allocates hash
+ * the object's, whatever policy the signer approves. With revoke= the
+ * policyRef needs the counter's Name from the TPM: pol->head gets the
+ * inner digest, which trusted_tpm2_revoke_policy() finishes. Allocates hash
  * transforms: call it before taking the TPM lock.
  *
  * Return: 0, -EINVAL or -ENOMEM.
@@ -128,11 +159,184 @@ int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
 	int ret;
 
 	memset(pol->digest, 0, sizeof(pol->digest));
-	ret = authorize_digest(name_alg, o->policykey, o->policykey_len, &ref,
-			       pol->digest);
-	if (!ret && o->blobauth_len)
+	ret = authorize_digest(name_alg, o->policykey, o->policykey_len,
+			       o->revoke ? NULL : &ref, pol->digest);
+	if (ret)
+		return ret;
+	if (o->revoke) {	/* kept: a retried seal finishes it again */
+		memcpy(pol->head, pol->digest, sizeof(pol->head));
+		return 0;
+	}
+	if (o->blobauth_len)
 		ret = add_auth_value(name_alg, pol->digest);
 	return ret;
+}
+
+/* A PIN under the lock: @d extended by PolicyAuthValue, SHA-256. */
+static int add_auth_value_sha256(const struct tk2_crypto *c, u8 *d)
+{
+	u8 in[TK2_SHA256_SIZE + 4];
+	struct tk_span sp = { .p = in };
+	int n;
+
+	n = tk2_policy_auth_value_input(in, sizeof(in), d, TK2_SHA256_SIZE);
+	if (n < 0)
+		return n;
+	sp.len = n;
+	return c->digest(c->ctx, &sp, 1, d);
+}
+
+/*
+ * TPM_RC_HANDLE for NV_ReadPublic's one handle: no such index. Where the
+ * index answered before (at load: the key was sealed to it) it is gone,
+ * or an interposer says so: either way a refusal.
+ */
+static int nv_missing(u32 index)
+{
+	pr_info_ratelimited("revoke: no NV index 0x%08x\n", index);
+	return -ENOENT;
+}
+
+static int nv_refuse(u32 index, const char *why)
+{
+	pr_warn_ratelimited("revoke: NV index 0x%08x refused: %s\n", index, why);
+	return -EKEYREJECTED;
+}
+
+/**
+ * trusted_tpm2_nv_counter() - read and check a revocation counter's Name
+ * @buf: a command buffer
+ * @ts: the operation's salted session (audit), or NULL without sessions
+ * @c: SHA-256, for the Name
+ * @index: the NV index
+ * @name: set to its Name, TK2_NV_NAME_SIZE bytes
+ *
+ * NV_ReadPublic in clear gives the public area and the Name the TPM says
+ * it has, which must agree; then, with @ts, NV_ReadPublic again in the
+ * salted session with the audit attribute: its cpHash carries that Name
+ * and its response HMAC covers the public area, which must be the same.
+ * So an interposer's public area (another index's attributes, a Name that
+ * is not the TPM's) is refused, as a parent's is. Then the index must be
+ * a counter only the owner increments (tk2_nv_counter_check()).
+ *
+ * Return: 0; -ENOENT when the TPM has no such index; -EKEYREJECTED for a
+ * reply that fails these checks; -EINVAL for an index that is no such
+ * counter; or an exchange's errno.
+ */
+int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
+			    const struct tk2_crypto *c, u32 index, u8 *name)
+{
+	struct tk2_session *s[] = { ts ? &ts->s : NULL };
+	u8 area[128], mine[TK2_NV_NAME_SIZE];
+	struct tk_span nm = { .p = mine, .len = sizeof(mine) };
+	struct tk2_nv_public nv;
+	struct tk_cmd_buf b;
+	struct tk_span in;
+	const char *why;
+	u32 area_len;
+	int rc;
+
+	rc = tk2_cmd_nv_read_public(&b, buf, PAGE_SIZE, index);
+	if (rc)
+		return rc;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
+		return nv_missing(index);
+	if (rc)
+		return trusted_tpm_errno(rc, "revoke: NV_ReadPublic");
+	rc = tk2_rsp_nv_read_public(buf, PAGE_SIZE, false, &nv);
+	if (rc)
+		return nv_refuse(index, "malformed NV_ReadPublic reply");
+	if (nv.area.len > sizeof(area))
+		return nv_refuse(index, "malformed NV_ReadPublic reply");
+	if (nv.name_alg != TK2_ALG_SHA256) {
+		pr_info_ratelimited("revoke: NV index 0x%08x: its nameAlg is not SHA-256\n",
+				    index);
+		return -EINVAL;
+	}
+	in = nv.area;
+	put_unaligned_be16(TK2_ALG_SHA256, mine);
+	rc = c->digest(c->ctx, &in, 1, mine + 2);
+	if (rc)
+		return rc;
+	if (nv.name.len != sizeof(mine) ||
+	    crypto_memneq(nv.name.p, mine, sizeof(mine)))
+		return nv_refuse(index, "the Name in the reply is not its public area's");
+	memcpy(area, nv.area.p, nv.area.len);
+	area_len = nv.area.len;
+
+	if (ts) {
+		rc = tk2_cmd_nv_read_public(&b, buf, PAGE_SIZE, index);
+		if (rc)
+			return rc;
+		ts->s.auth_len = 0;
+		ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_AUDIT;
+		rc = trusted_tpm2_sess_send(buf, ts, s, 1, 1, &nm, 0);
+		if (rc == -EBADMSG)
+			return nv_refuse(index, "the audited NV_ReadPublic reply fails its HMAC");
+		if (rc > 0 && (tk2_rc_base(rc) == TK2_RC_AUTH_FAIL ||
+			       tk2_rc_base(rc) == TK2_RC_BAD_AUTH))
+			return nv_refuse(index, "the TPM knows it by another Name");
+		if (rc > 0 && tk2_rc_base(rc) == TK2_RC_HANDLE)
+			return nv_missing(index);
+		if (rc)
+			return trusted_tpm_errno(rc, "revoke: NV_ReadPublic");
+		rc = tk2_rsp_nv_read_public(buf, PAGE_SIZE, true, &nv);
+		if (rc)
+			return nv_refuse(index, "malformed NV_ReadPublic reply");
+		if (nv.area.len != area_len ||
+		    crypto_memneq(nv.area.p, area, area_len))
+			return nv_refuse(index, "the public area differs from the audited one");
+	}
+	why = tk2_nv_counter_check(&nv, index);
+	if (why) {
+		pr_info_ratelimited("revoke: NV index 0x%08x: %s\n", index, why);
+		return -EINVAL;
+	}
+	memcpy(name, mine, sizeof(mine));
+	return 0;
+}
+
+/**
+ * trusted_tpm2_revoke_policy() - finish the authPolicy of a revoke= key
+ * @buf: a command buffer
+ * @ts: the operation's salted session (the counter's read is audited), or
+ *      NULL without sessions
+ * @c: SHA-256
+ * @o: the options: revoke, policyref, blobauth
+ * @pol: pol->head, the inner digest of trusted_tpm2_authorize_policy();
+ *       pol->digest is set to the object's authPolicy, H(inner ||
+ *       policyRef) (and PolicyAuthValue)
+ *
+ * The counter is read and checked (trusted_tpm2_nv_counter()); its Name
+ * goes into the policyRef. SHA-256 objects only.
+ *
+ * Return: 0, or trusted_tpm2_nv_counter()'s errno.
+ */
+int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
+			       const struct tk2_crypto *c,
+			       const struct tk_options *o,
+			       struct trusted_tpm2_pcr_policy *pol)
+{
+	u8 name[TK2_NV_NAME_SIZE], ref[TK2_DIGEST_MAX];
+	struct tk_span in[2];
+	int rc, n;
+
+	rc = trusted_tpm2_nv_counter(buf, ts, c, o->revoke, name);
+	if (rc)
+		return rc;
+	n = tk2_revoke_ref(ref, sizeof(ref), o->revoke, name, o->policyref,
+			   o->policyref_len);
+	if (n < 0)
+		return n;
+	in[0] = (struct tk_span){ .p = pol->head, .len = TK2_SHA256_SIZE };
+	in[1] = (struct tk_span){ .p = ref, .len = n };
+	rc = c->digest(c->ctx, in, 2, pol->digest);
+	if (rc)
+		return rc;
+	if (o->blobauth_len)
+		rc = add_auth_value_sha256(c, pol->digest);
+	return rc;
 }
 
 /**
@@ -148,23 +352,41 @@ int trusted_tpm2_signed_check(const struct tk2_key *k,
 			      const struct tk_options *o)
 {
 	struct tk2_authorize_body ab;
+	struct tk_span user;
 	u8 d[TK2_DIGEST_MAX];
+	const u8 *name;
+	u32 index;
 	int ret;
 
 	ret = tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 				       &ab);
-	if (!ret && tk_opt_given(o, TK_OPT_POLICYREF) &&
-	    (ab.policy_ref.len != o->policyref_len ||
-	     crypto_memneq(ab.policy_ref.p, o->policyref, o->policyref_len))) {
+	if (ret)
+		return ret;
+	user = ab.policy_ref;
+	if (tk2_revoke_ref_parse(ab.policy_ref.p, ab.policy_ref.len, &index,
+				 &name)) {
+		user.p += TK2_REVOKE_REF_HEAD;
+		user.len -= TK2_REVOKE_REF_HEAD;
+		if (k->info.name_alg != TK2_ALG_SHA256) {
+			pr_info_ratelimited("load: revocation needs a SHA-256 object\n");
+			return -EINVAL;
+		}
+	}
+	if (tk_opt_given(o, TK_OPT_POLICYREF) &&
+	    (user.len != o->policyref_len ||
+	     crypto_memneq(user.p, o->policyref, o->policyref_len))) {
 		pr_info_ratelimited("load: the blob's policyRef is not policyref=\n");
 		return -EINVAL;
 	}
-	ret = ret ?: authorize_digest(k->info.name_alg, ab.pub.p + 2,
-				      ab.pub.len - 2, &ab.policy_ref, d);
-	if (!ret && k->auth_value)
-		ret = add_auth_value(k->info.name_alg, d);
+	ret = authorize_digest(k->info.name_alg, ab.pub.p + 2, ab.pub.len - 2,
+			       &ab.policy_ref, d);
 	if (ret)
 		return ret;
+	if (k->auth_value) {
+		ret = add_auth_value(k->info.name_alg, d);
+		if (ret)
+			return ret;
+	}
 	if (k->info.policy_len != tk2_alg_digest_size(k->info.name_alg) ||
 	    crypto_memneq(d, k->info.policy, k->info.policy_len)) {
 		pr_info_ratelimited("load: the blob's PolicyAuthorize is not the object's policy\n");
@@ -178,6 +400,96 @@ static bool signed_same(const struct tk_span *a, const struct tk_span *b)
 	return a->len == b->len && !crypto_memneq(a->p, b->p, a->len);
 }
 
+/* Extend approvedPolicy @d by the PolicyNV @nv of the key's counter. */
+static int extend_nv(struct crypto_shash *tfm, const struct trusted_tpm2_signed *sg,
+		     const struct tk2_policy_nv *nv, u8 *input, u8 *d)
+{
+	u8 args_hash[TK2_DIGEST_MAX];
+	u32 dsize = crypto_shash_digestsize(tfm);
+	int n, ret;
+
+	n = tk2_policy_nv_args(input, TK2_POLICY_INPUT_MAX, nv);
+	if (n < 0)
+		return n;
+	ret = crypto_shash_tfm_digest(tfm, input, n, args_hash);
+	if (ret)
+		return ret;
+	n = tk2_policy_nv_input(input, TK2_POLICY_INPUT_MAX, d, dsize, args_hash,
+				sg->nv_name, TK2_NV_NAME_SIZE);
+	if (n < 0)
+		return n;
+	return crypto_shash_tfm_digest(tfm, input, n, d);
+}
+
+/*
+ * The commands of signed policy @a before its PolicyAuthorize: PolicyPCRs,
+ * then, for a key with revocation, the PolicyNV of its counter (and only
+ * then); a reason to skip it, or NULL.
+ */
+static const char *check_commands(const struct tk2_key_auth *a,
+				  struct trusted_tpm2_signed *sg,
+				  unsigned int i, u16 alg)
+{
+	struct tk2_policy_pcr pp;
+	struct tk2_policy_nv nv;
+	unsigned int c, npcr = a->ncmd - 1;
+
+	if (sg->revoke) {
+		const struct tk2_key_policy *p;
+
+		if (a->ncmd < 2)
+			return "no revocation check (PolicyNV of the counter)";
+		p = &a->cmd[a->ncmd - 2];
+		if (p->code != TK2_CC_POLICY_NV ||
+		    tk2_policy_nv_parse(p->body, p->len, &nv) ||
+		    !tk2_policy_nv_is_revoke(&nv, sg->nv_index, &sg->count[i]))
+			return "no revocation check (PolicyNV of the counter)";
+		npcr--;
+	}
+	for (c = 0; c < npcr; c++)
+		if (a->cmd[c].code != TK2_CC_POLICY_PCR ||
+		    tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp))
+			return "a command load cannot run";
+	return NULL;
+}
+
+/* approvedPolicy of signed policy @a, from zero, into @d. */
+static int approved_digest(const struct tk2_key_auth *a,
+			   const struct trusted_tpm2_signed *sg, u16 alg,
+			   u8 *input, u8 *d)
+{
+	struct crypto_shash *tfm;
+	struct tk2_policy_pcr pp;
+	struct tk2_policy_nv nv;
+	unsigned int c;
+	int ret = 0, n;
+
+	tfm = trusted_tpm2_hash_alloc(alg);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	memset(d, 0, TK2_DIGEST_MAX);
+	for (c = 0; c + 1 < a->ncmd; c++) {
+		if (a->cmd[c].code == TK2_CC_POLICY_NV) {
+			tk2_policy_nv_parse(a->cmd[c].body, a->cmd[c].len, &nv);
+			ret = extend_nv(tfm, sg, &nv, input, d);
+			if (ret)
+				break;
+			continue;
+		}
+		tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp);
+		n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, d, &pp);
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		ret = crypto_shash_tfm_digest(tfm, input, n, d);
+		if (ret)
+			break;
+	}
+	crypto_free_shash(tfm);
+	return ret;
+}
+
 /* Check signed policy @i and compute its digests; a reason to skip it. */
 static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 			       struct trusted_tpm2_signed *sg, u8 *input)
@@ -187,9 +499,9 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 	struct tk2_authorize_body *ab = &sg->ab[i], key;
 	u16 alg = k->info.name_alg;
 	struct crypto_shash *tfm;
-	struct tk2_policy_pcr pp;
-	unsigned int c;
-	int ret = 0, n;
+	const char *why;
+	u32 dsize = tk2_alg_digest_size(alg);
+	int ret;
 
 	if (last->code != TK2_CC_POLICY_AUTHORIZE ||
 	    tk2_authorize_body_parse(last->body, last->len, ab) ||
@@ -199,34 +511,17 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 				     &key) ||
 	    !signed_same(&ab->pub, &key.pub) || !signed_same(&ab->policy_ref, &key.policy_ref))
 		return "another signer or policyRef";
-	for (c = 0; c + 1 < a->ncmd; c++)
-		if (a->cmd[c].code != TK2_CC_POLICY_PCR ||
-		    tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp))
-			return "a command load cannot run";
-
-	tfm = trusted_tpm2_hash_alloc(alg);
-	if (IS_ERR(tfm))
-		return "hash not available";
-	memset(sg->approved[i], 0, sizeof(sg->approved[i]));
-	for (c = 0; !ret && c + 1 < a->ncmd; c++) {
-		tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp);
-		n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX,
-					 sg->approved[i], &pp);
-		ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n,
-							  sg->approved[i]);
-	}
-	crypto_free_shash(tfm);
-	if (ret)
+	why = check_commands(a, sg, i, alg);
+	if (why)
+		return why;
+	if (approved_digest(a, sg, alg, input, sg->approved[i]))
 		return "policy digest failed";
 
 	tfm = trusted_tpm2_hash_alloc(ab->sig_hash);
 	if (IS_ERR(tfm))
 		return "signature hash not available";
-	memcpy(input, sg->approved[i], tk2_alg_digest_size(alg));
-	memcpy(input + tk2_alg_digest_size(alg), ab->policy_ref.p,
-	       ab->policy_ref.len);
-	ret = crypto_shash_tfm_digest(tfm, input, tk2_alg_digest_size(alg) +
-				      ab->policy_ref.len, sg->ahash[i]);
+	ret = hash_two(tfm, sg->approved[i], dsize, ab->policy_ref.p,
+		       ab->policy_ref.len, sg->ahash[i]);
 	sg->ahash_len[i] = crypto_shash_digestsize(tfm);
 	crypto_free_shash(tfm);
 	return ret ? "signature digest failed" : NULL;
@@ -246,8 +541,16 @@ int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 				struct trusted_tpm2_signed *sg)
 {
 	unsigned int i, usable = 0;
+	struct tk2_authorize_body key;
+	const u8 *name;
 	u8 *input;
 
+	sg->revoke = !tk2_authorize_body_parse(k->policy[0].body,
+					       k->policy[0].len, &key) &&
+		     tk2_revoke_ref_parse(key.policy_ref.p, key.policy_ref.len,
+					  &sg->nv_index, &name);
+	if (sg->revoke)
+		memcpy(sg->nv_name, name, TK2_NV_NAME_SIZE);
 	input = kmalloc(TK2_POLICY_INPUT_MAX + TK2_DIGEST_MAX, GFP_KERNEL);
 	if (!input)
 		return -ENOMEM;
@@ -268,13 +571,15 @@ static int send_empty(u8 *buf)
 {
 	int rc = trusted_tpm_send(buf, NULL);
 
-	return rc ?: tk2_rsp_empty(buf, PAGE_SIZE);
+	if (rc)
+		return rc;
+	return tk2_rsp_empty(buf, PAGE_SIZE);
 }
 
 /* LoadExternal, VerifySignature, flush: the ticket of entry @i. */
 static int signed_verify(u8 *buf, const struct trusted_tpm2_signed *sg,
-		  unsigned int i, u8 *name, u32 *name_len, u8 *ticket,
-		  u32 *ticket_len)
+			 unsigned int i, u8 *name, u32 *name_len, u8 *ticket,
+			 u32 *ticket_len)
 {
 	const struct tk2_authorize_body *ab = &sg->ab[i];
 	struct tk_span n, t;
@@ -284,8 +589,12 @@ static int signed_verify(u8 *buf, const struct trusted_tpm2_signed *sg,
 
 	rc = tk2_cmd_load_external(&b, buf, PAGE_SIZE, ab->pub.p, ab->pub.len,
 				   TK2_RH_OWNER);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_load_external(buf, PAGE_SIZE, &key, &n);
+	if (rc)
+		return rc;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		return rc;
+	rc = tk2_rsp_load_external(buf, PAGE_SIZE, &key, &n);
 	if (rc) {
 		if (rc == -EBADMSG && key >> 24 == TK2_HT_TRANSIENT)
 			trusted_tpm2_flush(buf, key);
@@ -295,15 +604,64 @@ static int signed_verify(u8 *buf, const struct trusted_tpm2_signed *sg,
 	*name_len = n.len;
 	rc = tk2_cmd_verify_signature(&b, buf, PAGE_SIZE, key, sg->ahash[i],
 				      sg->ahash_len[i], ab->sig.p, ab->sig.len);
-	rc = rc ?: trusted_tpm_send(buf, NULL);
-	rc = rc ?: tk2_rsp_verify_signature(buf, PAGE_SIZE, &t);
-	if (!rc && t.len > TICKET_MAX)
+	if (rc)
+		goto out;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto out;
+	rc = tk2_rsp_verify_signature(buf, PAGE_SIZE, &t);
+	if (rc)
+		goto out;
+	if (t.len > TICKET_MAX) {
 		rc = -EBADMSG;
-	if (!rc) {
-		memcpy(ticket, t.p, t.len);
-		*ticket_len = t.len;
+		goto out;
 	}
+	memcpy(ticket, t.p, t.len);
+	*ticket_len = t.len;
+out:
 	trusted_tpm2_flush(buf, key);
+	return rc;
+}
+
+/*
+ * PolicyNV of the key's counter in policy session @s, authorised by the
+ * index's empty authValue: in the operation's salted HMAC session @ts
+ * (cpHash names the counter, the response's HMAC is checked), or as an
+ * empty password without sessions.
+ */
+static int policy_nv(u8 *buf, const struct tk2_key_policy *cmd,
+		     const struct trusted_tpm2_signed *sg,
+		     struct trusted_tpm2_sess *ts, const struct tk2_session *s)
+{
+	struct tk2_session *as[] = { ts ? &ts->s : NULL };
+	u8 sname[4];
+	struct tk_span names[3] = {
+		{ .p = sg->nv_name, .len = TK2_NV_NAME_SIZE },
+		{ .p = sg->nv_name, .len = TK2_NV_NAME_SIZE },
+		{ .p = sname, .len = sizeof(sname) },
+	};
+	struct tk2_policy_nv nv;
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = tk2_policy_nv_parse(cmd->body, cmd->len, &nv);
+	if (rc)
+		return rc;
+	rc = tk2_cmd_policy_nv(&b, buf, PAGE_SIZE, s->handle, &nv);
+	if (rc)
+		return rc;
+	if (!ts) {
+		rc = trusted_tpm_send(buf, NULL);
+		if (rc)
+			return rc;
+		return tk2_rsp_policy_nv(buf, PAGE_SIZE);
+	}
+	put_unaligned_be32(s->handle, sname);	/* a session's Name */
+	ts->s.auth_len = 0;
+	ts->s.attrs = TK2_SESS_CONTINUE;
+	rc = trusted_tpm2_sess_send(buf, ts, as, 1, 3, names, 0);
+	if (rc == -EBADMSG)
+		return nv_refuse(nv.index, "the PolicyNV reply fails its HMAC");
 	return rc;
 }
 
@@ -325,30 +683,49 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 	rc = trusted_tpm2_policy_start(buf, alg, ts, pa, s);
 	if (rc)
 		return rc;
-	for (c = 0; !rc && c + 1 < a->ncmd; c++) {
+	for (c = 0; c + 1 < a->ncmd; c++) {
+		if (a->cmd[c].code == TK2_CC_POLICY_NV) {
+			rc = policy_nv(buf, &a->cmd[c], sg, ts, s);
+			if (rc)
+				goto fail;
+			continue;
+		}
 		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, a->cmd[c].code,
 				    s->handle, a->cmd[c].body, a->cmd[c].len);
-		rc = rc ?: send_empty(buf);
+		if (rc)
+			goto fail;
+		rc = send_empty(buf);
+		if (rc)
+			goto fail;
 	}
-	rc = rc ?: signed_verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
-	if (!rc) {
-		in.session = s->handle;
-		in.approved.p = sg->approved[i];
-		in.approved.len = tk2_alg_digest_size(alg);
-		in.policy_ref = sg->ab[i].policy_ref;
-		in.key_name.p = name;
-		in.key_name.len = name_len;
-		in.ticket.p = ticket;
-		in.ticket.len = ticket_len;
-		rc = tk2_cmd_policy_authorize(&b, buf, PAGE_SIZE, &in);
-		rc = rc ?: send_empty(buf);
-	}
-	if (!rc && k->auth_value) {	/* a PIN, after the reset digest */
-		rc = tk2_cmd_policy_auth_value(&b, buf, PAGE_SIZE, s->handle);
-		rc = rc ?: send_empty(buf);
-	}
+	rc = signed_verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
 	if (rc)
-		trusted_tpm2_flush(buf, s->handle);
+		goto fail;
+	in.session = s->handle;
+	in.approved.p = sg->approved[i];
+	in.approved.len = tk2_alg_digest_size(alg);
+	in.policy_ref = sg->ab[i].policy_ref;
+	in.key_name.p = name;
+	in.key_name.len = name_len;
+	in.ticket.p = ticket;
+	in.ticket.len = ticket_len;
+	rc = tk2_cmd_policy_authorize(&b, buf, PAGE_SIZE, &in);
+	if (rc)
+		goto fail;
+	rc = send_empty(buf);
+	if (rc)
+		goto fail;
+	if (k->auth_value) {	/* a PIN, after the reset digest */
+		rc = tk2_cmd_policy_auth_value(&b, buf, PAGE_SIZE, s->handle);
+		if (rc)
+			goto fail;
+		rc = send_empty(buf);
+		if (rc)
+			goto fail;
+	}
+	return 0;
+fail:
+	trusted_tpm2_flush(buf, s->handle);
 	return rc;
 }
 
@@ -371,23 +748,36 @@ static bool printable(const struct tk2_key_auth *a)
  * @k: the parsed blob, k->signed_policy set
  * @sg: what trusted_tpm2_signed_prepare() made of it
  * @ts: the operation's session state to salt each policy session, or NULL
+ * @c: SHA-256 (a revocation counter's Name)
  * @pa: the parent to salt them to, with @ts
  * @s: set to the session; the caller flushes it unless Unseal ends it
  *
+ * With revocation the counter is read first (trusted_tpm2_nv_counter()):
+ * it must be there and have the Name the key's policyRef records.
  * Logs which signed policy the TPM accepted (its index and name).
  *
- * Return: 0; -EPERM when the TPM refused every signed policy; or the
+ * Return: 0; -EPERM when the TPM refused every signed policy;
+ * -ENOENT or -EKEYREJECTED for a counter missing or not the key's; or the
  * errno of an exchange that failed.
  */
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
 				struct trusted_tpm2_sess *ts,
+				const struct tk2_crypto *c,
 				const struct trusted_tpm2_parent *pa,
 				struct tk2_session *s)
 {
 	int rc, last = 0;
 	unsigned int i;
+	u8 name[TK2_NV_NAME_SIZE];
 
+	if (sg->revoke) {
+		rc = trusted_tpm2_nv_counter(buf, ts, c, sg->nv_index, name);
+		if (rc == -EINVAL || (!rc && crypto_memneq(name, sg->nv_name, sizeof(name))))
+			return nv_refuse(sg->nv_index, "not the counter the key was sealed to");
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < k->nauth; i++) {
 		if (sg->skip[i])
 			continue;
@@ -395,11 +785,19 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 		if (!rc) {
 			bool p = printable(&k->auth[i]);
 
-			pr_info_ratelimited("load: signed policy %u (%.*s) satisfied the TPM\n",
-					    i, p ? (int)k->auth[i].name_len : 1,
-					    p ? (const char *)k->auth[i].name : "-");
+			if (sg->revoke)
+				pr_info_ratelimited("load: signed policy %u (%.*s, counter <= %llu) satisfied the TPM\n",
+						    i, p ? (int)k->auth[i].name_len : 1,
+						    p ? (const char *)k->auth[i].name : "-",
+						    sg->count[i]);
+			else
+				pr_info_ratelimited("load: signed policy %u (%.*s) satisfied the TPM\n",
+						    i, p ? (int)k->auth[i].name_len : 1,
+						    p ? (const char *)k->auth[i].name : "-");
 			return 0;
 		}
+		if (rc == -EKEYREJECTED)	/* logged: a forged reply */
+			return rc;
 		if (rc < 0)
 			return trusted_tpm_errno(rc, "load: signed policy");
 		last = rc;

@@ -8,6 +8,9 @@
  * (signatures TPM2_VerifySignature accepted in tools/trusted-policy-test.sh),
  * with a policyRef too: its signature checked here with OpenSSL over
  * SHA-256(approvedPolicy || policyRef), its authPolicy recomputed.
+ * Revocation (issue 27): PolicyNV's CommandPolicy, command and digest (the
+ * digest tpm2_policynv -L gave on swtpm for the same counter), the
+ * NV_ReadPublic response, the counter check and the policyRef form.
  */
 #include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
@@ -378,6 +381,162 @@ static void test_signer_check(void)
 	}
 }
 
+/* tpm2_nvdefine -C o -s 8 -a "nt=counter|ownerwrite|ownerread|authread|no_da"
+ * 0x01800100, tpm2_nvincrement, tpm2_nvreadpublic: Name and attributes. */
+#define NV_AREA	"01800100" "000b" "22060012" "0000" "0008"
+#define NV_NAME	"000b93c8e7879e17492fe8c5f3e87a46b32f7c3e3a4ebbd93700da512ec4ce1f5186"
+
+/* PolicyNV's response with the password session: empty, or refused. */
+static void check_rsp_nv_ok(void)
+{
+	u32 len;
+	u8 *r = tk_unhex("8002" "00000013" "00000000" "00000000" "0000" "01" "0000", &len);
+
+	CHECK_EQ(tk2_rsp_policy_nv(r, len), 0);
+	r[13] = 1;				/* a parameter */
+	CHECK_EQ(tk2_rsp_policy_nv(r, len), -EBADMSG);
+	free(r);
+	r = tk_unhex("8001" "0000000a" "0000099d", &len);
+	CHECK_EQ(tk2_rsp_policy_nv(r, len), 0x99d);
+	free(r);
+}
+
+static void test_policy_nv(void)
+{
+	u8 body[TK2_POLICY_NV_BODY_MAX], args[16], in[128], d[32] = { 0 };
+	u8 h[32];
+	struct tk2_policy_nv nv;
+	struct tk_cmd_buf b;
+	u32 nlen;
+	u8 *name = tk_unhex(NV_NAME, &nlen);
+	u64 count = 0;
+	int n;
+
+	n = tk2_policy_nv_body(body, sizeof(body), 0x01800100, 5);
+	CHECK_EQ(n, 18);
+	check_hex(body, n, "01800100" "0008" "0000000000000005" "0000" "0009");
+	CHECK_EQ(tk2_policy_nv_body(body, 17, 0x01800100, 5), -E2BIG);
+	CHECK_EQ(tk2_policy_nv_parse(body, n, &nv), 0);
+	CHECK_EQ(nv.index, 0x01800100);
+	CHECK_EQ(nv.operand.len, 8);
+	CHECK(tk2_policy_nv_is_revoke(&nv, 0x01800100, &count));
+	CHECK_EQ(count, 5);
+	CHECK(!tk2_policy_nv_is_revoke(&nv, 0x01800101, &count));
+	/* tpm2_policynv -i <0000000000000005> 0x01800100 ule -L, from zero */
+	n = tk2_policy_nv_args(args, sizeof(args), &nv);
+	CHECK_EQ(n, 12);
+	SHA256(args, n, h);
+	n = tk2_policy_nv_input(in, sizeof(in), d, 32, h, name, nlen);
+	CHECK_EQ(n, 32 + 4 + 32 + 34);
+	SHA256(in, n, d);
+	check_hex(d, 32, "fd5bf3acd8e09b6d83743bc9506c92702b326f850320863fb718b49c1fccab62");
+	CHECK_EQ(tk2_policy_nv_input(in, 100, d, 32, h, name, nlen), -E2BIG);
+
+	/* malformed bodies */
+	CHECK_EQ(tk2_policy_nv_parse(body, 17, &nv), -EINVAL);
+	body[0] = 0x81;
+	CHECK_EQ(tk2_policy_nv_parse(body, 18, &nv), -EINVAL);
+	body[0] = 0x01;
+	body[17] = 0x0c;			/* no such TPM_EO */
+	CHECK_EQ(tk2_policy_nv_parse(body, 18, &nv), -EINVAL);
+	body[17] = 0x00;			/* EQ: parses, no revocation check */
+	CHECK_EQ(tk2_policy_nv_parse(body, 18, &nv), 0);
+	CHECK(!tk2_policy_nv_is_revoke(&nv, 0x01800100, &count));
+	body[17] = 0x09;
+	body[15] = 0x02;			/* offset 2 */
+	CHECK_EQ(tk2_policy_nv_parse(body, 18, &nv), 0);
+	CHECK(!tk2_policy_nv_is_revoke(&nv, 0x01800100, &count));
+
+	/* the command: index authorises itself, password area, parameters */
+	n = tk2_policy_nv_body(body, sizeof(body), 0x01800100, 5);
+	tk2_policy_nv_parse(body, n, &nv);
+	CHECK_EQ(tk2_cmd_policy_nv(&b, buf, sizeof(buf), 0x03000000, &nv), 0);
+	check_hex(buf, b.len, "8002" "00000031" "00000149" "01800100" "01800100"
+		  "03000000" "00000009" "40000009" "0000" "00" "0000"
+		  "0008" "0000000000000005" "0000" "0009");
+	check_rsp_nv_ok();
+	free(name);
+}
+
+static void test_nv_public(void)
+{
+	struct tk2_nv_public nv;
+	struct tk_cmd_buf b;
+	u32 len;
+	u8 *r;
+
+	CHECK_EQ(tk2_cmd_nv_read_public(&b, buf, sizeof(buf), 0x01800100), 0);
+	check_hex(buf, b.len, "8001" "0000000e" "00000169" "01800100");
+	r = tk_unhex("8001" "0000003e" "00000000" "000e" NV_AREA "0022" NV_NAME, &len);
+	CHECK_EQ(tk2_rsp_nv_read_public(r, len, false, &nv), 0);
+	CHECK_EQ(nv.index, 0x01800100);
+	CHECK_EQ(nv.attrs, 0x22060012);
+	CHECK_EQ(nv.data_size, 8);
+	CHECK_EQ(nv.area.len, 14);
+	CHECK_EQ(nv.name.len, 34);
+	CHECK_STR(tk2_nv_counter_check(&nv, 0x01800100), NULL);
+	CHECK(tk2_nv_counter_check(&nv, 0x01800101) != NULL);
+	nv.attrs &= ~TK2_NV_WRITTEN;
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "never incremented"));
+	nv.attrs = 0x22060012 | TK2_NV_AUTHWRITE;
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "owner alone"));
+	nv.attrs = 0x22060012 & ~TK2_NV_OWNERWRITE;
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "owner alone"));
+	nv.attrs = 0x22060012 & ~TK2_NV_NO_DA;
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "authread|no_da"));
+	nv.attrs = 0x22060012 | TK2_NV_READ_STCLEAR;
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "locked"));
+	nv.attrs = (0x22060012 & ~TK2_NV_TYPE_MASK);	/* ordinary */
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "counter"));
+	nv.attrs = 0x22060012;
+	nv.name_alg = 0x0004;
+	CHECK(strstr(tk2_nv_counter_check(&nv, 0x01800100), "SHA-256"));
+	/* one byte short, one over, an error */
+	r[5] = 0x3d;
+	CHECK_EQ(tk2_rsp_nv_read_public(r, len - 1, false, &nv), -EBADMSG);
+	r[5] = 0x3e;
+	free(r);
+	r = tk_unhex("8001" "0000003f" "00000000" "000e" NV_AREA "0022" NV_NAME "00", &len);
+	CHECK_EQ(tk2_rsp_nv_read_public(r, len, false, &nv), -EBADMSG);
+	free(r);
+	r = tk_unhex("8001" "0000000a" "0000018b", &len);
+	CHECK_EQ(tk2_rsp_nv_read_public(r, len, false, &nv), 0x18b);
+	free(r);
+	/* in a session: parameterSize, then the parameters alone */
+	r = tk_unhex("8002" "00000047" "00000000" "00000034" "000e" NV_AREA "0022" NV_NAME
+		     "0000" "01" "0000", &len);
+	CHECK_EQ(tk2_rsp_nv_read_public(r, len, true, &nv), 0);
+	CHECK_EQ(nv.attrs, 0x22060012);
+	free(r);
+}
+
+static void test_revoke_ref(void)
+{
+	u8 ref[64];
+	const u8 *name;
+	u32 nlen;
+	u8 *nm = tk_unhex(NV_NAME, &nlen);
+	u32 index = 0;
+	int n;
+
+	n = tk2_revoke_ref(ref, sizeof(ref), 0x01800100, nm, (const u8 *)"kmk", 3);
+	CHECK_EQ(n, 45);
+	check_hex(ref, n, "544b5256" "01800100" NV_NAME "6b6d6b");
+	CHECK(tk2_revoke_ref_parse(ref, n, &index, &name));
+	CHECK_EQ(index, 0x01800100);
+	CHECK_MEM(name, nm, 34);
+	CHECK(tk2_revoke_ref_parse(ref, 42, &index, &name));
+	CHECK(!tk2_revoke_ref_parse(ref, 41, &index, &name));
+	CHECK_EQ(tk2_revoke_ref(ref, sizeof(ref), 0x01800100, nm, ref, 23), -EINVAL);
+	CHECK_EQ(tk2_revoke_ref(ref, sizeof(ref), 0x01800100, nm, ref, 22), 64);
+	ref[0] = 'X';
+	CHECK(!tk2_revoke_ref_parse(ref, n, &index, &name));
+	ref[0] = 'T';
+	ref[4] = 0x81;				/* not an NV index */
+	CHECK(!tk2_revoke_ref_parse(ref, n, &index, &name));
+	free(nm);
+}
+
 int main(void)
 {
 	RUN(test_signer_check);
@@ -387,5 +546,8 @@ int main(void)
 	RUN(test_policy_authorize);
 	RUN(test_authorize_body);
 	RUN(test_authorize_body_policy_ref);
+	RUN(test_policy_nv);
+	RUN(test_nv_public);
+	RUN(test_revoke_ref);
 	return tk_test_done();
 }

@@ -634,6 +634,20 @@ static void test_policyref(void)
 	REFUSED("new 32 policyref=" HEX64 HEX64 "00", TPM20, "1 to 64 bytes");
 }
 
+/* revoke=: an NV counter's handle, TPM 2.0 only (issue 27). */
+static void test_revoke(void)
+{
+	OK("new 32 policykey=" EC_SIGNER " revoke=01800100", TPM20);
+	CHECK_EQ(req.opt.revoke, 0x01800100);
+	OK("new 32 policykey=" EC_SIGNER " revoke=0x01c00001", TPM20);
+	CHECK_EQ(req.opt.revoke, 0x01c00001);
+	REFUSED("new 32 revoke=01800100", TPM12, "needs a TPM 2.0");
+	REFUSED("new 32 revoke=81000001", TPM20, "not an NV index");
+	REFUSED("new 32 revoke=0", TPM20, "not an NV index");
+	REFUSED("new 32 revoke=zz", TPM20, "not an NV index");
+	REFUSED("new 32 revoke=101800100", TPM20, "not an NV index");
+}
+
 /* Every option, given twice, is refused; the first value alone parses. */
 static void test_duplicates(void)
 {
@@ -642,7 +656,7 @@ static void test_duplicates(void)
 		"pcrinfo=00", "pcrlock=1", "migratable=0", "hash=sha256",
 		"policydigest=" HEX64, "policyhandle=0x03000000",
 		"pcrs=sha256:0-7", "logon=tk:disk", "sessions=0",
-		"policykey=" EC_SIGNER, "policyref=00",
+		"policykey=" EC_SIGNER, "policyref=00", "revoke=01800100",
 	};
 	char line[512];
 	unsigned int i;
@@ -733,6 +747,7 @@ int main(void)
 	RUN(test_sessions);
 	RUN(test_policykey);
 	RUN(test_policyref);
+	RUN(test_revoke);
 	RUN(test_duplicates);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);

@@ -9,9 +9,11 @@
 # secret does not; the password key loads with blobauth=, not without; a
 # tpm2-tools HMAC key under the same OID is refused. Then seals keys with
 # our module (SRK, blobauth, 0x40000001) and encrypted keys under them, and
-# saves them. Phase 2: reports what the host found: tpm2-tools unsealed
-# each with the recovery path of docs/trusted-tpm2.md, and the unsealed
-# bytes verify the encrypted key's HMAC.
+# saves them; a revoke= key (issue 27) with the parts of one approval.
+# Phase 2: reports what the host found: tpm2-tools unsealed each with the
+# recovery path of docs/trusted-tpm2.md, and the unsealed bytes verify the
+# encrypted key's HMAC; the revoke= key's approval is refused once the
+# counter is incremented.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
 . "$here/../trusted-tpm1/tk.inc"
@@ -87,7 +89,34 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 		ours_seal pin "keyhandle=0x81000001 pcrs=sha256:16 blobauth=4711"
 	}
 	t_check "ours: sealed with pcrs=sha256:16 (reset) and a PIN, saved" pin_seal
-	tk_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth o_pin oe_pin
+	# revoke= (issue 27): a key bound to counter 0x01800120 and one
+	# approval for PCR 16 (reset) and the counter's value, its parts saved
+	# for tpm2-tools: signer, approvedPolicy, signature, counter, value.
+	RV=01800120
+	rv_seal() {
+		command -v trusted-policy >/dev/null || { echo "no trusted-policy" >&2; return 1; }
+		tk2_nv_undefine "$RV"
+		tk2_nv_define "$RV" && tk_eq "NV_Increment" "$(tk2_nv_increment "$RV")" 00000000 || return 1
+		_n=$(tk2_nv_count "$RV") || return 1
+		_r=$(tk2_tpm "$(tk2_cmd 8002 0000013d 0000001000000009400000090000000000)")
+		[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
+		_k=$here/../trusted-tpm2/keys/ec.pem
+		trusted-policy signer-public --signer "$_k" -o /tmp/rv.pub || return 1
+		ours_seal rv "keyhandle=0x81000001 policykey=$(xxd -p /tmp/rv.pub | tr -d '\n') revoke=$RV" || return 1
+		echo "16: $(tk2_pcr 16)" >/tmp/rv.pcr
+		_ap=$(trusted-policy pcr-digest --pcrs sha256:16 --pcr-values /tmp/rv.pcr \
+			--counter "$_n" --counter-index "0x$RV") &&
+		trusted-policy sign --signer "$_k" --policy "$_ap" --counter-index "0x$RV" -o /tmp/rv.sig &&
+		save rv.approved "$_ap" && save rv.sig "$(xxd -p /tmp/rv.sig | tr -d '\n')" &&
+		save rv.signer "$(xxd -p /tmp/rv.pub | tr -d '\n')" && save rv.nv "$RV" && save rv.count "$_n"
+	}
+	if command -v trusted-policy >/dev/null; then
+		t_check "ours: sealed with policykey= revoke= (counter $RV), an approval saved" rv_seal
+	else
+		t_skip "ours: sealed with policykey= revoke=, an approval saved" \
+			"trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
+	fi
+	tk_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth o_pin oe_pin o_rv oe_rv
 	t_check "ours: sealed under 0x40000001 and saved" ours_seal owner keyhandle=0x40000001
 	tk_drop o_owner oe_owner
 	exit 0
@@ -107,3 +136,5 @@ report srk "tpm2-tools unseals our blob under 0x81000001, same key bytes"
 report auth "tpm2-tools unseals our blobauth blob with its password, same key bytes"
 report owner "tpm2-tools unseals our blob under 0x40000001 (TCG template primary), same key bytes"
 report pin "tpm2-tools unseals our pcrs= blob with its PIN (PolicyPCR, PolicyAuthValue), same key bytes"
+report rv "tpm2-tools unseals our revoke= blob (VerifySignature, PolicyPCR, PolicyNV, PolicyAuthorize), same key bytes"
+report rv-revoked "tpm2-tools: after tpm2_nvincrement the same approval is refused (PolicyNV)"

@@ -40,6 +40,8 @@ t_errno "policydigest= refused on TPM 1.2" EINVAL \
 	tk_refused o_pd "new 32 policydigest=$TK_Z40"
 t_errno "policyhandle= refused on TPM 1.2" EINVAL \
 	tk_refused o_ph "new 32 policyhandle=03000000"
+t_errno "revoke= (an NV counter, TPM 2.0 only) refused on TPM 1.2" EINVAL \
+	tk_refused o_rv "new 32 revoke=01800100"
 
 t_check "migratable=1: new" tk_add o_m1 "new 32 migratable=1"
 t_check "migratable=1: update reseals" tk_updates o_m1

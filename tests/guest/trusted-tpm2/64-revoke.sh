@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# TPM 2.0, phase 1: signed policies that can be revoked (revoke=, issue
+# 27). An NV counter at 0x01800100 (the template of docs/trusted-tpm2.md,
+# defined and incremented by the owner here through /dev/tpm0); a key
+# sealed with "policykey=<signer> revoke=01800100 policyref=A" has a
+# policyRef naming the counter, and trusted-policy add --counter N signs
+# PolicyPCR, PolicyNV(counter <= N), PolicyAuthorize. Asserted: approval 1
+# (the counter's value) loads; after the owner's NV_Increment the TPM
+# refuses it (EPERM) and approval 2 (the new value) loads; an approval
+# without the counter check is not tried; the counter cannot be written
+# back, incremented with the index's own authorisation or by a user
+# without /dev/tpm0, and defined again it starts above its old value; a
+# missing counter is ENOENT, an index that is no such counter EINVAL,
+# combinations EINVAL; keys without revoke= load as before (60-63); no
+# handle left. The relay's forged NV_ReadPublic: tests/guest/relay/70-revoke.sh.
+here=${0%/*}
+. "${TK_LIB:-$here/../lib.sh}"
+. "$here/../trusted-tpm1/tk.inc"
+. "$here/tk2.inc"
+
+t_require phase 1
+tk2_begin "" || exit 0
+[ "$(tk_impl)" = ours ] || t_skip_all "revoke= is ours (the in-tree module has no signed policies)"
+P=16
+KEYS=$here/keys
+W=/tmp/tk2-revoke
+NV=01800100
+A=6b6d6b2d61	# "kmk-a"
+mkdir -p $W
+
+tk2_signed_ready $P || exit 0
+
+trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
+EC=$(xxd -p $W/s.pub | tr -d '\n')
+t_cleanup "tk2_nv_undefine $NV; tk2_nv_undefine 01800102; rm -rf $W"
+tk2_nv_undefine $NV
+tk2_nv_undefine 01800102
+
+# add_approval NAME IN-HEX N: IN with an approval for PCR P as it is now
+# and the counter at most N, first in its authPolicy [3].
+add_approval() {
+	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$2" >$W/in.hex
+	trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
+		--name "$1" --policy-ref $A --counter "$3" --counter-index 0x$NV \
+		$W/in.hex $W/out.hex && cat $W/out.hex
+}
+# one_line TEXT: since tk2_dmesg_mark our module logged one line, with TEXT.
+one_line() {
+	_l=$(tk2_dmesg_new)
+	if [ "$(printf '%s\n' "$_l" | grep -c .)" != 1 ] ||
+		! printf '%s\n' "$_l" | grep -q "$1"; then
+		printf 'want one line with "%s", got:\n%s\n' "$1" "$_l" >&2
+		return 1
+	fi
+}
+# refused DESC ERRNO LOG DATA: "keyctl add DATA" fails with ERRNO, and our
+# module logged one line, with LOG.
+refused() {
+	tk2_dmesg_mark
+	t_errno "$1: $2" "$2" tk_refused s_x "$4"
+	t_check "  ... one line of ours in the log: $3" one_line "$3"
+}
+
+# --- the counter ----------------------------------------------------------
+t_check "NV_DefineSpace of the counter (owner)" tk2_nv_define $NV
+refused "revoke= a counter never incremented" EINVAL "never incremented" \
+	"new 32 policykey=$EC revoke=$NV"
+t_check "NV_Increment by the owner" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
+n1=$(tk2_nv_count $NV)
+t_check "the counter reads ($n1)" test -n "$n1"
+t_check "trusted-policy counter prints the Name NV_ReadPublic gives" \
+	tk_eq "Name" "$(trusted-policy counter --counter-index 0x$NV | sed -n 's/^name: //p')" \
+	"$(tk2_nv_name $NV)"
+
+# --- refusals before anything is sealed -----------------------------------
+refused "revoke= an index that is not there" ENOENT "no NV index 0x01800101" \
+	"new 32 policykey=$EC revoke=01800101"
+t_check "an ordinary index (ownerwrite|authread|no_da)" tk2_nv_define 01800102 02040002
+refused "revoke= an index that is no counter" EINVAL "not an NV counter" \
+	"new 32 policykey=$EC revoke=01800102"
+t_errno "revoke without policykey: EINVAL" EINVAL tk_refused s_x "new 32 revoke=$NV"
+t_errno "revoke with hash=sha1: EINVAL" EINVAL \
+	tk_refused s_x "new 32 policykey=$EC revoke=$NV hash=sha1"
+t_errno "revoke with a 23-byte policyref: EINVAL" EINVAL \
+	tk_refused s_x "new 32 policykey=$EC revoke=$NV policyref=$(printf '%046d' 0)"
+t_errno "revoke= not an NV index: EINVAL" EINVAL \
+	tk_refused s_x "new 32 policykey=$EC revoke=81000001"
+
+# --- seal, approve, revoke ------------------------------------------------
+t_check "new 32 policykey=<signer> revoke=$NV policyref=A" \
+	tk_add s_r "new 32 policykey=$EC revoke=$NV policyref=$A"
+b0=$(tk_blob s_r)
+rv_auth() {
+	_d=$(trusted-policy authorize --signer "$KEYS/ec.pem" --policy-ref $A \
+		--counter-index 0x$NV) || return 1
+	tk2_der_get "$b0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
+}
+t_check "the object's authPolicy is PolicyAuthorize(signer, TKRV||NV||Name||A)" rv_auth
+b1=$(add_approval appr1 "$b0" "$n1")
+t_check "trusted-policy add --counter $n1: approval 1" test -n "$b1"
+tk2_dmesg_mark
+t_check "approval 1 loads the key" tk_add s_l "load $b1"
+t_check "  ... by signed policy 0 (appr1, counter <= $n1)" one_line "signed policy 0 (appr1, counter <= $n1) satisfied"
+tk2_same "  ... with the key bytes new made" s_r "load $b1"
+t_check "load policyref=A of it loads" tk_add s_l "load $b1 policyref=$A"
+echo "$b1" >$W/b1.hex
+# shellcheck disable=SC2016  # expanded by the inner sh
+t_check "trusted-policy list: the counter and the check" \
+	sh -c 'trusted-policy list "$1" >"$1.l" && grep -q "^# revocation: each approval checks NV counter 0x01800100" "$1.l" &&
+		grep -q "^0 appr1 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= $2) PolicyAuthorize(signer [0-9a-f]*) policyRef: revocation counter 0x01800100 Name [0-9a-f]*, policyref $3\$" "$1.l"' - $W/b1.hex "$n1" $A
+# shellcheck disable=SC2016  # expanded by the inner sh
+t_check "trusted-policy add without --counter refuses the key" \
+	sh -c '! trusted-policy add --signer "$1" --pcrs sha256:16 --pcr-values "$2" --policy-ref "$3" "$4" /dev/null 2>/dev/null' \
+	- "$KEYS/ec.pem" "$W/pcr.txt" $A "$W/b1.hex"
+
+t_check "the owner increments the counter" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
+n2=$(tk2_nv_count $NV)
+t_check "  ... it is above approval 1's ($n2 > $n1)" test "$n2" -gt "$n1"
+refused "approval 1 after the increment (PolicyNV fails in the TPM)" EPERM \
+	"the TPM refused every signed policy" "load $b1"
+b2=$(add_approval appr2 "$b1" "$n2")
+tk2_dmesg_mark
+t_check "approval 2 ($n2), added before approval 1, loads" tk_add s_l "load $b2"
+t_check "  ... by signed policy 0 (appr2, counter <= $n2)" one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
+tk2_same "  ... with the same key bytes" s_r "load $b2"
+
+# An approval without the check, signed for the key's policyRef: load does
+# not try it (the tool refuses to make one; it is built here).
+no_check() {
+	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
+	trusted-policy sign --signer "$KEYS/ec.pem" --policy "$_ap" --policy-ref $A \
+		--counter-index 0x$NV -o $W/sig.bin || return 1
+	_ref=544b5256$NV$(tk2_nv_name $NV)$A
+	_pcrd=$(tk_unhex "$(tk2_pcr $P)" | sha256sum | cut -c1-64)
+	_body=$EC$(printf %04x $((${#_ref} / 2)))$_ref$(xxd -p $W/sig.bin | tr -d '\n')
+	_p1=$(tk2_der 30 "$(tk2_der a0 "$(tk2_der 02 017f)")$(tk2_der a1 "$(tk2_der 04 "0020${_pcrd}00000001000b03000001")")")
+	_p2=$(tk2_der 30 "$(tk2_der a0 "$(tk2_der 02 016a)")$(tk2_der a1 "$(tk2_der 04 "$_body")")")
+	tk2_der a3 "$(tk2_der 30 "$(tk2_der 30 "$(tk2_der a1 "$(tk2_der 30 "$_p1$_p2")")")")"
+}
+nc=$(no_check)
+t_check "an approval without the counter check, signed for the key's policyRef (built)" test -n "$nc"
+b_nc=$(tk2_der_fields "$b2" | while read -r _t _v; do
+	if [ "$_t" = a3 ]; then printf %s "$nc"; else printf %s "$(tk2_der "$_t" "$_v")"; fi
+done)
+refused "  ... it alone in the blob: not tried" EPERM \
+	"no signed policy to try (no revocation check" "load $(tk2_der 30 "$b_nc")"
+
+# --- the counter's own protection -------------------------------------------
+# nv_write_back: NV_Write of approval 1's value by the owner; its rc.
+nv_write_back() {
+	tk2_rc "$(tk2_tpm "$(tk2_cmd 8002 00000137 "40000001${NV}${TK2_PW_AREA}0008$(printf %016x "$n1")0000")")"
+}
+not_ok() { [ "$2" != 00000000 ] || { echo "$1 succeeded" >&2; return 1; }; }
+t_check "NV_Write of the old value: refused by the TPM (a counter)" \
+	not_ok NV_Write "$(nv_write_back)"
+t_check "NV_Increment with the index's own (empty) authorisation: refused" \
+	not_ok NV_Increment "$(tk2_nv_increment $NV $NV)"
+t_check "  ... the counter did not move" tk_eq "count" "$(tk2_nv_count $NV)" "$n2"
+if tk_user_setup; then
+	t_check "an unprivileged user cannot open /dev/tpm0 to increment it" \
+		tk_as_user sh -c 'if (exec 5<>/dev/tpm0) 2>/dev/null; then exit 1; fi' 
+	t_check "  ... nor through keyctl: a revoke= key of the user's reads the counter only" \
+		tk_as_user keyctl add trusted s_u "new 32 policykey=$EC revoke=$NV" @u
+	t_check "  ... the counter did not move" tk_eq "count" "$(tk2_nv_count $NV)" "$n2"
+else
+	t_skip "an unprivileged user cannot change the counter" "no su in this initramfs"
+fi
+redefine() {
+	tk2_nv_undefine $NV && tk2_nv_define $NV && tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
+}
+t_check "the counter undefined and defined again" redefine
+n3=$(tk2_nv_count $NV)
+t_check "  ... it starts above its old value ($n3 > $n2)" test "$n3" -gt "$n2"
+refused "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
+t_check "  ... the same Name: an approval for $n3 loads" tk_add s_l "load $(add_approval appr3 "$b2" "$n3")"
+tk2_nv_undefine $NV
+refused "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"
+
+t_check "no transient object or session left in the TPM" \
+	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+tk_drop s_r s_l
