@@ -37,8 +37,9 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
   mark LABEL                -> a "# mark LABEL" line; scans start there
   scan HEX [LABEL]          -> "hits N": messages since the last mark that hold HEX
                                (with LABEL: those from "mark LABEL" to the next mark)
-  sniff ORD                 -> "data HEX": what a passive sniffer reads as the data
-                               of the last response to ORD (hex) since the last mark:
+  sniff ORD [LABEL]         -> "data HEX": what a passive sniffer reads as the data
+                               of the last response to ORD (hex) since the last mark
+                               (or in LABEL's segment):
                                the TPM 2.0 response's first TPM2B parameter (GetRandom's
                                randomBytes, Unseal's outData), in clear or encrypted
                                as it crossed the bus; "data none" without one
@@ -258,7 +259,12 @@ class Relay:
                     self.write("# hit %s in %d %s %08x" % (words[1], seq, d, o))
                 return "hits %d" % len(hits)
             if w == "sniff":
-                return "data %s" % sniff(self.segment, int(words[1], 16))
+                seg = self.segment
+                if len(words) > 2:
+                    if words[2] not in self.segments:
+                        return "error no mark %s" % words[2]
+                    seg = self.segments[words[2]]
+                return "data %s" % sniff(seg, int(words[1], 16))
             if w == "count":
                 o = int(words[1], 16)
                 return "count %d" % sum(1 for _, d, oo, _ in self.segment if d == "C" and oo == o)

@@ -119,6 +119,8 @@ def live_test(d):
     check("control scan LABEL: an earlier mark's segment",
           ctl("scan " + secret) == "hits 0" and ctl("scan %s s1" % secret) == "hits 1")
     check("control scan LABEL: an unknown mark", ctl("scan %s nosuch" % secret).startswith("error"))
+    check("control sniff LABEL: in an earlier mark's segment",
+          ctl("sniff 17b") == "data none" and ctl("sniff 17b s1") == "data " + secret)
     check("control arms a rule", ctl("tamper 17b:trunc=11") == "armed 1")
     r4 = xfer(mine, tpm2(0x17B, b"\0\x10"))
     check("armed rule truncates the next response", len(r4) == 11 and r4[5] == 11, r4.hex())
