@@ -37,9 +37,9 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
   mark LABEL                -> a "# mark LABEL" line; scans start there
   scan HEX [LABEL]          -> "hits N": messages since the last mark that hold HEX
                                (with LABEL: those from "mark LABEL" to the next mark)
-  sniff ORD [LABEL]         -> "data HEX": what a passive sniffer reads as the data
-                               of the last response to ORD (hex) since the last mark
-                               (or in LABEL's segment):
+  sniff ORD [LABEL]         -> "data HEX...": what a passive sniffer reads as the data
+                               of each response to ORD (hex) since the last mark
+                               (or in LABEL's segment), oldest first:
                                the TPM 2.0 response's first TPM2B parameter (GetRandom's
                                randomBytes, Unseal's outData), in clear or encrypted
                                as it crossed the bus; "data none" without one
@@ -336,10 +336,12 @@ class Relay:
 
 
 def sniff(segment, ordinal):
-    """The first TPM2B parameter of the last successful TPM 2.0 response to
-    ORDINAL in SEGMENT, hex ("none" without one): after the header, or after
-    the parameterSize of a response with sessions (tag 0x8002)."""
-    for _, d, o, b in reversed(segment):
+    """The first TPM2B parameter of each successful TPM 2.0 response to
+    ORDINAL in SEGMENT, hex, oldest first, space-separated ("none" without
+    one): after the header, or after the parameterSize of a response with
+    sessions (tag 0x8002)."""
+    out = []
+    for _, d, o, b in segment:
         if d != "R" or o != ordinal or len(b) < 12:
             continue
         tag, _, rc = struct.unpack_from(">HII", b, 0)
@@ -350,8 +352,8 @@ def sniff(segment, ordinal):
             continue
         n = struct.unpack_from(">H", b, off)[0]
         if n and len(b) >= off + 2 + n:
-            return b[off + 2:off + 2 + n].hex()
-    return "none"
+            out.append(b[off + 2:off + 2 + n].hex())
+    return " ".join(out) or "none"
 
 
 def parse_ords(text):
