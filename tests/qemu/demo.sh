@@ -145,8 +145,9 @@ fi
 show() {
 	local out=$1 pid=$2 line n r secs title
 	# (no pipefail: tail ends by --pid)
-	tail -n +1 -F --pid="$pid" "$out/console.log" 2>/dev/null | tr -d '\r' |
+	tail -n +1 -F --pid="$pid" "$out/console.log" 2>/dev/null |
 		while IFS= read -r line; do
+			line=${line%$'\r'}
 			case $line in
 			"demo| @step "*)
 				read -r n r secs title <<<"${line#demo| @step }"
