@@ -50,8 +50,12 @@ guest-test: deps
 check: deps
 	$(TOP)/tests/check.sh
 
-demo: deps
-	$(TOP)/tests/qemu/demo.sh
+# make demo: Debian's own kernel with our trusted.ko, a swtpm TPM 2.0 behind
+# the recording relay (tests/qemu/demo.sh); make demo TPM=1.2: the TPM 1.2
+# keyctl session. It runs tests/deps.sh itself, timed apart.
+TPM ?= 2.0
+demo:
+	TKH_DEMO_DEPS=1 TKH_TPM=$(TPM) $(TOP)/tests/qemu/demo.sh
 
 # The relay between QEMU and swtpm (tests/relay): its host self-test, then a
 # TPM 2.0 and a TPM 1.2 boot recording the bus (leak detector, tampering, a

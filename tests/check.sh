@@ -3,7 +3,8 @@
 # What `make check` runs: every stage, timed, then a summary table.
 #
 #   deps    tests/deps.sh (apt packages)
-#   kernel  tests/qemu/build-kernel.sh   (the test kernel; cached; lint and guest
+#   kernel  tests/qemu/build-kernel.sh   (the test kernel; cached; its "build-kernel"
+#           progress lines come to the terminal as written; lint and guest
 #           use it; in the background while host and fuzz run)
 #   host    make -C tests/host test      (if tests/host/Makefile exists; host
 #           and fuzz compile through ccache)
@@ -123,7 +124,13 @@ bg_finish() { # name
 # in the background while host and fuzz run (fuzz runs for a set time,
 # whatever else the machine does). lint asks build-kernel.sh for the tree,
 # which waits for the build under way (a lock) and then answers from the cache.
-bg_start kernel "$TK_QEMU/build-kernel.sh"
+# A kernel build's own lines ("build-kernel ...": what it builds, then its
+# progress every 30 s) also come to the terminal as they are written (fd 6),
+# between the host stages' lines: ten minutes of a first run are not silent.
+exec 6>&1
+# shellcheck disable=SC2016  # expanded by that bash
+bg_start kernel bash -c 'set -o pipefail; "$0" 2>&1 | tee >(grep --line-buffered "^build-kernel " >&6)' \
+	"$TK_QEMU/build-kernel.sh"
 if [ -x "$TK_TOP/tests/lint.sh" ]; then
 	bg_start lint "$TK_TOP/tests/lint.sh"
 else

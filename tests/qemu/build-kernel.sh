@@ -85,8 +85,36 @@ make -s olddefconfig >&2
 for opt in $need; do
 	grep -q "^CONFIG_$opt=" .config || { echo "build-kernel $flavour: CONFIG_$opt lost" >&2; exit 1; }
 done
-echo "build-kernel $flavour: building (this takes minutes)" >&2
-nice -n "$nice" make -s -j"$(nproc)" bzImage modules >&2
+# Progress on stderr every TKH_PROGRESS_SECS (30) seconds: the objects
+# built so far of the count the last build of this flavour left (an
+# estimate before the first), and the time.
+objs=$(cat "$cache/objs-$flavour" 2>/dev/null) || objs=
+case $objs in ''|*[!0-9]*|0) objs=$([ "$flavour" = test ] && echo 950 || echo 2500) ;; esac
+case $flavour in
+test) what="the test kernel (first run only, about 10 min; make check and make lint use it)" ;;
+*) what="the $flavour kernel (first run only, 15-20 min)" ;;
+esac
+echo "build-kernel $flavour: building $what in $dir" >&2
+progress() {
+	local n p
+	while sleep "${TKH_PROGRESS_SECS:-30}"; do
+		n=$(find . -name '*.o' 2>/dev/null | wc -l)
+		p=$((n * 100 / objs))
+		[ $p -le 99 ] || p=99
+		printf 'build-kernel %s: %d of about %d objects built (%d%%), %dm%02ds\n' \
+			"$flavour" "$n" "$objs" "$p" $((SECONDS / 60)) $((SECONDS % 60)) >&2
+	done
+}
+SECONDS=0
+progress &
+progress_pid=$!
+rc=0
+nice -n "$nice" make -s -j"$(nproc)" bzImage modules >&2 || rc=$?
+kill "$progress_pid" 2>/dev/null || true
+wait "$progress_pid" 2>/dev/null || true
+[ $rc = 0 ] || { echo "build-kernel $flavour: the build failed (exit $rc)" >&2; exit $rc; }
+find . -name '*.o' | wc -l >"$cache/objs-$flavour"
+printf 'build-kernel %s: built in %dm%02ds\n' "$flavour" $((SECONDS / 60)) $((SECONDS % 60)) >&2
 cd - >/dev/null
 mv "$dir.tmp" "$dir"
 touch "$dir/.done"

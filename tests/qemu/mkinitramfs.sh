@@ -182,12 +182,13 @@ if [ -n "$moddir" ]; then
 	[ -s "$moddir/modules.dep" ] || die "$moddir/modules.dep missing (fetch-stock.sh makes it)"
 	dst=$stage/lib/modules/$kver
 	mkdir -p "$dst"
-	# Seeds: crypto, tpm, dm-crypt, ecryptfs, the scratch disk (virtio, loop)
-	# and whatever our modules depend on.
+	# Seeds: crypto, tpm, dm-crypt, ecryptfs, the scratch disk (virtio, loop),
+	# ext4 (make demo's file system on a dm-crypt volume) and whatever our
+	# modules depend on.
 	seeds=$(cd "$moddir" && find kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto \
 		kernel/drivers/char/tpm kernel/fs/ecryptfs kernel/drivers/virtio -name '*.ko*' 2>/dev/null;
 		ls kernel/drivers/md/dm-crypt.ko* kernel/drivers/block/virtio_blk.ko* \
-			kernel/drivers/block/loop.ko* 2>/dev/null)
+			kernel/drivers/block/loop.ko* kernel/fs/ext4/ext4.ko* 2>/dev/null)
 	for ko in "$stage"/mods/*.ko; do
 		[ -e "$ko" ] || continue
 		for d in $(modinfo -F depends "$ko" | tr ',' ' '); do

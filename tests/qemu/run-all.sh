@@ -63,6 +63,7 @@ stock61          stock61   1.2   srk    1,2  $TPM12_SUITES  -
 stock61-tpm2     stock61   2.0   srk    1,2  $TPM2_SUITES  -
 stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -
 stock612-tpm2    stock612  2.0   srk    1,2  $TPM2_SUITES  -
+demo             stock61   2.0   srk    1,2  demo-tpm2  tk.relay=record tk.relay_disk=1
 EOF
 }
 

@@ -35,7 +35,14 @@ Guest control: a command with ordinal 0x20544b52 ("\\x20TKR", either tag) never
 reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
   ping                      -> "pong MODE"
   mark LABEL                -> a "# mark LABEL" line; scans start there
-  scan HEX                  -> "hits N": messages since the last mark that hold HEX
+  scan HEX [LABEL]          -> "hits N": messages since the last mark that hold HEX
+                               (with LABEL: those from "mark LABEL" to the next mark)
+  sniff ORD [LABEL]         -> "data HEX...": what a passive sniffer reads as the data
+                               of each response to ORD (hex) since the last mark
+                               (or in LABEL's segment), oldest first:
+                               the TPM 2.0 response's first TPM2B parameter (GetRandom's
+                               randomBytes, Unseal's outData), in clear or encrypted
+                               as it crossed the bus; "data none" without one
   count ORD                 -> "count N": commands of ordinal ORD (hex) since the last
                                mark, as sent (a TPM 1.2 command wrapped in
                                TPM_ExecuteTransport counts as that, 0xe7)
@@ -185,6 +192,7 @@ class Relay:
         self.cmd = b""            # the command being answered
         self.tampered = None      # the last command whose response was changed
         self.segment = []         # (seq, dir, ordinal, bytes) since the last mark
+        self.segments = {}        # label -> its segment (the last mark of that label)
 
     def say(self, msg):
         if self.log:
@@ -236,13 +244,27 @@ class Relay:
             if w == "mark":
                 self.write("# mark %s" % " ".join(words[1:]))
                 self.segment = []
+                if len(words) > 1:
+                    self.segments[words[1]] = self.segment
                 return "marked"
             if w == "scan":
                 needle = detect.unhex(words[1])
-                hits = detect.find(self.segment, needle)
+                seg = self.segment
+                if len(words) > 2:
+                    if words[2] not in self.segments:
+                        return "error no mark %s" % words[2]
+                    seg = self.segments[words[2]]
+                hits = detect.find(seg, needle)
                 for seq, d, o in hits:
                     self.write("# hit %s in %d %s %08x" % (words[1], seq, d, o))
                 return "hits %d" % len(hits)
+            if w == "sniff":
+                seg = self.segment
+                if len(words) > 2:
+                    if words[2] not in self.segments:
+                        return "error no mark %s" % words[2]
+                    seg = self.segments[words[2]]
+                return "data %s" % sniff(seg, int(words[1], 16))
             if w == "count":
                 o = int(words[1], 16)
                 return "count %d" % sum(1 for _, d, oo, _ in self.segment if d == "C" and oo == o)
@@ -311,6 +333,27 @@ class Relay:
             resp = self.tamper(ordinal, resp)
             self.record("R", ordinal, resp)
             return resp
+
+
+def sniff(segment, ordinal):
+    """The first TPM2B parameter of each successful TPM 2.0 response to
+    ORDINAL in SEGMENT, hex, oldest first, space-separated ("none" without
+    one): after the header, or after the parameterSize of a response with
+    sessions (tag 0x8002)."""
+    out = []
+    for _, d, o, b in segment:
+        if d != "R" or o != ordinal or len(b) < 12:
+            continue
+        tag, _, rc = struct.unpack_from(">HII", b, 0)
+        if rc != 0:
+            continue
+        off = HDR + (4 if tag == 0x8002 else 0)
+        if len(b) < off + 2:
+            continue
+        n = struct.unpack_from(">H", b, off)[0]
+        if n and len(b) >= off + 2 + n:
+            out.append(b[off + 2:off + 2 + n].hex())
+    return " ".join(out) or "none"
 
 
 def parse_ords(text):

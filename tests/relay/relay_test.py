@@ -113,6 +113,14 @@ def live_test(d):
     check("control scan finds a response's bytes", ctl("scan " + secret) == "hits 1")
     check("control count: commands of an ordinal since the mark",
           ctl("count 17b") == "count 1" and ctl("count 15e") == "count 0")
+    check("control sniff: a plain GetRandom's bytes", ctl("sniff 17b") == "data " + secret)
+    check("control sniff: none for an ordinal not answered", ctl("sniff 15e") == "data none")
+    check("control mark s2", ctl("mark s2") == "marked")
+    check("control scan LABEL: an earlier mark's segment",
+          ctl("scan " + secret) == "hits 0" and ctl("scan %s s1" % secret) == "hits 1")
+    check("control scan LABEL: an unknown mark", ctl("scan %s nosuch" % secret).startswith("error"))
+    check("control sniff LABEL: in an earlier mark's segment",
+          ctl("sniff 17b") == "data none" and ctl("sniff 17b s1") == "data " + secret)
     check("control arms a rule", ctl("tamper 17b:trunc=11") == "armed 1")
     r4 = xfer(mine, tpm2(0x17B, b"\0\x10"))
     check("armed rule truncates the next response", len(r4) == 11 and r4[5] == 11, r4.hex())
