@@ -17,27 +17,30 @@
 #     the tool's signature, PolicyPCR and PolicyAuthorize (RSA and ECDSA);
 #     with a policyRef: tpm2_policyauthorize -q's digest, the unseal, and a
 #     signature over another policyRef refused by the TPM.
-# Prints "not ok" lines (and "ok" ones with TK_VERBOSE=1) and "N passed, N
-# failed" last; exit 1 on failure. TP=path: the binary (default: next to this).
+# Prints KTAP, a check a test point (a failed check's output as "# " lines
+# before its "not ok"), "# Totals: pass:N fail:N skip:N" last; exit 1 on
+# failure. TP=path: the binary (default: next to this).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 TP=${TP:-$here/trusted-policy}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tk-policy.XXXXXX")
-pass=0 fail=0 swtpm_pid=
+pass=0 fail=0 skip=0 swtpm_pid=
 cleanup() {
 	if [ -n "$swtpm_pid" ]; then kill "$swtpm_pid" 2>/dev/null || true; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
-ok() { pass=$((pass + 1)); [ "${TK_VERBOSE:-0}" != 1 ] || echo "ok $*"; }
-nok() { fail=$((fail + 1)); echo "not ok $*"; }
+n=0
+ok() { n=$((n + 1)) pass=$((pass + 1)); echo "ok $n ${*//#/ }"; }
+nok() { n=$((n + 1)) fail=$((fail + 1)); echo "not ok $n ${*//#/ }"; }
 check() { # DESC CMD...
 	local d=$1
 	shift
-	if "$@" >"$work/out" 2>&1; then ok "$d"; else nok "$d"; sed 's/^/# /' "$work/out"; fi
+	if "$@" >"$work/out" 2>&1; then ok "$d"; else sed 's/^/# /' "$work/out"; nok "$d"; fi
 }
 eq() { [ "$1" = "$2" ] || { echo "got '$1', expected '$2'"; return 1; }; }
 cd "$work" || exit 1
+echo "KTAP version 1"
 
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out rsa.pem 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ec.pem 2>/dev/null
@@ -286,7 +289,8 @@ check "--help" "$TP" --help
 
 # --- against the TPM --------------------------------------------------------
 if ! command -v swtpm >/dev/null || ! command -v tpm2_policyauthorize >/dev/null; then
-	echo "# SKIP the TPM checks: swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
+	n=$((n + 1)) skip=$((skip + 1))
+	echo "ok $n the TPM checks # SKIP swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
 else
 	mkdir state
 	port=$((20000 + RANDOM % 30000))
@@ -361,5 +365,5 @@ else
 	check "pcr-digest is tpm2_policypcr's (trial session)" \
 		eq "$(xxd -p pcr.dig | tr -d '\n')" "$("$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt)"
 fi
-echo "$pass passed, $fail failed"
+echo "# Totals: pass:$pass fail:$fail skip:$skip"
 [ "$fail" = 0 ]
