@@ -17,7 +17,7 @@
 # reviewed findings not fixed yet ("FILE: CODE: the line's text", no line
 # numbers): a finding not in it fails, and so does an entry that no longer
 # occurs (the baseline only shrinks: delete the line). `tests/lint.sh
-# --harness` runs those two alone (no kernel tree, no build: seconds).
+# --harness` runs those two alone (no kernel tree, no build: half a minute).
 # The build runs in a scratch copy of src/ ($TEK_CACHE/lint/src, emptied
 # first, the same path for every checkout: ccache, which replays a cached
 # compile's warnings, finds its entries), so every file is compiled afresh
