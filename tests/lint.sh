@@ -49,24 +49,27 @@ report() {
 	fi
 }
 
-# The findings of check @1, keys "FILE: CODE: excerpt" one a line on stdin,
-# against the baseline's entries for that check: prints each new finding
-# and each entry that no longer occurs; the reviewed rest only counted.
-# An entry's check is its CODE: SC<n> is shellcheck's, "pyflakes" pyflakes'.
+# The findings of check @1, "KEY<tab>FILE:LINE" one a line on stdin (KEY:
+# "FILE: CODE: excerpt"), against the baseline's entries for that check:
+# prints each new finding (with where it is) and each entry that no longer
+# occurs; the reviewed rest only counted. An entry's check is its CODE:
+# SC<n> is shellcheck's, "pyflakes" pyflakes'.
 against_baseline() {
-	local name=$1 pat=$2 now base
-	now=$(LC_ALL=C sort)
+	local name=$1 pat=$2 found now base
+	found=$(cat)
+	now=$(printf '%s\n' "$found" | cut -f1 | LC_ALL=C sort)
 	base=$(grep -v '^#' "$baseline" 2>/dev/null | grep -E "^[^:]+: $pat: " | LC_ALL=C sort)
 	report "$name" "$(LC_ALL=C comm -23 <(printf '%s\n' "$now" | grep .) <(printf '%s\n' "$base" | grep .) |
-			sed 's/^/new: /'
+			awk -F'\t' 'NR == FNR { at[$1] = at[$1] (at[$1] == "" ? "" : ", ") $2; next }
+				{ print "new: " $0 " (" at[$0] ")" }' <(printf '%s\n' "$found") -
 		LC_ALL=C comm -13 <(printf '%s\n' "$now" | grep .) <(printf '%s\n' "$base" | grep .) |
 			sed 's/^/gone (delete it from tests\/lint-baseline.txt): /')"
 	result[$name]+=" ($(printf '%s\n' "$now" | grep -c .) found, $(printf '%s\n' "$base" | grep -c .) in the baseline)"
 }
 
 # Key of a finding: "FILE: CODE: " and the text of FILE's line LINE with its
-# spaces squeezed (stable while the line is; line numbers are not).
-# Input: "FILE:LINE:COL: CODE" lines.
+# spaces squeezed (stable while the line is; line numbers are not), then a
+# tab and "FILE:LINE". Input: "FILE:LINE:COL: CODE" lines.
 keyed() {
 	awk -F: '{
 		file = $1; line = $2; code = $0; sub(/^[^:]*:[^:]*:[^:]*: /, "", code)
@@ -75,7 +78,7 @@ keyed() {
 		while ((getline l < file) > 0) if (++n == line) { text = l; break }
 		close(file)
 		gsub(/[ \t]+/, " ", text); sub(/^ /, "", text); sub(/ $/, "", text)
-		print file ": " code ": " text
+		print file ": " code ": " text "\t" file ":" line
 	}'
 }
 
