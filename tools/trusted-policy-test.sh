@@ -227,7 +227,7 @@ auth_a=$("$TP" authorize --signer ec.pem --policy-ref $A)
 check "authorize --policy-ref A: SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || name) || A) (Python)" \
 	eq "$auth_a" "$(authorize_py "$ec_name" $A)"
 check "  ... not the authPolicy without one" bash -c "[ '$auth_a' != '$("$TP" authorize --signer ec.pem)' ]"
-echo "$(mkkey "0008000b000000120020${auth_a}00100020$(printf '%064d' 0)")" >ka.hex
+mkkey "0008000b000000120020${auth_a}00100020$(printf '%064d' 0)" >ka.hex
 check "add: refused on a key sealed with policyRef A, without --policy-ref" \
 	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt ka.hex x.hex 2>err && grep -q 'policyRef none' err"
 check "add: refused on it with --policy-ref B" \
@@ -318,12 +318,12 @@ else
 		"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt | xxd -r -p >approved.bin
 		"$TP" sign --signer $k.pem --policy "$(xxd -p approved.bin | tr -d '\n')" -o $k.sig
 		unseal() {
-			tpm2_loadexternal -Q -C o -u $k.tpub -c $k.ctx &&
-			tpm2_verifysignature -Q -c $k.ctx -g sha256 -m approved.bin -s $k.sig -t $k.tkt &&
+			tpm2_loadexternal -Q -C o -u "$k.tpub" -c "$k.ctx" &&
+			tpm2_verifysignature -Q -c "$k.ctx" -g sha256 -m approved.bin -s "$k.sig" -t "$k.tkt" &&
 			tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
 			tpm2_startauthsession -Q --policy-session -S p.ctx &&
 			tpm2_policypcr -Q -S p.ctx -l sha256:7,16 &&
-			tpm2_policyauthorize -Q -S p.ctx -i approved.bin -n $k.name -t $k.tkt &&
+			tpm2_policyauthorize -Q -S p.ctx -i approved.bin -n "$k.name" -t "$k.tkt" &&
 			tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
 		}
 		check "$k: sealed to authorize, unsealed with the tool's signed PolicyPCR (VerifySignature, PolicyPCR, PolicyAuthorize)" unseal
