@@ -30,8 +30,11 @@
 # Logs: build/run-<timestamp>/check-<stage>.log; output of each stage also
 # goes to the terminal.
 # The closing "N passed, N failed, N skipped" sums the run's counts files
-# (PASSED FAILED SKIPPED): one per guest boot and per failed guest step
-# (run-all.sh), and host/counts (the host unit tests' summary line).
+# (PASSED FAILED SKIPPED): one per guest boot (tests/qemu/ktap.py over its
+# results.ktap) and per failed guest step ("0 1 0", run-all.sh), host/counts
+# (ktap.py over host/results.ktap, the host unit tests' KTAP document), and
+# the package test's and the real system's (pkg/counts, realsys/counts: their
+# own test points plus their boots' counts).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=qemu/common.sh
 . "$(dirname "$0")/qemu/common.sh"
@@ -138,12 +141,15 @@ else
 fi
 if [ -f "$TK_TOP/tests/host/Makefile" ]; then
 	# (through ccache, as every other build of the same sources: tk_ccache)
-	stage host tk_ccache make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
-	# The host tests' closing "N passed, N failed" line as a counts file.
+	# Their KTAP document in the run, counted by ktap.py as a boot's is (no
+	# document, a build that failed: one failure).
 	mkdir -p "$run/host"
-	sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2 0/p' "$run/check-host.log" 2>/dev/null |
-		tail -n 1 >"$run/host/counts" || true
-	[ -s "$run/host/counts" ] || rm -f "$run/host/counts"
+	stage host tk_ccache env TKH_HOST_KTAP="$run/host/results.ktap" \
+		make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
+	case ",$stages," in
+	*,host,*) python3 "$TK_QEMU/ktap.py" --name host --results "$run/host/results.ktap" \
+		--done '' --counts "$run/host/counts" >/dev/null || true ;;
+	esac
 	stage fuzz tk_ccache make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
 else
 	skipped host "no tests/host/Makefile"

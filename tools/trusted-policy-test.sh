@@ -17,27 +17,30 @@
 #     the tool's signature, PolicyPCR and PolicyAuthorize (RSA and ECDSA);
 #     with a policyRef: tpm2_policyauthorize -q's digest, the unseal, and a
 #     signature over another policyRef refused by the TPM.
-# Prints "not ok" lines (and "ok" ones with TK_VERBOSE=1) and "N passed, N
-# failed" last; exit 1 on failure. TP=path: the binary (default: next to this).
+# Prints KTAP, a check a test point (a failed check's output as "# " lines
+# before its "not ok"), "# Totals: pass:N fail:N skip:N" last; exit 1 on
+# failure. TP=path: the binary (default: next to this).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 TP=${TP:-$here/trusted-policy}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tk-policy.XXXXXX")
-pass=0 fail=0 swtpm_pid=
+pass=0 fail=0 skip=0 swtpm_pid=
 cleanup() {
 	if [ -n "$swtpm_pid" ]; then kill "$swtpm_pid" 2>/dev/null || true; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
-ok() { pass=$((pass + 1)); [ "${TK_VERBOSE:-0}" != 1 ] || echo "ok $*"; }
-nok() { fail=$((fail + 1)); echo "not ok $*"; }
+n=0
+ok() { n=$((n + 1)) pass=$((pass + 1)); echo "ok $n ${*//#/ }"; }
+nok() { n=$((n + 1)) fail=$((fail + 1)); echo "not ok $n ${*//#/ }"; }
 check() { # DESC CMD...
 	local d=$1
 	shift
-	if "$@" >"$work/out" 2>&1; then ok "$d"; else nok "$d"; sed 's/^/# /' "$work/out"; fi
+	if "$@" >"$work/out" 2>&1; then ok "$d"; else sed 's/^/# /' "$work/out"; nok "$d"; fi
 }
 eq() { [ "$1" = "$2" ] || { echo "got '$1', expected '$2'"; return 1; }; }
 cd "$work" || exit 1
+echo "KTAP version 1"
 
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out rsa.pem 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ec.pem 2>/dev/null
@@ -224,7 +227,7 @@ auth_a=$("$TP" authorize --signer ec.pem --policy-ref $A)
 check "authorize --policy-ref A: SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || name) || A) (Python)" \
 	eq "$auth_a" "$(authorize_py "$ec_name" $A)"
 check "  ... not the authPolicy without one" bash -c "[ '$auth_a' != '$("$TP" authorize --signer ec.pem)' ]"
-echo "$(mkkey "0008000b000000120020${auth_a}00100020$(printf '%064d' 0)")" >ka.hex
+mkkey "0008000b000000120020${auth_a}00100020$(printf '%064d' 0)" >ka.hex
 check "add: refused on a key sealed with policyRef A, without --policy-ref" \
 	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt ka.hex x.hex 2>err && grep -q 'policyRef none' err"
 check "add: refused on it with --policy-ref B" \
@@ -317,7 +320,8 @@ check "revoke: --counter-index that is no NV index refused" \
 
 # --- against the TPM --------------------------------------------------------
 if ! command -v swtpm >/dev/null || ! command -v tpm2_policyauthorize >/dev/null; then
-	echo "# SKIP the TPM checks: swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
+	n=$((n + 1)) skip=$((skip + 1))
+	echo "ok $n the TPM checks # SKIP swtpm or tpm2-tools not installed (Debian: swtpm, tpm2-tools)"
 else
 	mkdir state
 	port=$((20000 + RANDOM % 30000))
@@ -345,12 +349,12 @@ else
 		"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt | xxd -r -p >approved.bin
 		"$TP" sign --signer $k.pem --policy "$(xxd -p approved.bin | tr -d '\n')" -o $k.sig
 		unseal() {
-			tpm2_loadexternal -Q -C o -u $k.tpub -c $k.ctx &&
-			tpm2_verifysignature -Q -c $k.ctx -g sha256 -m approved.bin -s $k.sig -t $k.tkt &&
+			tpm2_loadexternal -Q -C o -u "$k.tpub" -c "$k.ctx" &&
+			tpm2_verifysignature -Q -c "$k.ctx" -g sha256 -m approved.bin -s "$k.sig" -t "$k.tkt" &&
 			tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
 			tpm2_startauthsession -Q --policy-session -S p.ctx &&
 			tpm2_policypcr -Q -S p.ctx -l sha256:7,16 &&
-			tpm2_policyauthorize -Q -S p.ctx -i approved.bin -n $k.name -t $k.tkt &&
+			tpm2_policyauthorize -Q -S p.ctx -i approved.bin -n "$k.name" -t "$k.tkt" &&
 			tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
 		}
 		check "$k: sealed to authorize, unsealed with the tool's signed PolicyPCR (VerifySignature, PolicyPCR, PolicyAuthorize)" unseal
@@ -457,5 +461,5 @@ else
 	check "  ... so the revoked approval stays refused" refused unseal_nv $n0
 	nv_done
 fi
-echo "$pass passed, $fail failed"
+echo "# Totals: pass:$pass fail:$fail skip:$skip"
 [ "$fail" = 0 ]

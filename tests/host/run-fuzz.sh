@@ -12,12 +12,14 @@ mkdir -p build/artifacts
 
 # run_one BINARY NAME: one fuzz run; its exit status in build/fuzz-NAME.rc.
 run_one() {
-	local f=$1 name=$2 work=build/corpus/$2 rc=0
+	local f=$1 name=$2 work=build/corpus/$2 rc=0 dirs=()
 	mkdir -p "$work"
+	dirs=("$work")
+	[ -d "$seeds/$name" ] && dirs+=("$seeds/$name")
 	"$f" -max_total_time="$secs" -runs="$runs" -max_len=4096 \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="build/artifacts/$name-" \
-		"$work" $([ -d "$seeds/$name" ] && echo "$seeds/$name") \
+		"${dirs[@]}" \
 		>"build/fuzz-$name.log" 2>&1 || rc=$?
 	echo "$rc" >"build/fuzz-$name.rc"
 }

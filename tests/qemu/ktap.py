@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Verdict of one boot: the KTAP results channel plus the console log.
 
-usage: ktap.py --name BOOT --results FILE --console FILE [--qemu-status N]
-               [--elapsed S] [--counts FILE]
+usage: ktap.py --name BOOT --results FILE [--console FILE] [--qemu-status N]
+               [--elapsed S] [--counts FILE] [--done LINE]
+
+The same verdict for documents that are not a boot's (the host tests,
+tests/host/run-tests.sh): no --console, --done '' (no end marker).
 
 Fails when: any "not ok" (SKIP is a pass, listed with its reason); a plan
 missing or not matching its results; results out of order; the document
-missing or truncated (no "# tk-init: done" at the end); QEMU timed out; the
-console shows a kernel report (WARNING:, BUG:, Oops, KASAN, kmemleak leaks,
-Call Trace, Kernel panic). Lines the guest init copied from test output to
+missing or truncated (no "# tk-init: done", or --done's line, at the end);
+QEMU timed out; the console shows a kernel report (WARNING:, BUG:, Oops,
+KASAN, kmemleak leaks, Call Trace, Kernel panic). Lines the guest init copied from test output to
 the console ("tk| ", "tk! ", "tk-init: ") are not scanned.
 
 Counts are leaf test points; a script that fails without failing results
@@ -168,14 +171,29 @@ def group_skips(skips):
     return lines
 
 
+def console_reports(path):
+    """The kernel reports in a console log, as "PATH:LINE: text"."""
+    bad = []
+    with open(path, "rb") as f:
+        for n, line in enumerate(f.read().decode("utf-8", "replace").splitlines(), 1):
+            line = line.rstrip("\r")
+            if line.startswith(OURS):
+                continue
+            if CONSOLE_BAD.search(line):
+                bad.append("%s:%d: %s" % (path, n, line))
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
     ap.add_argument("--results", required=True)
-    ap.add_argument("--console", required=True)
+    ap.add_argument("--console")
     ap.add_argument("--qemu-status", type=int, default=0)
     ap.add_argument("--elapsed", default="")
     ap.add_argument("--counts")
+    ap.add_argument("--done", default=DONE,
+                    help="the line that ends a complete document ('': none)")
     a = ap.parse_args()
     v = Verdict()
 
@@ -201,20 +219,15 @@ def main():
             evaluate(top, "", v)
             if top.plan == 0:
                 v.problem("no tests ran")
-            if not any(l.strip() == DONE for l in lines):
-                v.problem("results truncated (no '%s'): the guest did not finish" % DONE)
+            if a.done and not any(l.strip() == a.done for l in lines):
+                v.problem("results truncated (no '%s'): the guest did not finish" % a.done)
 
     bad = []
-    try:
-        with open(a.console, "rb") as f:
-            for n, line in enumerate(f.read().decode("utf-8", "replace").splitlines(), 1):
-                line = line.rstrip("\r")
-                if line.startswith(OURS):
-                    continue
-                if CONSOLE_BAD.search(line):
-                    bad.append("%s:%d: %s" % (a.console, n, line))
-    except OSError as e:
-        v.problem("no console log: %s" % e)
+    if a.console is not None:
+        try:
+            bad = console_reports(a.console)
+        except OSError as e:
+            v.problem("no console log: %s" % e)
     if bad:
         v.problem("kernel reports on the console (%d lines)" % len(bad))
 

@@ -132,5 +132,63 @@ class Verdict(unittest.TestCase):
         self.assertEqual(verdict(GOOD, console=console)[0], 0)
 
 
+# The host tests' document (tests/host/run-tests.sh): no console, no end line.
+HOST = """KTAP version 1
+1..2
+  KTAP version 1
+  1..2
+  ok 1 test_a: x == 1
+  # test_b (t.c:9): y == 2 failed
+  #     3 (0x3) != 2 (0x2)
+  not ok 2 test_b: y == 2
+  # Totals: pass:1 fail:1
+# test_one: exit status 1
+not ok 1 test_one # exit status 1
+  KTAP version 1
+  1..1
+  ok 1 test_c: z
+  # Totals: pass:1 fail:0
+# test_two: exit status 134
+not ok 2 test_two # exit status 134
+"""
+
+
+def host_verdict(results):
+    with tempfile.TemporaryDirectory() as d:
+        r, n = os.path.join(d, "r"), os.path.join(d, "n")
+        with open(r, "w") as f:
+            f.write(results)
+        p = subprocess.run([sys.executable, os.path.join(HERE, "ktap.py"), "--name", "host",
+                            "--results", r, "--done", "", "--counts", n],
+                           capture_output=True, text=True)
+        with open(n) as f:
+            return p.returncode, [int(x) for x in f.read().split()], p.stdout
+
+
+class HostDocument(unittest.TestCase):
+    def test_checks_counted_crash_adds_one(self):
+        # a failed check is one failure; a binary that failed with all its
+        # checks passing (a sanitizer report at exit) one more
+        rc, counts, out = host_verdict(HOST)
+        self.assertEqual(rc, 1)
+        self.assertEqual(counts, [2, 2, 0])
+        self.assertIn("not ok test_one/test_b: y == 2", out)
+        self.assertIn("#     3 (0x3) != 2 (0x2)", out)
+        self.assertIn("# test_two: exit status 134", out)
+
+    def test_pass_without_console_or_end_line(self):
+        doc = HOST.replace("not ok 2 test_b", "ok 2 test_b").replace(
+            "not ok 1 test_one", "ok 1 test_one").replace("not ok 2 test_two", "ok 2 test_two")
+        rc, counts, out = host_verdict(doc)
+        self.assertEqual((rc, counts), (0, [3, 0, 0]), out)
+        self.assertTrue(out.startswith("PASS host: 3 passed, 0 failed, 0 skipped"), out)
+
+    def test_truncated_subtest(self):
+        doc = HOST.replace("  1..1\n", "  1..2\n")
+        rc, counts, out = host_verdict(doc)
+        self.assertEqual(rc, 1)
+        self.assertIn("planned 2, got 1 results", out)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -123,6 +123,7 @@ finish() {
 	exit
 }
 # chroot_mounts ROOT: what apt, DKMS and update-initramfs need in a chroot.
+# shellcheck disable=SC2317  # called by the functions tk_step runs
 chroot_mounts() {
 	mount -t proc proc "$1/proc" && mounts+=("$1/proc")
 	mount -t sysfs sysfs "$1/sys" && mounts+=("$1/sys")
@@ -159,6 +160,7 @@ fi
 # --- the installed system -------------------------------------------------------
 root=$run/root
 tb=$(now)
+# shellcheck disable=SC2317  # run through tk_step
 install_pkg() {
 	rm -rf --one-file-system "$root"
 	cp -a "$base" "$root"
@@ -181,6 +183,7 @@ else
 fi
 
 tb=$(now)
+# shellcheck disable=SC2317  # run through tk_step
 make_image() {
 	if [ -n "${TKH_REALSYS_HOOK:-}" ]; then
 		install -m 0755 "$TKH_REALSYS_HOOK" "$root/usr/share/initramfs-tools/hooks/trusted-keys"
@@ -252,6 +255,7 @@ fi
 # --- update-initramfs on the host -------------------------------------------------
 mnt=$run/mnt
 tb=$(now)
+# shellcheck disable=SC2317  # run through tk_step
 initramfs() {
 	mkdir -p "$mnt"
 	mount -o loop,offset=1048576 "$run/disk.img" "$mnt" && mounts+=("$mnt")

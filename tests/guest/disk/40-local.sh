@@ -240,6 +240,7 @@ refused "root in a session keyring owned by uid $U: logon= refused" EPERM \
 # command with $id); the logon key must die within 5 s.
 life() {
 	keyctl add trusted "$1" "load $blob $O logon=tk:$1" @u >/dev/null || return 1
+	# shellcheck disable=SC2034  # for the command "$2" evals
 	id=$(dk_id trusted "$1") || return 1
 	dk_id logon "tk:$1" >/dev/null || { echo "no logon key tk:$1" >&2; return 1; }
 	eval "$2" || return 1

@@ -55,6 +55,7 @@ take() {
 			t_check "$1 -> $2: $fmt/$kind blob loads and reads back identical" \
 				ek_reloads "$(ek_name $fmt $kind 3)" "$b"
 			[ "$3" = quota ] || continue
+			# shellcheck disable=SC2154  # q: set by the eval above
 			t_check "$1 -> $2: $fmt/$kind same /proc/keys size" \
 				ek_eq size "$(ek_quota "$(ek_name $fmt $kind 3)")" "$q"
 		done

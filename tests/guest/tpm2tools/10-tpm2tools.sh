@@ -75,6 +75,7 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 		tk_refused th "load $(got tools-h.blob)"
 	t_check "no transient object or session left" tk_eq leftovers "$(tk2_leftovers)" "0 0 0"
 
+	# shellcheck disable=SC2317  # run through t_check
 	ours_seal() { # NAME OPTIONS
 		tk_add "o_$1" "new 32 $2" && save "ours-$1.blob" "$(tk_blob "o_$1")" || return 1
 		tk_have_enc || return 0
@@ -83,6 +84,7 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 	t_check "ours: sealed under 0x81000001 and saved for tpm2-tools" ours_seal srk keyhandle=0x81000001
 	t_check "ours: sealed with blobauth=hello and saved" ours_seal auth "keyhandle=0x81000001 blobauth=hello"
 	# PCR 16 reset to zero (TPM2_PCR_Reset), as the host's copy starts it
+	# shellcheck disable=SC2317  # run through t_check
 	pin_seal() {
 		_r=$(tk2_tpm "$(tk2_cmd 8002 0000013d 0000001000000009400000090000000000)")
 		[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }

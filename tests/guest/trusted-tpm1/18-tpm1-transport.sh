@@ -24,6 +24,7 @@ t_mods test ref-if-any
 EBADMSG=0xffffffffffffffb6	# -74
 # shellcheck disable=SC2034  # used in eval
 NOTICE="refused: its public key is not readable"
+# shellcheck disable=SC2034  # used in eval
 CLEAR="sessions=0: key material crosses the TPM bus in clear"
 
 a0=$(tk1_sessions)

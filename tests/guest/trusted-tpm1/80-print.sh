@@ -39,17 +39,20 @@ t_check "load: print gives the loaded blob" \
 up=$(echo "$p" | tr a-f A-F)
 t_check "an uppercase blob loads, prints in lowercase" \
 	eval 'tk_add q_u "load $up" && tk_eq print "$(tk_blob q_u)" "$p"'
+# shellcheck disable=SC2034  # used in eval
 mixed=$(echo "$up" | cut -c1-100)$(echo "$p" | cut -c101-)
 t_check "a mixed-case blob loads, prints in lowercase" \
 	eval 'tk_add q_m "load $mixed" && tk_eq print "$(tk_blob q_m)" "$p"'
 
 tk_add q_x "new 128"
+# shellcheck disable=SC2034  # used in eval
 px=$(tk_blob q_x)
 t_check "128-byte key: the loaded blob prints back" \
 	eval 'tk_add q_x2 "load $px" && tk_eq print "$(tk_blob q_x2)" "$px"'
 
 if pi=$(tk_pcrinfo 23); then
 	tk_add q_p "new 32 pcrinfo=$pi"
+	# shellcheck disable=SC2034  # used in eval
 	pp=$(tk_blob q_p)
 	t_check "a PCR-bound blob prints back as loaded" \
 		eval 'tk_add q_p2 "load $pp" && tk_eq print "$(tk_blob q_p2)" "$pp" && stored_data "$pp"'
@@ -58,6 +61,7 @@ else
 fi
 
 t_check "update reseals" tk_updates q_k
+# shellcheck disable=SC2034  # used in eval
 p2=$(tk_blob q_k)
 t_check "update: print gives the new blob" \
 	eval 'tk_eq print "$(keyctl print "$id")" "$p2" && canonical "$p2" && stored_data "$p2"'

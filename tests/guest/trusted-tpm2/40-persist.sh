@@ -44,6 +44,7 @@ same() { # DESC ENCRYPTED-NAME SAVED-ENC
 }
 
 if [ "${TK_PHASE:-1}" = 1 ]; then
+	# shellcheck disable=SC2317  # run through t_check
 	make() {
 		tk_add s_d "new 32" && save d "$(tk_blob s_d)" &&
 			tk_add s_o "new 48 keyhandle=0x40000001" && save o "$(tk_blob s_o)" &&
@@ -53,6 +54,7 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 			tk_add s_p "new 32 pcrs=sha256:16" && save p "$(tk_blob s_p)"
 	}
 	t_check "phase 1: keys sealed (default, 0x40000001, blobauth, pcrs 12 and 16), blobs saved" make
+	# shellcheck disable=SC2317  # run through t_check
 	encs() {
 		for _k in d o c; do
 			tk_enc_new "e_$_k" "s_$_k" && save "$_k-enc" "$(tk_enc_blob "e_$_k")" || return 1
@@ -64,6 +66,7 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 		t_skip "phase 1: encrypted keys under them" "no encrypted key type taking trusted masters on $K"
 	fi
 	if [ -n "$REF" ]; then
+		# shellcheck disable=SC2317  # run through t_check
 		ref() {
 			tk_mods ref && tk_add s_r "new 32 keyhandle=0x81000001" &&
 				save r "$(tk_blob s_r)" && tk_enc_new e_r s_r &&
