@@ -427,16 +427,16 @@ else
 	unseal_nv() { # N: sign PolicyPCR + PolicyNV(<= N); unseal with tpm2-tools
 		printf '%016x' "$1" | xxd -r -p >nb.bin &&
 		"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt --counter "$1" \
-			--counter-index $NV | xxd -r -p >appr.bin &&
+			--counter-index "$NV" | xxd -r -p >appr.bin &&
 		"$TP" sign --signer ec.pem --policy "$(xxd -p appr.bin | tr -d '\n')" \
-			--policy-ref $A --counter-index $NV -o nv.sig &&
+			--policy-ref $A --counter-index "$NV" -o nv.sig &&
 		cat appr.bin rvref.bin >arv.bin &&
 		tpm2_loadexternal -Q -C o -u ec.tpub -c ec.ctx &&
 		tpm2_verifysignature -Q -c ec.ctx -g sha256 -m arv.bin -s nv.sig -t nv.tkt &&
 		tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
 		tpm2_startauthsession -Q --policy-session -S p.ctx &&
 		tpm2_policypcr -Q -S p.ctx -l sha256:7,16 &&
-		tpm2_policynv -Q -S p.ctx -i nb.bin $NV ule &&
+		tpm2_policynv -Q -S p.ctx -i nb.bin "$NV" ule &&
 		tpm2_policyauthorize -Q -S p.ctx -i appr.bin -q rvref.bin -n ec.name -t nv.tkt &&
 		tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
 	}
