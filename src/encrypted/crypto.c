@@ -123,6 +123,7 @@ int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
 	}
 	return 0;
 }
+
 /* Test kernels (CONFIG_FAIL_FUNCTION): the cipher fails, as a crypto call may. */
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(encrypted_cbc_encrypt, ERRNO);
@@ -161,6 +162,7 @@ int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
 	}
 	return 0;
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(encrypted_cbc_decrypt, ERRNO);
 #endif

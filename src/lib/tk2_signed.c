@@ -46,7 +46,7 @@ static bool take_tpm2b(struct tk_rsp_buf *r, u16 max, struct tk_span *out)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_load_external(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			   const u8 *pub, u32 pub_len, u32 hierarchy)
+			  const u8 *pub, u32 pub_len, u32 hierarchy)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_LOAD_EXTERNAL);
 	tk_cmd_u16(b, 0);			/* inPrivate: none */
@@ -66,7 +66,7 @@ int tk2_cmd_load_external(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * response is malformed or has bytes left over.
  */
 int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
-			   struct tk_span *name)
+			  struct tk_span *name)
 {
 	struct tk_rsp_buf r;
 	int rc;
@@ -95,7 +95,7 @@ int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_verify_signature(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      u32 key, const u8 *digest, u16 digest_len,
+			     u32 key, const u8 *digest, u16 digest_len,
 			      const u8 *sig, u32 sig_len)
 {
 	struct tk_span d = { .p = digest, .len = digest_len };
@@ -152,7 +152,7 @@ int tk2_rsp_verify_signature(const u8 *rsp, u32 size, struct tk_span *ticket)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      const struct tk2_policy_authorize_in *in)
+			     const struct tk2_policy_authorize_in *in)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS,
 		     TK2_CC_POLICY_AUTHORIZE);
@@ -175,7 +175,7 @@ int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_policy_auth_value(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			       u32 session)
+			      u32 session)
 {
 	return tk2_cmd_policy(b, buf, size, TK2_CC_POLICY_AUTH_VALUE, session,
 			       NULL, 0);
@@ -221,7 +221,7 @@ static void take_signature(struct tk_rsp_buf *r, struct tk2_authorize_body *o)
  * the signature RSASSA or ECDSA with a known hash, or sigAlg NULL.
  */
 int tk2_authorize_body_parse(const u8 *body, u32 len,
-			      struct tk2_authorize_body *out)
+			     struct tk2_authorize_body *out)
 {
 	struct tk_rsp_buf r = { .data = body, .len = len };
 	struct tk_span pub;

@@ -17,12 +17,12 @@
 #define TK2_NAME_MAX		(2 + TK2_DIGEST_MAX)
 
 int tk2_cmd_load_external(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			   const u8 *pub, u32 pub_len, u32 hierarchy);
+			  const u8 *pub, u32 pub_len, u32 hierarchy);
 int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
-			   struct tk_span *name);
+			  struct tk_span *name);
 
 int tk2_cmd_verify_signature(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      u32 key, const u8 *digest, u16 digest_len,
+			     u32 key, const u8 *digest, u16 digest_len,
 			      const u8 *sig, u32 sig_len);
 int tk2_rsp_verify_signature(const u8 *rsp, u32 size, struct tk_span *ticket);
 
@@ -36,9 +36,9 @@ struct tk2_policy_authorize_in {
 };
 
 int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      const struct tk2_policy_authorize_in *in);
+			     const struct tk2_policy_authorize_in *in);
 int tk2_cmd_policy_auth_value(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			       u32 session);
+			      u32 session);
 
 /*
  * The CommandPolicy of a PolicyAuthorize in a TPMKey: TPM2B_PUBLIC keySign,
@@ -56,6 +56,6 @@ struct tk2_authorize_body {
 int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg);
 
 int tk2_authorize_body_parse(const u8 *body, u32 len,
-			      struct tk2_authorize_body *out);
+			     struct tk2_authorize_body *out);
 
 #endif /* TK2_SIGNED_H */

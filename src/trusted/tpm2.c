@@ -145,7 +145,7 @@ static int create_errno(int rc, const struct trusted_key_payload *p,
 }
 
 static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload *p,
-		  const struct tk_options *o, u16 alg)
+		       const struct tk_options *o, u16 alg)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS), own = pcrs || o->policykey_len;
 	struct tk2_create_in in = {
@@ -244,7 +244,7 @@ static int seal_held(u8 *buf, struct seal_work *w,
 }
 
 static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
-		bool draw)
+		     bool draw)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
 	u16 alg = tk2_hash_alg(o->hash);
@@ -350,7 +350,7 @@ static int load_object(u8 *buf, struct unseal_work *w)
 	int rc;
 
 	rc = tk2_cmd_load(&b, buf, PAGE_SIZE, w->parent.handle,
-			   &w->parent.auth, w->key.priv, w->key.priv_len,
+			  &w->parent.auth, w->key.priv, w->key.priv_len,
 			   w->key.pub, w->key.pub_len);
 	if (!rc && w->use) {
 		struct tk2_session *s[] = { &w->ts.s };

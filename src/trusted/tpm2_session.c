@@ -534,7 +534,7 @@ int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
 			     TK2_CC_GET_RANDOM);
 		tk_cmd_u16(&b, min_t(u32, len - done, TK2_SHA256_SIZE));
 		rc = tk_cmd_end(&b) ?: trusted_tpm2_sess_send(buf, ts, s, 1, 0,
-							     NULL, 0);
+							      NULL, 0);
 		if (rc)
 			return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
 		/* checked whole by tk2_rsp_sessions(): parameterSize fits */

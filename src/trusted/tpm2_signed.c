@@ -273,7 +273,7 @@ static int send_empty(u8 *buf)
 
 /* LoadExternal, VerifySignature, flush: the ticket of entry @i. */
 static int signed_verify(u8 *buf, const struct trusted_tpm2_signed *sg,
-		  unsigned int i, u8 *name, u32 *name_len, u8 *ticket,
+			 unsigned int i, u8 *name, u32 *name_len, u8 *ticket,
 		  u32 *ticket_len)
 {
 	const struct tk2_authorize_body *ab = &sg->ab[i];
