@@ -194,7 +194,6 @@ struct key_type key_type_encrypted = {
 	.describe = encrypted_describe,
 	.read = encrypted_read,
 };
-
 ENCRYPTED_EXPORT_GPL(key_type_encrypted);
 
 static int __init encrypted_mod_init(void)

@@ -24,7 +24,6 @@ u8 *ecryptfs_get_auth_tok_key(struct ecryptfs_auth_tok *auth_tok)
 {
 	return auth_tok->token.password.session_key_encryption_key;
 }
-
 ENCRYPTED_EXPORT(ecryptfs_get_auth_tok_key);
 
 /**
@@ -40,7 +39,6 @@ void ecryptfs_get_versions(int *major, int *minor, int *file_version)
 	if (file_version)
 		*file_version = ECRYPTFS_SUPPORTED_FILE_VERSION;
 }
-
 ENCRYPTED_EXPORT(ecryptfs_get_versions);
 
 /**
@@ -71,6 +69,4 @@ int ecryptfs_fill_auth_tok(struct ecryptfs_auth_tok *auth_tok,
 	pw->flags &= ~ECRYPTFS_PERSISTENT_PASSWORD;
 	return 0;
 }
-
 ENCRYPTED_EXPORT(ecryptfs_fill_auth_tok);
-

@@ -117,4 +117,3 @@ int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
 	akcipher_request_free(req);
 	return ret;
 }
-
