@@ -158,7 +158,7 @@ check_version() {
 	for p in "$dir"/0*.patch; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
 		step=$(basename "$p" | cut -c1-4)
-		if ! git -C "$tree" am -q "$p"; then
+		if ! git -C "$tree" am -q --whitespace=error "$p"; then
 			note "$ver $step: FAIL git am"
 			git -C "$tree" am --abort || true
 			fails=$((fails + 1))
