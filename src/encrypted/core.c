@@ -222,4 +222,4 @@ module_init(encrypted_mod_init);
 module_exit(encrypted_mod_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("encrypted key type (drop-in for the in-tree encrypted-keys)");
+MODULE_DESCRIPTION("Encrypted keys sealed under a trusted or user master key");

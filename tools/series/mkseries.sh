@@ -300,7 +300,7 @@ gen() {
 fill_cover() {
 	local f=$1 base=$2 subj
 	subj=$(sed -n 1p "$here/cover-letter.txt")
-	python3 - "$f" "$here/cover-letter.txt" "$ver" "$(git -C "$base" log -1 --format=%s base)" "$subj" <<'EOF'
+	python3 - "$f" "$here/cover-letter.txt" "$ver" "$(dpkg-query -W -f='${Version}' "linux-source-$ver")" "$subj" <<'EOF'
 import sys
 f, tmpl, ver, base, subj = sys.argv[1:]
 body = open(tmpl).read().split('\n', 2)[2]
