@@ -45,7 +45,10 @@
 #define ENCRYPTED_EXPORT(sym) EXPORT_SYMBOL(sym)
 #endif
 #else
-/* In the tree: trusted masters where the trusted key type can be reached. */
+/*
+ * Trusted masters where the trusted key type can be reached: not from a
+ * built-in encrypted type with trusted keys in a module.
+ */
 #define ENCRYPTED_TRUSTED_MASTER IS_REACHABLE(CONFIG_TRUSTED_KEYS)
 #endif
 
