@@ -5,22 +5,25 @@
 #   1. scripts/checkpatch.pl --strict on every patch: clean but for the
 #      exceptions listed below, each with its reason;
 #   2. git am, patch by patch, onto a fresh worktree of the base (the tree
-#      as apt unpacks it), and after each step security/keys/ built in two
-#      configured trees: "y" (tinyconfig + check.config: both types built
-#      in, with dm-crypt, ecryptfs, EVM and IMA) and "m" (both types,
-#      dm-crypt and ecryptfs as modules); a warning in security/keys/ fails
-#      the step, as does a symbol of check.config that the step's Kconfig
-#      turned off;
+#      as apt unpacks it), and after each step security/keys/ built in
+#      three configured trees: "y" (tinyconfig + check.config: both types
+#      built in, with dm-crypt, ecryptfs, EVM and IMA), "m" (both types,
+#      dm-crypt and ecryptfs as modules) and "mix" (trusted and dm-crypt
+#      modules under a built-in encrypted type and EVM, what a Debian
+#      kernel with trusted keys would have); a warning in security/keys/
+#      fails the step, as does a symbol of check.config that the step's
+#      Kconfig turned off;
 #   3. after the last patch, the consumers (drivers/md, fs/ecryptfs,
 #      security/integrity) and, with SERIES_LINK=1 (the default), vmlinux
-#      (and, for "m", the modules with modpost): what only a link finds.
+#      (and, for "m" and "mix", the modules with modpost): what only a
+#      link finds.
 #
 # usage: tools/series/check-series.sh [6.1] [6.12]   (default: both)
-# env:   SERIES_VARIANTS="y m", SERIES_LINK=0|1, JOBS (default: nproc)
+# env:   SERIES_VARIANTS="y m mix", SERIES_LINK=0|1, JOBS (default: nproc)
 # The whole run holds /tmp/heavy.lock (one kernel build or boot at a time
 # on this machine; it re-executes itself under flock), builds use ccache
-# (tests/qemu/common.sh). The configured trees
-# are cached in ~/.cache/tek/series/obj-VER-VARIANT.
+# (tests/qemu/common.sh). The configured trees are cached in
+# ~/.cache/tek/series/obj-VER-VARIANT.
 set -euo pipefail
 if [ -z "${TEK_HEAVY_HELD:-}" ]; then
 	TEK_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
@@ -30,7 +33,7 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=../../tests/qemu/common.sh
 . "$top/tests/qemu/common.sh"
 cache=$TEK_CACHE/series
-variants=${SERIES_VARIANTS:-y m}
+variants=${SERIES_VARIANTS:-y m mix}
 link=${SERIES_LINK:-1}
 jobs=${JOBS:-$(nproc)}
 versions=("$@")
@@ -59,10 +62,19 @@ configure() {
 	frag=$obj/check.config
 	mkdir -p "$obj"
 	cp "$here/check.config" "$frag"
-	if [ "$v" = m ]; then
+	case $v in
+	y) ;;
+	m)
 		sed -i -e 's/^CONFIG_\(TRUSTED_KEYS\|ENCRYPTED_KEYS\|DM_CRYPT\|ECRYPT_FS\)=y$/CONFIG_\1=m/' \
 			-e 's/^CONFIG_\(EVM\|IMA\|INTEGRITY\)=y$/# CONFIG_\1 is not set/' "$frag"
-	fi
+		;;
+	mix)
+		# trusted a module under a built-in encrypted type (EVM selects
+		# it): no trusted masters there, and nothing may link to trusted.ko
+		sed -i -e 's/^CONFIG_\(TRUSTED_KEYS\|DM_CRYPT\)=y$/CONFIG_\1=m/' "$frag"
+		;;
+	*) die "unknown variant $v (y, m, mix)" ;;
+	esac
 	make -s -C "$tree" O="$obj" tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" >/dev/null
 	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
@@ -180,14 +192,14 @@ check_version() {
 		local obj=$cache/obj-$ver-$v logf=$cache/log-$ver-$v-final what
 		t0=$(date +%s)
 		what="drivers/md/ fs/ecryptfs/"
-		[ "$v" = y ] && what="$what security/integrity/"
+		[ "$v" != m ] && what="$what security/integrity/"
 		[ "$link" = 1 ] && what="$what vmlinux"
-		[ "$link" = 1 ] && [ "$v" = m ] && what="$what modules"
+		[ "$link" = 1 ] && [ "$v" != y ] && what="$what modules"
 		# shellcheck disable=SC2086
 		if kmake "$obj" $what >"$logf" 2>&1; then
 			w=$(grep -c 'warning:' "$logf" || true)
 			note "$ver final $v: ok: $what ($(( $(date +%s) - t0 )) s, $w warnings)"
-			[ "$v" = m ] && [ "$link" = 1 ] && note "$ver final m: modules: $(cd "$obj" && find security/keys -name '*.ko' | sort | xargs)"
+			[ "$v" != y ] && [ "$link" = 1 ] && note "$ver final $v: modules: $(cd "$obj" && find security/keys -name '*.ko' | sort | xargs)"
 		else
 			note "$ver final $v: FAIL $what ($logf)"
 			grep -E 'error|ERROR|undefined' "$logf" | head -20 >&2
