@@ -225,6 +225,12 @@ gen() {
 
 	# 2: the TPM 2.0 messages and the option parser.
 	for f in $(lib_files $lib2); do emit "lib/$f" "$td/$f"; done
+	# header-only files of src/lib that no object names (as tk_buf.h)
+	for f in "$top"/src/lib/*.h; do
+		f=${f##*/}
+		case $f in tk_hex.h|tk_enc_blob.h) continue ;; esac
+		[ -e "$tree/$td/$f" ] || emit "lib/$f" "$td/$f"
+	done
 	printf 'trusted-$(CONFIG_TRUSTED_KEYS_TPM) += %s\n' "$objs2" >>"$tree/$td/Makefile"
 	commit 02-tpm2-lib
 
