@@ -91,7 +91,8 @@ want() {
 
 # build STEP VARIANT: olddefconfig, then security/keys/; 0 when clean.
 build_step() {
-	local step=$1 v=$2 obj=$cache/obj-$ver-$v logf t0 w
+	local step=$1 v=$2 obj logf t0 w
+	obj=$cache/obj-$ver-$v
 	logf=$cache/log-$ver-$v-$step
 	t0=$(date +%s)
 	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
@@ -115,7 +116,7 @@ build_step() {
 
 check_version() {
 	ver=$1
-	local base dir p n=0 v step out t0 type
+	local base dir p v step out t0 type
 	dir=$top/build/series/$ver
 	ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir (make series)"
 	base=$("$here/mkseries.sh" --base "$ver")

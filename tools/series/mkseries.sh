@@ -293,7 +293,7 @@ gen() {
 	commit 05-encrypted
 
 	# The series.
-	local dst=$out/$ver date
+	local dst=$out/$ver
 	rm -rf "$dst"
 	mkdir -p "$dst"
 	git -C "$tree" format-patch -q --cover-letter --no-signature --thread=shallow \
