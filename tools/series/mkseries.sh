@@ -8,7 +8,8 @@
 # a git repository (the base, ~/.cache/tek/series/base-VER-PKGVERSION); a
 # worktree of it (gen-VER) is reset to the base, each patch's files are put
 # in place from src/ and tools/series/ and committed with the message in
-# tools/series/msg/; git format-patch writes build/series/VER/, the cover
+# tools/series/msg/ (patch 6, the documentation: doc-trusted.py on the
+# tree's own text); git format-patch writes build/series/VER/, the cover
 # letter filled in from tools/series/cover-letter.txt.
 #
 # The source is taken from src/ as it is: what only the out-of-tree build
@@ -291,6 +292,11 @@ gen() {
 	wrap_objs encrypted-keys-y $enc_objs >"$tmp/objs"
 	subst "$here/encrypted-keys.Makefile" @OBJS@ "$tmp/objs" >"$tree/$ed/Makefile"
 	commit 05-encrypted
+
+	# 6: the documentation of a TPM-only trusted key type.
+	python3 "$here/doc-trusted.py" "$tree/Documentation/security/keys/trusted-encrypted.rst" \
+		"$here/doc-tpm.rst" || die "$ver: trusted-encrypted.rst not rewritten"
+	commit 06-docs
 
 	# The series.
 	local dst=$out/$ver
