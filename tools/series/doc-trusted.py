@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Patch 6 of the series: Documentation/security/keys/trusted-encrypted.rst
-for a TPM-only trusted key type. Rewrites the file in place (argv[1]):
+"""Patch 6 of the series: the documentation of a TPM-only trusted key type.
+
+doc-trusted.py --params kernel-parameters.txt doc-params.txt: the trusted.*
+entries replaced by ours.
+
+doc-trusted.py trusted-encrypted.rst doc-tpm.rst: rewrites the first in place:
 
 - the TEE, CAAM and DCP items of the "Trust Source" lists, their RNG
   bullets and their "Trusted Keys usage: ..." sections go;
@@ -15,6 +19,26 @@ import re
 import sys
 
 GONE = r'(TEE|CAAM|DCP)\b'
+
+if sys.argv[1] == '--params':
+    # kernel-parameters.txt: the trusted.* entries replaced by argv[3]
+    path, new = sys.argv[2], sys.argv[3]
+    lines = open(path).read().split('\n')
+    first = last = None
+    for i, l in enumerate(lines):
+        if l.startswith('\ttrusted.'):
+            if first is None:
+                first = i
+            last = i
+    if first is None:
+        sys.exit('doc-trusted.py: %s: no trusted.* entries' % path)
+    end = last + 1
+    while end < len(lines) and not (lines[end].startswith('\t') and
+                                     not lines[end].startswith('\t\t')):
+        end += 1
+    lines[first:end] = open(new).read().rstrip('\n').split('\n') + ['']
+    open(path, 'w').write('\n'.join(lines))
+    sys.exit(0)
 
 path, insert = sys.argv[1], sys.argv[2]
 lines = open(path).read().split('\n')

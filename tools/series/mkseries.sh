@@ -296,6 +296,8 @@ gen() {
 	# 6: the documentation of a TPM-only trusted key type.
 	python3 "$here/doc-trusted.py" "$tree/Documentation/security/keys/trusted-encrypted.rst" \
 		"$here/doc-tpm.rst" || die "$ver: trusted-encrypted.rst not rewritten"
+	python3 "$here/doc-trusted.py" --params "$tree/Documentation/admin-guide/kernel-parameters.txt" \
+		"$here/doc-params.txt" || die "$ver: kernel-parameters.txt not rewritten"
 	commit 06-docs
 
 	# The series.
