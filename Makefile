@@ -10,7 +10,7 @@ export TEK_CACHE := $(CACHE)
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools bench-tpm2 realsys
+	relay-test relay-fuzz stress tools bench-tpm2 realsys series series-check help
 
 all: modules
 
@@ -98,3 +98,26 @@ pkg-test: deps
 # minutes, the Debian base cached in ~/.cache/tek/realsys).
 realsys: deps
 	$(TOP)/tests/realsys/run.sh
+
+# The in-tree patch series (docs/series.md): build/series/6.1/ and
+# build/series/6.12/ from src/, for apt's linux-source-6.1 and -6.12
+# (their unpacked trees cached as git repositories in ~/.cache/tek/series).
+# SERIES_VERSIONS="6.1" for one of them.
+SERIES_VERSIONS ?= 6.1 6.12
+series:
+	$(TOP)/tools/series/mkseries.sh $(SERIES_VERSIONS)
+
+# Each patch applied with git am and security/keys/ built after it (both
+# types =y and =m), checkpatch --strict, then vmlinux and modules; takes the
+# heavy lock (some 10 minutes a version the first time, ccache after).
+series-check: series
+	$(TOP)/tools/series/check-series.sh $(SERIES_VERSIONS)
+
+help:
+	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
+	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
+	@echo 'make modules       build src/ against KDIR (default: the test kernel)'
+	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys'
+	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools'
+	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
+	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'

@@ -53,7 +53,7 @@ static int encrypted_preparse(struct key_preparsed_payload *prep)
 		goto out_free;
 	}
 	if (pp->cl.data_hex && !user_decrypted_data) {
-		ret = encrypted_refuse("user-provided decrypted data is disabled (user_decrypted_data=0)");
+		ret = encrypted_refuse("user decrypted data is disabled (user_decrypted_data=0)");
 		goto out_free;
 	}
 	prep->payload.data[0] = pp;
@@ -71,7 +71,7 @@ static void encrypted_free_preparse(struct key_preparsed_payload *prep)
 
 /* The key material of a new payload: from a blob, the user, or the RNG. */
 static int encrypted_fill_material(struct encrypted_key_payload *ep,
-			 const struct tk_enc_cmdline *cl)
+				   const struct tk_enc_cmdline *cl)
 {
 	int ret;
 
@@ -200,10 +200,12 @@ static int __init encrypted_mod_init(void)
 {
 	int ret;
 
+#ifdef TK_OUT_OF_TREE
 	if (ENCRYPTED_SHADOWED) {
 		pr_err("this kernel has the encrypted key type built in (CONFIG_ENCRYPTED_KEYS=y); not loading\n");
 		return -EEXIST;
 	}
+#endif
 	ret = register_key_type(&key_type_encrypted);
 	if (ret == -EEXIST)
 		pr_err("another encrypted key type is registered; not loading\n");
@@ -221,4 +223,4 @@ module_init(encrypted_mod_init);
 module_exit(encrypted_mod_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("encrypted key type (drop-in for the in-tree encrypted-keys)");
+MODULE_DESCRIPTION("Encrypted keys sealed under a trusted or user master key");

@@ -445,6 +445,7 @@ noinline int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
 	}
 	return 0;
 }
+
 /* Test kernels (CONFIG_FAIL_FUNCTION): the cipher fails, as a crypto call may. */
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(encrypted_cbc_encrypt, ERRNO);
@@ -503,6 +504,7 @@ noinline int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
 	memzero_explicit(w->blk, sizeof(w->blk));
 	return 0;
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(encrypted_cbc_decrypt, ERRNO);
 #endif

@@ -70,4 +70,3 @@ int ecryptfs_fill_auth_tok(struct ecryptfs_auth_tok *auth_tok,
 	return 0;
 }
 ENCRYPTED_EXPORT(ecryptfs_fill_auth_tok);
-

@@ -27,13 +27,16 @@
 
 #include "tk_enc_blob.h"
 
+#ifdef TK_OUT_OF_TREE
 /*
- * A kernel with the encrypted key type built in (Debian's stock kernels)
- * already exports everything this module would: there the module is built
- * without exports and without a link to the trusted key type, and its init
- * refuses to load with one log line.
+ * Out of tree, on a kernel with the encrypted key type built in (Debian's
+ * stock kernels) the kernel already exports everything this module would:
+ * there the module is built without exports and without a link to the
+ * trusted key type, and its init refuses to load with one log line. Our
+ * trusted.ko is built next to it everywhere else.
  */
 #define ENCRYPTED_SHADOWED IS_BUILTIN(CONFIG_ENCRYPTED_KEYS)
+#define ENCRYPTED_TRUSTED_MASTER (!ENCRYPTED_SHADOWED)
 #if ENCRYPTED_SHADOWED
 #define ENCRYPTED_EXPORT(sym)
 #define ENCRYPTED_EXPORT_GPL(sym)
@@ -42,6 +45,13 @@
 #define ENCRYPTED_EXPORT_GPL(sym) EXPORT_SYMBOL_GPL(sym)
 /* (ecryptfs_get_auth_tok_key, ecryptfs_get_versions, ecryptfs_fill_auth_tok) */
 #define ENCRYPTED_EXPORT(sym) EXPORT_SYMBOL(sym)
+#endif
+#else
+/*
+ * Trusted masters where the trusted key type can be reached: not from a
+ * built-in encrypted type with trusted keys in a module.
+ */
+#define ENCRYPTED_TRUSTED_MASTER IS_REACHABLE(CONFIG_TRUSTED_KEYS)
 #endif
 
 /* Keys derived from one master key. */

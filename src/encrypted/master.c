@@ -19,8 +19,12 @@ static struct key_type *master_type(enum tk_enc_master kind)
 	case TK_ENC_MASTER_USER:
 		return &key_type_user;
 	case TK_ENC_MASTER_TRUSTED:
-		/* A shadowed build never registers: keep it free of trusted.ko. */
-		return ENCRYPTED_SHADOWED ? NULL : &key_type_trusted;
+		/*
+		 * Not where it cannot be linked: a shadowed out-of-tree build
+		 * (it never registers), or a built-in type with trusted keys
+		 * in a module (as the in-tree masterkey_trusted.o).
+		 */
+		return ENCRYPTED_TRUSTED_MASTER ? &key_type_trusted : NULL;
 	}
 	return NULL;
 }

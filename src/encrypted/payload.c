@@ -67,11 +67,13 @@ encrypted_payload_alloc(enum tk_enc_format format, const char *master_desc,
 	ep->decrypted_datalen = datalen;
 	ep->payload_datalen = plen;
 	ep->encrypted_key_format = format;
-	if (format == TK_ENC_FMT_ECRYPTFS)
-		ep->decrypted_data = ecryptfs_get_auth_tok_key(
-			(struct ecryptfs_auth_tok *)ep->payload_data);
-	else
+	if (format == TK_ENC_FMT_ECRYPTFS) {
+		struct ecryptfs_auth_tok *tok = (void *)ep->payload_data;
+
+		ep->decrypted_data = ecryptfs_get_auth_tok_key(tok);
+	} else {
 		ep->decrypted_data = ep->payload_data;
+	}
 	return ep;
 }
 

@@ -85,7 +85,7 @@ int tk1_session_handle(const u8 *rsp, u32 size, u32 *handle)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
-		    u32 handle, const u8 *nonce_odd_osap)
+		   u32 handle, const u8 *nonce_odd_osap)
 {
 	tk_cmd_start(b, buf, size, TK1_TAG_RQU_COMMAND, TK1_ORD_OSAP);
 	tk_cmd_u16(b, etype);
@@ -138,7 +138,7 @@ int tk1_parse_osap(const u8 *rsp, u32 size, struct tk1_session *s)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
-		     const u8 *encauth, const u8 *pcrinfo, u32 pcrinfo_len,
+		    const u8 *encauth, const u8 *pcrinfo, u32 pcrinfo_len,
 		     const u8 *data, u32 data_len, struct tk_span *params)
 {
 	u32 start;
@@ -171,7 +171,7 @@ int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		       u32 keyhandle, const u8 *blob, u32 blob_len,
+		      u32 keyhandle, const u8 *blob, u32 blob_len,
 		       struct tk_span *params)
 {
 	u32 start;

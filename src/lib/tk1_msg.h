@@ -96,7 +96,7 @@ struct tk1_unseal_out {
 int tk1_build_oiap(struct tk_cmd_buf *b, u8 *buf, u32 size);
 int tk1_parse_oiap(const u8 *rsp, u32 size, struct tk1_session *s);
 int tk1_build_osap(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 etype,
-		    u32 handle, const u8 *nonce_odd_osap);
+		   u32 handle, const u8 *nonce_odd_osap);
 int tk1_parse_osap(const u8 *rsp, u32 size, struct tk1_session *s);
 
 /*
@@ -114,10 +114,10 @@ int tk1_session_handle(const u8 *rsp, u32 size, u32 *handle);
  * tk1_finish() closes the command.
  */
 int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
-		     const u8 *encauth, const u8 *pcrinfo, u32 pcrinfo_len,
+		    const u8 *encauth, const u8 *pcrinfo, u32 pcrinfo_len,
 		     const u8 *data, u32 data_len, struct tk_span *params);
 int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		       u32 keyhandle, const u8 *blob, u32 blob_len,
+		      u32 keyhandle, const u8 *blob, u32 blob_len,
 		       struct tk_span *params);
 void tk1_append_auth(struct tk_cmd_buf *b, const struct tk1_auth_in *a);
 int tk1_finish(struct tk_cmd_buf *b);

@@ -166,7 +166,7 @@ static int check_policy(struct tk2_key *k)
 		if (k->policy[i].code != TK2_CC_POLICY_PCR)
 			return refuse(k, "unsupported policy command");
 		if (tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
-					  k->info.name_alg, &pp))
+					 k->info.name_alg, &pp))
 			return refuse(k, "malformed PolicyPCR");
 	}
 	return 0;

@@ -136,7 +136,7 @@ int tk2_private_check(const u8 *p, u32 len)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		    const struct tk2_create_in *in)
+		   const struct tk2_create_in *in)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_CREATE);
 	tk_cmd_u32(b, in->parent);
@@ -172,7 +172,7 @@ int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * response is malformed or has bytes left over.
  */
 int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
-		    struct tk_span *pub)
+		   struct tk_span *pub)
 {
 	struct tk_rsp_buf r;
 	u32 end;
@@ -207,7 +207,7 @@ int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
-		  const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
+		 const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
 		  const u8 *pub, u32 pub_len)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_LOAD);
@@ -293,7 +293,7 @@ int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
-		    const struct tk2_auth *auth)
+		   const struct tk2_auth *auth)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_UNSEAL);
 	tk_cmd_u32(b, item);
@@ -465,7 +465,7 @@ int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			u32 hierarchy, const struct tk2_auth *auth)
+		       u32 hierarchy, const struct tk2_auth *auth)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_CREATE_PRIMARY);
 	tk_cmd_u32(b, hierarchy);
@@ -507,7 +507,7 @@ int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * response is malformed or has bytes left over.
  */
 int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle,
-			    struct tk2_public_area *pub)
+			   struct tk2_public_area *pub)
 {
 	return rsp_handle(rsp, size, handle, pub);
 }
@@ -550,7 +550,7 @@ int tk2_rsp_handle(const u8 *rsp, u32 size, u32 *handle)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			 u32 handle)
+			u32 handle)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_READ_PUBLIC);
 	tk_cmd_u32(b, handle);
@@ -593,7 +593,7 @@ int tk2_rsp_read_public(const u8 *rsp, u32 size, struct tk2_public_area *pub)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			  const u8 *nonce, u16 nonce_len, u16 hash_alg)
+			 const u8 *nonce, u16 nonce_len, u16 hash_alg)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_START_SESSION);
 	tk_cmd_u32(b, TK2_RH_NULL);		/* tpmKey: no salt */
@@ -643,7 +643,7 @@ int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
-		    u32 session, const u8 *body, u32 body_len)
+		   u32 session, const u8 *body, u32 body_len)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, cc);
 	tk_cmd_u32(b, session);
@@ -698,7 +698,7 @@ void tk2_put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		      const struct tk2_pcrs *sel)
+		     const struct tk2_pcrs *sel)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_PCR_READ);
 	tk2_put_pcr_selection(b, sel);

@@ -194,7 +194,6 @@ struct tk2_pcrs {
 	u32 mask;
 };
 
-
 /* TPM2B_PUBLIC of a sealed data object, as the parsers see it. */
 struct tk2_public {
 	u16 name_alg;
@@ -221,17 +220,17 @@ struct tk2_create_in {
 };
 
 int tk2_cmd_create(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		    const struct tk2_create_in *in);
+		   const struct tk2_create_in *in);
 int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
-		    struct tk_span *pub);
+		   struct tk_span *pub);
 
 int tk2_cmd_load(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 parent,
-		  const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
+		 const struct tk2_auth *auth, const u8 *priv, u32 priv_len,
 		  const u8 *pub, u32 pub_len);
 int tk2_rsp_load(const u8 *rsp, u32 size, u32 *handle);
 
 int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
-		    const struct tk2_auth *auth);
+		   const struct tk2_auth *auth);
 int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data);
 int tk2_rsp_unseal_params(const u8 *rsp, u32 size, struct tk_span *data);
 
@@ -256,29 +255,29 @@ struct tk2_public_area {
 
 /* CreatePrimary with the TCG's ECC NIST P-256 storage key template. */
 int tk2_cmd_create_srk(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			u32 hierarchy, const struct tk2_auth *auth);
+		       u32 hierarchy, const struct tk2_auth *auth);
 int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle,
-			    struct tk2_public_area *pub);
+			   struct tk2_public_area *pub);
 int tk2_rsp_handle(const u8 *rsp, u32 size, u32 *handle);
 
 int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			 u32 handle);
+			u32 handle);
 int tk2_rsp_read_public(const u8 *rsp, u32 size, struct tk2_public_area *pub);
 
 int tk2_cmd_start_policy(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			  const u8 *nonce, u16 nonce_len, u16 hash_alg);
+			 const u8 *nonce, u16 nonce_len, u16 hash_alg);
 int tk2_rsp_start_session(const u8 *rsp, u32 size, u32 *handle);
 
 /* A policy command on @session whose body is already marshalled. */
 int tk2_cmd_policy(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
-		    u32 session, const u8 *body, u32 body_len);
+		   u32 session, const u8 *body, u32 body_len);
 
 /* A response that is a header and nothing more (Flush, Policy*). */
 int tk2_rsp_empty(const u8 *rsp, u32 size);
 
 void tk2_put_pcr_selection(struct tk_cmd_buf *b, const struct tk2_pcrs *sel);
 int tk2_cmd_pcr_read(struct tk_cmd_buf *b, u8 *buf, u32 size,
-		      const struct tk2_pcrs *sel);
+		     const struct tk2_pcrs *sel);
 
 /* What one PCR_Read returned: the PCRs in @got, their values in order. */
 struct tk2_pcr_values {
@@ -289,7 +288,7 @@ struct tk2_pcr_values {
 };
 
 int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
-		      struct tk2_pcr_values *out);
+		     struct tk2_pcr_values *out);
 int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
 			    const struct tk2_pcrs *sel,
 			    struct tk2_pcr_values *out);

@@ -88,7 +88,7 @@ int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask)
  * Return: the length written, or -E2BIG when @size is short.
  */
 int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
-			 const u8 *digest, u16 digest_len)
+			const u8 *digest, u16 digest_len)
 {
 	struct tk_cmd_buf b;
 
@@ -112,7 +112,7 @@ int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
  * Return: 0, or -EINVAL.
  */
 int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
-			  struct tk2_policy_pcr *out)
+			 struct tk2_policy_pcr *out)
 {
 	struct tk_rsp_buf r = { .data = body, .len = len };
 	u32 count, i, j, n, any;
@@ -154,7 +154,7 @@ int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
  * Return: the length written, or -E2BIG when @size is short.
  */
 int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
-			  const struct tk2_policy_pcr *pp)
+			 const struct tk2_policy_pcr *pp)
 {
 	struct tk_cmd_buf b;
 

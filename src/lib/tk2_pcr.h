@@ -22,7 +22,7 @@
 int tk2_pcrs_parse(const char *val, enum tk_hash *bank, u32 *mask);
 
 int tk2_policy_pcr_body(u8 *out, u32 size, const struct tk2_pcrs *sel,
-			 const u8 *digest, u16 digest_len);
+			const u8 *digest, u16 digest_len);
 
 /* A PolicyPCR body, checked: its digest and its marshalled selections. */
 struct tk2_policy_pcr {
@@ -33,9 +33,9 @@ struct tk2_policy_pcr {
 };
 
 int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
-			  struct tk2_policy_pcr *out);
+			 struct tk2_policy_pcr *out);
 int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
-			  const struct tk2_policy_pcr *pp);
+			 const struct tk2_policy_pcr *pp);
 int tk2_policy_auth_value_input(u8 *out, u32 size, const u8 *old,
 				u16 digest_len);
 

@@ -29,7 +29,7 @@
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_load_external(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			   const u8 *pub, u32 pub_len, u32 hierarchy)
+			  const u8 *pub, u32 pub_len, u32 hierarchy)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_LOAD_EXTERNAL);
 	tk_cmd_u16(b, 0);			/* inPrivate: none */
@@ -49,7 +49,7 @@ int tk2_cmd_load_external(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * response is malformed or has bytes left over.
  */
 int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
-			   struct tk_span *name)
+			  struct tk_span *name)
 {
 	struct tk_rsp_buf r;
 	int rc;
@@ -78,7 +78,7 @@ int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_verify_signature(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      u32 key, const u8 *digest, u16 digest_len,
+			     u32 key, const u8 *digest, u16 digest_len,
 			      const u8 *sig, u32 sig_len)
 {
 	struct tk_span d = { .p = digest, .len = digest_len };
@@ -135,7 +135,7 @@ int tk2_rsp_verify_signature(const u8 *rsp, u32 size, struct tk_span *ticket)
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      const struct tk2_policy_authorize_in *in)
+			     const struct tk2_policy_authorize_in *in)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS,
 		     TK2_CC_POLICY_AUTHORIZE);
@@ -158,7 +158,7 @@ int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_policy_auth_value(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			       u32 session)
+			      u32 session)
 {
 	return tk2_cmd_policy(b, buf, size, TK2_CC_POLICY_AUTH_VALUE, session,
 			       NULL, 0);
@@ -204,7 +204,7 @@ static void take_signature(struct tk_rsp_buf *r, struct tk2_authorize_body *o)
  * the signature RSASSA or ECDSA with a known hash, or sigAlg NULL.
  */
 int tk2_authorize_body_parse(const u8 *body, u32 len,
-			      struct tk2_authorize_body *out)
+			     struct tk2_authorize_body *out)
 {
 	struct tk_rsp_buf r = { .data = body, .len = len };
 	struct tk_span pub;
@@ -425,7 +425,7 @@ int tk2_policy_nv_input(u8 *out, u32 size, const u8 *policy, u32 dsize,
  * Return: 0, or -E2BIG when @size is short.
  */
 int tk2_cmd_policy_nv(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 session,
-		       const struct tk2_policy_nv *nv)
+		      const struct tk2_policy_nv *nv)
 {
 	tk_cmd_start(b, buf, size, TK2_TAG_SESSIONS, TK2_CC_POLICY_NV);
 	tk_cmd_u32(b, nv->index);
@@ -522,7 +522,7 @@ static int take_nv_public(struct tk_rsp_buf *r, struct tk2_nv_public *out)
  * response is malformed or has bytes left over.
  */
 int tk2_rsp_nv_read_public(const u8 *rsp, u32 size, bool sessions,
-			    struct tk2_nv_public *out)
+			   struct tk2_nv_public *out)
 {
 	struct tk_rsp_buf r, p = { };
 	int rc;
@@ -568,7 +568,7 @@ const char *tk2_nv_counter_check(const struct tk2_nv_public *nv, u32 index)
 		return "its nameAlg is not SHA-256";
 	if (!(nv->attrs & TK2_NV_OWNERWRITE) ||
 	    (nv->attrs & (TK2_NV_AUTHWRITE | TK2_NV_POLICYWRITE)))
-		return "not incremented by the owner alone (ownerwrite, no authwrite or policywrite)";
+		return "not incremented by the owner alone (ownerwrite only)";
 	if ((nv->attrs & (TK2_NV_AUTHREAD | TK2_NV_NO_DA)) !=
 	    (TK2_NV_AUTHREAD | TK2_NV_NO_DA))
 		return "not readable with its own authorisation (authread|no_da)";

@@ -9,6 +9,7 @@
 #ifndef TK2_SIGNED_H
 #define TK2_SIGNED_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include "tk_buf.h"
 #include "tk2_msg.h"
@@ -17,12 +18,12 @@
 #define TK2_NAME_MAX		(2 + TK2_DIGEST_MAX)
 
 int tk2_cmd_load_external(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			   const u8 *pub, u32 pub_len, u32 hierarchy);
+			  const u8 *pub, u32 pub_len, u32 hierarchy);
 int tk2_rsp_load_external(const u8 *rsp, u32 size, u32 *handle,
-			   struct tk_span *name);
+			  struct tk_span *name);
 
 int tk2_cmd_verify_signature(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      u32 key, const u8 *digest, u16 digest_len,
+			     u32 key, const u8 *digest, u16 digest_len,
 			      const u8 *sig, u32 sig_len);
 int tk2_rsp_verify_signature(const u8 *rsp, u32 size, struct tk_span *ticket);
 
@@ -36,9 +37,9 @@ struct tk2_policy_authorize_in {
 };
 
 int tk2_cmd_policy_authorize(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			      const struct tk2_policy_authorize_in *in);
+			     const struct tk2_policy_authorize_in *in);
 int tk2_cmd_policy_auth_value(struct tk_cmd_buf *b, u8 *buf, u32 size,
-			       u32 session);
+			      u32 session);
 
 /*
  * The CommandPolicy of a PolicyAuthorize in a TPMKey: TPM2B_PUBLIC keySign,
@@ -56,7 +57,7 @@ struct tk2_authorize_body {
 int tk2_signer_check(const u8 *pub, u32 len, u16 *name_alg);
 
 int tk2_authorize_body_parse(const u8 *body, u32 len,
-			      struct tk2_authorize_body *out);
+			     struct tk2_authorize_body *out);
 
 /*
  * Revocation (revoke=): an NV counter (TPM_NT_COUNTER) that every approval
@@ -77,23 +78,23 @@ int tk2_authorize_body_parse(const u8 *body, u32 len,
 #define TK2_POLICY_NV_BODY_MAX	(4 + 2 + 64 + 2 + 2)
 
 /* TPMA_NV (Part 2 §13.4) */
-#define TK2_NV_PPWRITE		(1U << 0)
-#define TK2_NV_OWNERWRITE	(1U << 1)
-#define TK2_NV_AUTHWRITE	(1U << 2)
-#define TK2_NV_POLICYWRITE	(1U << 3)
+#define TK2_NV_PPWRITE		BIT(0)
+#define TK2_NV_OWNERWRITE	BIT(1)
+#define TK2_NV_AUTHWRITE	BIT(2)
+#define TK2_NV_POLICYWRITE	BIT(3)
 #define TK2_NV_TYPE_SHIFT	4
 #define TK2_NV_TYPE_MASK	(0xfU << 4)
 #define TK2_NT_COUNTER		1
-#define TK2_NV_WRITELOCKED	(1U << 11)
-#define TK2_NV_WRITEDEFINE	(1U << 13)
-#define TK2_NV_WRITE_STCLEAR	(1U << 14)
-#define TK2_NV_GLOBALLOCK	(1U << 15)
-#define TK2_NV_OWNERREAD	(1U << 17)
-#define TK2_NV_AUTHREAD	(1U << 18)
-#define TK2_NV_NO_DA		(1U << 25)
-#define TK2_NV_READLOCKED	(1U << 28)
-#define TK2_NV_WRITTEN		(1U << 29)
-#define TK2_NV_READ_STCLEAR	(1U << 31)
+#define TK2_NV_WRITELOCKED	BIT(11)
+#define TK2_NV_WRITEDEFINE	BIT(13)
+#define TK2_NV_WRITE_STCLEAR	BIT(14)
+#define TK2_NV_GLOBALLOCK	BIT(15)
+#define TK2_NV_OWNERREAD	BIT(17)
+#define TK2_NV_AUTHREAD	BIT(18)
+#define TK2_NV_NO_DA		BIT(25)
+#define TK2_NV_READLOCKED	BIT(28)
+#define TK2_NV_WRITTEN		BIT(29)
+#define TK2_NV_READ_STCLEAR	BIT(31)
 /* What trusted-policy(1) and docs/trusted-tpm2.md have the owner define. */
 #define TK2_NV_COUNTER_ATTRS	(TK2_NV_OWNERWRITE | \
 				 (TK2_NT_COUNTER << TK2_NV_TYPE_SHIFT) | \
@@ -117,7 +118,7 @@ int tk2_policy_nv_input(u8 *out, u32 size, const u8 *policy, u32 dsize,
 			const u8 *args_hash, const u8 *name, u32 name_len);
 
 int tk2_cmd_policy_nv(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 session,
-		       const struct tk2_policy_nv *nv);
+		      const struct tk2_policy_nv *nv);
 int tk2_rsp_policy_nv(const u8 *rsp, u32 size);
 
 /* TPMS_NV_PUBLIC, as NV_ReadPublic returns it. */
@@ -132,7 +133,7 @@ struct tk2_nv_public {
 
 int tk2_cmd_nv_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 index);
 int tk2_rsp_nv_read_public(const u8 *rsp, u32 size, bool sessions,
-			    struct tk2_nv_public *out);
+			   struct tk2_nv_public *out);
 const char *tk2_nv_counter_check(const struct tk2_nv_public *nv, u32 index);
 
 int tk2_revoke_ref(u8 *out, u32 size, u32 index, const u8 *name,

@@ -336,9 +336,9 @@ static int trusted_check_params(void)
 		pr_err("source=%s is not supported; only tpm\n", source);
 		return -EINVAL;
 	}
-	if (!strcmp(rng, "kernel"))
+	if (!strcmp(rng, "kernel")) {
 		kernel_rng = true;
-	else if (strcmp(rng, "default") && strcmp(rng, "tpm")) {
+	} else if (strcmp(rng, "default") && strcmp(rng, "tpm")) {
 		pr_err("rng=%s is not supported: default, tpm or kernel\n", rng);
 		return -EINVAL;
 	}

@@ -48,6 +48,7 @@ noinline struct crypto_kpp *trusted_crypto_alloc_ecdh(void)
 	request_module("crypto-ecdh");
 	return crypto_alloc_kpp("ecdh-nist-p256", 0, 0);
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_crypto_alloc_rsa, ERRNO);
 ALLOW_ERROR_INJECTION(trusted_crypto_alloc_ecdh, ERRNO);
@@ -116,4 +117,3 @@ int trusted_rsa_encrypt(struct crypto_akcipher *tfm, const u8 *der,
 	akcipher_request_free(req);
 	return ret;
 }
-

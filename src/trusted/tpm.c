@@ -134,6 +134,36 @@ void trusted_tpm_buf_free(u8 *buf)
 }
 
 /*
+ * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
+ * header gives its length) to the chip, held by the caller with
+ * tpm_try_get_ops(), and leave the response in @buf. No description: the
+ * TPM core then logs nothing and the caller logs one rate-limited line.
+ * Returns a negative errno, or the TPM return code (0 on success).
+ */
+static int trusted_tpm_transmit_held(u8 *buf)
+{
+	struct tpm_buf tb = { .data = buf };
+
+#ifdef TK_HAVE_TPM_BUF_LENGTH
+	/* since 6.10 struct tpm_buf carries the command's length */
+	tb.length = be32_to_cpup((__be32 *)(buf + 2));
+#endif
+	return tpm_transmit_cmd(chip, &tb, 0, NULL);
+}
+
+/* One command on its own: get the chip, transmit, put it. */
+static int trusted_tpm_transmit(u8 *buf)
+{
+	int rc = tpm_try_get_ops(chip);
+
+	if (rc)
+		return rc;
+	rc = trusted_tpm_transmit_held(buf);
+	tpm_put_ops(chip);
+	return rc;
+}
+
+/*
  * One exchange with the TPM core. Test kernels (CONFIG_FAIL_FUNCTION) can
  * make it return any value without sending anything, as the TPM core
  * would report a TPM's return code: fail_function, see tests/guest.
@@ -141,9 +171,10 @@ void trusted_tpm_buf_free(u8 *buf)
 static noinline int trusted_tpm_exchange(u8 *buf)
 {
 	if (READ_ONCE(holder) == current)
-		return tk_tpm_transmit_held(chip, buf);
-	return tk_tpm_transmit(chip, buf);
+		return trusted_tpm_transmit_held(buf);
+	return trusted_tpm_transmit(buf);
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
 #endif
@@ -166,7 +197,7 @@ int trusted_tpm_hold(void)
 
 	if (!chip)
 		return -ENODEV;
-	rc = tk_tpm_get(chip);
+	rc = tpm_try_get_ops(chip);
 	if (rc)
 		return rc;
 	WRITE_ONCE(holder, current);
@@ -179,7 +210,7 @@ int trusted_tpm_hold(void)
 void trusted_tpm_release(void)
 {
 	WRITE_ONCE(holder, NULL);
-	tk_tpm_put(chip);
+	tpm_put_ops(chip);
 }
 
 /**
@@ -350,7 +381,7 @@ void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
 		return;
 	/* not through trusted_tpm_exchange(): no fault injected here */
 	if (READ_ONCE(holder) == current)
-		tk_tpm_transmit_held(chip, buf);
+		trusted_tpm_transmit_held(buf);
 	else
-		tk_tpm_transmit(chip, buf);
+		trusted_tpm_transmit(buf);
 }

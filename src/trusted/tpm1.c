@@ -57,7 +57,7 @@ static int start_osap(u8 *buf, struct seal_work *w, const struct tk_options *o)
 
 	get_random_bytes(w->osap_odd, sizeof(w->osap_odd));
 	ret = tk1_build_osap(&b, buf, PAGE_SIZE,
-			      by_handle ? TK1_ET_KEYHANDLE : TK1_ET_SRK,
+			     by_handle ? TK1_ET_KEYHANDLE : TK1_ET_SRK,
 			      parent_handle(o), w->osap_odd);
 	if (ret)
 		return ret;
@@ -100,7 +100,7 @@ static int seal_build(u8 *buf, struct seal_work *w,
 	memcpy(w->data, p->key, p->key_len);
 	w->data[p->key_len] = p->migratable;
 	ret = tk1_seal_params(&b, buf, PAGE_SIZE, parent_handle(o),
-			       w->encauth, o->pcrinfo, o->pcrinfo_len,
+			      w->encauth, o->pcrinfo, o->pcrinfo_len,
 			       w->data, p->key_len + 1, &params);
 	if (ret)
 		return ret;
@@ -110,7 +110,7 @@ static int seal_build(u8 *buf, struct seal_work *w,
 	w->auth.handle = w->sess.handle;
 	get_random_bytes(w->auth.nonce_odd, sizeof(w->auth.nonce_odd));
 	ret = trusted_tpm1_auth_hmac(w->auth.hmac, w->secret, w->digest,
-			w->sess.nonce_even, w->auth.nonce_odd, &w->auth.cont);
+				     w->sess.nonce_even, w->auth.nonce_odd, &w->auth.cont);
 	if (ret)
 		return ret;
 	tk1_append_auth(&b, &w->auth);
@@ -184,7 +184,7 @@ static int seal_sequence(u8 *buf, struct seal_work *w,
  * transport session (one transport for the whole of a new key).
  */
 static int tpm1_seal(struct trusted_key_payload *p, const struct tk_options *o,
-		bool draw)
+		     bool draw)
 {
 	struct seal_work *w;
 	bool gone;
@@ -252,7 +252,7 @@ static int unseal_build(u8 *buf, struct unseal_work *w,
 		w->auth[i].handle = w->sess[i].handle;
 		get_random_bytes(w->auth[i].nonce_odd, TK1_NONCE_SIZE);
 		ret = trusted_tpm1_auth_hmac(w->auth[i].hmac, keys[i], w->digest,
-				w->sess[i].nonce_even, w->auth[i].nonce_odd,
+					     w->sess[i].nonce_even, w->auth[i].nonce_odd,
 				&w->auth[i].cont);
 		if (ret)
 			return ret;
@@ -275,8 +275,10 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 		return ret;
 
 	ret = trusted_tpm1_send(buf, &w->x, 1, "TPM_Unseal", &ran);
-	if (ran)	/* the TPM saw it and closed both sessions */
-		w->open[0] = w->open[1] = false;
+	if (ran) {	/* the TPM saw it and closed both sessions */
+		w->open[0] = false;
+		w->open[1] = false;
+	}
 	if (ret == TK1_RC_WRONGPCRVAL)
 		pr_info_ratelimited("load: PCR values changed (TPM_WRONGPCRVAL)\n");
 	else if (ret == TK1_RC_DECRYPT_ERROR || ret == TK1_RC_NOTSEALED_BLOB)
@@ -290,7 +292,7 @@ static int unseal_exchange(u8 *buf, struct unseal_work *w,
 	ret = trusted_tpm1_param_digest(w->digest, TK1_ORD_UNSEAL, &out.params, true);
 	for (i = 0; !ret && i < 2; i++)
 		ret = trusted_tpm1_check_response(w->check, keys[i], w->digest, &w->auth[i],
-				     &out.auth[i]);
+						  &out.auth[i]);
 	if (ret)
 		return ret;
 

@@ -56,6 +56,7 @@ static noinline struct hmac_work *trusted_hmac_work_alloc(void)
 		w->desc.tfm = sha1_tfm;
 	return w;
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_hmac_work_alloc, NULL);
 #endif
@@ -152,6 +153,7 @@ static noinline int trusted_tpm1_parse_session(const u8 *buf,
 	return osap ? tk1_parse_osap(buf, PAGE_SIZE, s) :
 		      tk1_parse_oiap(buf, PAGE_SIZE, s);
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm1_parse_session, ERRNO);
 #endif
@@ -262,7 +264,7 @@ int trusted_tpm1_check_response(u8 *check, const u8 *key, const u8 *digest,
 	int ret;
 
 	ret = trusted_tpm1_auth_hmac(check, key, digest, out->nonce_even, in->nonce_odd,
-			&out->cont);
+				     &out->cont);
 	if (ret)
 		return ret;
 	if (crypto_memneq(check, out->hmac, TK1_DIGEST_SIZE)) {

@@ -137,6 +137,7 @@ static noinline int trusted_tpm1_parse_pubkey(const u8 *buf,
 {
 	return tk1_parse_pubkey(buf, PAGE_SIZE, pk);
 }
+
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm1_parse_pubkey, NONE);
 #endif

@@ -288,7 +288,7 @@ end_session:
 }
 
 static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
-		bool draw)
+		     bool draw)
 {
 	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
 	u16 alg = tk2_hash_alg(o->hash);

@@ -137,7 +137,7 @@ static int read_pcrs(u8 *buf, struct trusted_tpm2_sess *ts,
 
 /* Extend the policy @policy (digest_len bytes) by one PolicyPCR. */
 static int policy_extend(struct crypto_shash *tfm, u8 *policy,
-		  const struct tk2_policy_pcr *pp, u8 *input)
+			 const struct tk2_policy_pcr *pp, u8 *input)
 {
 	int n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
 
@@ -191,7 +191,7 @@ int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 	if (ret)
 		goto out;
 	ret = tk2_policy_pcr_body(pol->body, sizeof(pol->body), &sel,
-				   w->pcr_digest, dsize);
+				  w->pcr_digest, dsize);
 	if (ret < 0)
 		goto out;
 	pol->body_len = ret;
@@ -236,7 +236,7 @@ int trusted_tpm2_policy_check(const struct tk2_key *k)
 			continue;
 		}
 		ret = tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
-					    alg, &pp);
+					   alg, &pp);
 		if (ret)
 			break;
 		ret = policy_extend(tfm, policy, &pp, input);
@@ -327,7 +327,7 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 		return rc;
 	for (i = 0; i < k->npolicy; i++) {
 		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
-				     s->handle, k->policy[i].body,
+				    s->handle, k->policy[i].body,
 				     k->policy[i].len);
 		if (rc)
 			break;

@@ -6,7 +6,7 @@
 #include <linux/types.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define BIT(n)		(1UL << (n))
+#include <linux/bits.h>
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
 
