@@ -354,12 +354,24 @@ _t_loaded() { grep -q "^$(_t_modname "$1") " /proc/modules; }
 # (a module's symbols carry its [name]) and kept in /tmp: a pass over
 # kallsyms costs a quarter of a second under TCG (more on Debian's kernels),
 # and every mods_load asks twice.
+# A kernel without CONFIG_KALLSYMS_ALL (the EVM kernels) lists no data
+# symbols, not even key_type_user: there trusted and encrypted count as
+# built in when add_key knows the type (a bad payload: EINVAL, an unknown
+# type: ENODEV) while no module of that name is loaded.
 keytype_builtin() {
 	_bk=/tmp/.tk-builtin-keytypes
 	if [ ! -f $_bk ]; then
 		[ -r /proc/kallsyms ] || return 1
-		sed -n 's/^[0-9a-f]* [a-zA-Z] key_type_\([a-z0-9_]*\)$/\1/p' /proc/kallsyms >$_bk.$$ &&
-			mv $_bk.$$ $_bk || return 1
+		sed -n 's/^[0-9a-f]* [a-zA-Z] key_type_\([a-z0-9_]*\)$/\1/p' /proc/kallsyms >$_bk.$$ ||
+			return 1
+		if ! grep -qx user $_bk.$$; then
+			for _bt in trusted:trusted encrypted:encrypted_keys; do
+				grep -q "^${_bt#*:} " /proc/modules && continue
+				keyctl add "${_bt%%:*}" tk-probe "" @s 2>&1 | grep -q 'No such device' ||
+					echo "${_bt%%:*}" >>$_bk.$$
+			done
+		fi
+		mv $_bk.$$ $_bk || return 1
 	fi
 	grep -qx "$1" $_bk
 }
