@@ -47,7 +47,7 @@ ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 series=()
 if [ "$flavour" = evm ]; then
 	sdir=${TKH_SERIES:-$here/../../build/series/6.1}
-	mapfile -t series < <(find "$sdir" -maxdepth 1 -name '*.patch' 2>/dev/null | LC_ALL=C sort)
+	mapfile -t series < <(find "$sdir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' 2>/dev/null | LC_ALL=C sort)
 	[ "${#series[@]}" -gt 0 ] ||
 		{ echo "build-kernel evm: no series in $sdir (make series)" >&2; exit 1; }
 fi
