@@ -65,10 +65,11 @@ echo "build-kernel $flavour: extracting $tar" >&2
 tar -C "$dir.tmp" --strip-components=1 -xJf "$tar"
 cd "$dir.tmp"
 if [ "${#series[@]}" -gt 0 ]; then
-	# git am onto the tree as apt unpacks it (a throwaway repository).
+	# git am onto the tree as apt unpacks it (a throwaway repository; -f:
+	# Debian's top-level .gitignore ignores every top-level name).
 	echo "build-kernel $flavour: applying ${#series[@]} patches (git am)" >&2
 	git init -q .
-	git -c user.name=tek -c user.email=tek@localhost add -A >/dev/null
+	git add -A -f . >/dev/null
 	git -c user.name=tek -c user.email=tek@localhost commit -qm linux-source-6.1 >/dev/null
 	git -c user.name=tek -c user.email=tek@localhost am -q "${series[@]}" >&2 ||
 		{ echo "build-kernel $flavour: the series does not apply" >&2; exit 1; }
