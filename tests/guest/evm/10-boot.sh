@@ -56,7 +56,7 @@ case $TK_PHASE in
 	t_check "the kmk loads from its blob as at boot (pcrlock=$EVM_PCR)" evm_kmk_boot "$kb"
 	t_errno "  ... then the blob no longer unseals (PCR $EVM_PCR extended)" EPERM \
 		evm_kmk_load "$kb"
-	evm_kmk_get
+	t_check "  ... the boot's kmk stays for the boot (root's @us)" evm_kmk_get
 	t_check "the evm-key loads from its blob under it" \
 		key_add encrypted evm-key "load $eb"
 	t_check "EVM initialised: echo 1 > $EVM_SECFS/evm" evm_init
