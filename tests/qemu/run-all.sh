@@ -66,6 +66,10 @@ stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -
 stock612-tpm2    stock612  2.0   srk    1,2  $TPM2_SUITES  -
 evm-ref          evm-ref   2.0   srk    1,2,3  evm  -
 evm-ref12        evm-ref   1.2   srk    1,2,3  evm  -
+evm              evm       2.0   srk    1,2,3  evm  -
+evm12            evm       1.2   srk    1,2,3  evm  -
+evm-tpm2         evm       2.0   srk    1,2  trusted-tpm2  -
+evm-enc          evm       1.2   srk    1,2  encrypted  -
 EOF
 }
 
