@@ -5,7 +5,8 @@ pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
       xz-utils qemu-system-x86 swtpm swtpm-tools busybox-static keyutils
       tpm2-tools linux-source-6.1 sparse clang libclang-rt-14-dev
       dmsetup zstd python3 rsync shellcheck
-      dkms dh-dkms debhelper lintian ccache lz4 mmdebstrap fdisk e2fsprogs)
+      dkms dh-dkms debhelper lintian ccache lz4 mmdebstrap fdisk e2fsprogs
+      ima-evm-utils attr libkeyutils-dev autoconf automake libtool pkg-config)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -7,6 +7,11 @@
 # usage: build-kernel.sh [test]   the test kernel (make check, make lint):
 #                                 tinyconfig + tests/qemu/kernel.config, KASAN
 #                                 on the code our keys run through (below)
+#        build-kernel.sh evm-ref  the EVM control kernel (suite evm): the
+#                                 test kernel + tests/qemu/evm.config (both
+#                                 key types, EVM, IMA, dm-crypt built in)
+#        build-kernel.sh evm      the same config on the tree patched with
+#                                 our series (build/series/6.1/*.patch, git am)
 #        build-kernel.sh stress   the stress kernel (make stress only): the
 #                                 test kernel + tests/stress/kernel.config
 #                                 (SMP, PREEMPT, lockdep...), KASAN everywhere;
@@ -18,7 +23,12 @@ case $flavour in
 test)
 	frags=("$here/kernel.config")
 	need="TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS EXT2_FS KASAN TCG_TIS KALLSYMS MODULE_SIG CRYPTO_ECDH FAIL_FUNCTION FAILSLAB CRYPTO_AES_NI_INTEL CRYPTO_SHA256_SSSE3 DEBUG_SG"
-	name= nice=${TKH_NICE:-0}
+	name='' nice=${TKH_NICE:-0}
+	;;
+evm-ref|evm)
+	frags=("$here/kernel.config" "$here/evm.config")
+	need="TRUSTED_KEYS ENCRYPTED_KEYS EVM IMA IMA_APPRAISE DM_CRYPT EXT2_FS_SECURITY SECURITYFS KASAN TCG_TIS"
+	name=$flavour- nice=${TKH_NICE:-0}
 	;;
 stress)
 	frags=("$here/kernel.config" "$here/../stress/kernel.config")
@@ -26,14 +36,22 @@ stress)
 	name=stress- nice=${TKH_NICE:-15}
 	;;
 *)
-	echo "usage: build-kernel.sh [test|stress]" >&2
+	echo "usage: build-kernel.sh [test|evm-ref|evm|stress]" >&2
 	exit 2
 	;;
 esac
 tar=/usr/src/linux-source-6.1.tar.xz
 [ -f "$tar" ] || { echo "missing $tar (apt-get install linux-source-6.1)" >&2; exit 1; }
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-key=$( (echo "$flavour"; cat "${frags[@]}" "$0") | sha256sum | cut -c1-12)
+# The patched kernel: our series for 6.1 (make series), part of its key.
+series=()
+if [ "$flavour" = evm ]; then
+	sdir=${TKH_SERIES:-$here/../../build/series/6.1}
+	mapfile -t series < <(find "$sdir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' 2>/dev/null | LC_ALL=C sort)
+	[ "${#series[@]}" -gt 0 ] ||
+		{ echo "build-kernel evm: no series in $sdir (make series)" >&2; exit 1; }
+fi
+key=$( (echo "$flavour"; cat "${frags[@]}" "$0" ${series[@]+"${series[@]}"}) | sha256sum | cut -c1-12)
 cache=${TEK_CACHE:-$HOME/.cache/tek}
 dir=$cache/linux-$ver-$name$key
 if [ -f "$dir/.done" ]; then echo "$dir"; exit 0; fi
@@ -46,7 +64,17 @@ mkdir -p "$dir.tmp"
 echo "build-kernel $flavour: extracting $tar" >&2
 tar -C "$dir.tmp" --strip-components=1 -xJf "$tar"
 cd "$dir.tmp"
-if [ "$flavour" = test ]; then
+if [ "${#series[@]}" -gt 0 ]; then
+	# git am onto the tree as apt unpacks it (a throwaway repository; -f:
+	# Debian's top-level .gitignore ignores every top-level name).
+	echo "build-kernel $flavour: applying ${#series[@]} patches (git am)" >&2
+	git init -q .
+	git add -A -f . >/dev/null
+	git -c user.name=tek -c user.email=tek@localhost commit -qm linux-source-6.1 >/dev/null
+	git -c user.name=tek -c user.email=tek@localhost am -q "${series[@]}" >&2 ||
+		{ echo "build-kernel $flavour: the series does not apply" >&2; exit 1; }
+fi
+if [ "$flavour" != stress ]; then
 	# KASAN instruments what our keys' objects pass through (security/,
 	# crypto/, lib/, drivers/, block/, fs/ecryptfs, ...), not the process
 	# and memory machinery every fork and exec runs (mm/, kernel/,
@@ -85,13 +113,19 @@ make -s olddefconfig >&2
 for opt in $need; do
 	grep -q "^CONFIG_$opt=" .config || { echo "build-kernel $flavour: CONFIG_$opt lost" >&2; exit 1; }
 done
+case $flavour in evm*)
+	for opt in TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT; do
+		grep -q "^CONFIG_$opt=y" .config || { echo "build-kernel $flavour: CONFIG_$opt not built in" >&2; exit 1; }
+	done ;;
+esac
 # Progress on stderr every TKH_PROGRESS_SECS (30) seconds: the objects
 # built so far of the count the last build of this flavour left (an
 # estimate before the first), and the time.
 objs=$(cat "$cache/objs-$flavour" 2>/dev/null) || objs=
-case $objs in ''|*[!0-9]*|0) objs=$([ "$flavour" = test ] && echo 950 || echo 2500) ;; esac
+case $objs in ''|*[!0-9]*|0) case $flavour in test) objs=950 ;; evm*) objs=1100 ;; *) objs=2500 ;; esac ;; esac
 case $flavour in
 test) what="the test kernel (first run only, about 10 min; make check and make lint use it)" ;;
+evm*) what="the $flavour kernel (first run only, about 5-10 min; the EVM rows use it)" ;;
 *) what="the $flavour kernel (first run only, 15-20 min)" ;;
 esac
 echo "build-kernel $flavour: building $what in $dir" >&2

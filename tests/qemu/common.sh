@@ -266,13 +266,13 @@ tk_kasan_check() {
 }
 
 # tk_prepare KERNEL DIR [--no-ours]: prepare a machine of KERNEL (test |
-# stock61 | stock612 | stress) in DIR: the kernel (built or fetched, both cached), our
+# stock61 | stock612 | stress | evm | evm-ref) in DIR: the kernel (built or fetched, both cached), our
 # modules built against it (DIR/mods; none with --no-ours) and the initramfs
 # (DIR/initrd.cpio, plain: see cpio.py). Writes DIR/machine: "IMAGE INITRD KVER KDIR" and sets
 # tk_image, tk_initrd, tk_kver, tk_kdir. Steps are timed (tk_step). With
 # TKH_NO_OURS=1 a failed module build goes on without our modules.
 tk_prepare() {
-	local kernel=$1 dir=$2 ours=${3:-} line moddir ramfs=()
+	local kernel=$1 dir=$2 ours=${3:-} line moddir peer ramfs=()
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
 	rm -rf "$dir/mods" "$dir/machine"
@@ -290,13 +290,32 @@ tk_prepare() {
 		tk_image=$tk_kdir/arch/x86/boot/bzImage tk_kver=test
 		ramfs=(--kdir "$tk_kdir")
 		;;
+	evm|evm-ref)	# suite evm: both key types built in (tests/qemu/evm.config);
+		# evm is the tree with our series, evm-ref the in-tree control
+		if [ "$kernel" = evm ] && [ -z "${TKH_SERIES:-}" ] &&
+			! compgen -G "$TK_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
+			tk_step "$kernel: make series" make -C "$TK_TOP" series >&2 ||
+				{ log "$kernel: make series failed"; return 1; }
+		fi
+		tk_kdir=$(tk_step "$kernel: kernel build" "$TK_QEMU/build-kernel.sh" "$kernel") ||
+			{ log "$kernel: the $kernel kernel does not build"; return 1; }
+		tk_image=$tk_kdir/arch/x86/boot/bzImage tk_kver=$kernel
+		ramfs=(--kdir "$tk_kdir")
+		ours=--no-ours	# the key types are the kernel's own
+		# the peer suite's tools, when their source is in the cache
+		if peer=$(tk_step "$kernel: ima-evm-utils" "$TK_QEMU/build-imaevm.sh"); then
+			ramfs+=(--peer "$peer")
+		else
+			log "$kernel: no ima-evm-utils build: the peer tests skip"
+		fi
+		;;
 	stock61|stock612)
 		line=$(tk_step "$kernel: fetch" "$TK_QEMU/fetch-stock.sh" "$kernel") ||
 			{ log "$kernel: fetching the stock kernel failed"; return 1; }
 		read -r _ tk_kver tk_kdir tk_image moddir <<<"$line"
 		ramfs=(--moddir "$moddir")
 		;;
-	*) log "unknown kernel '$kernel' (test, stock61, stock612)"; return 1 ;;
+	*) log "unknown kernel '$kernel' (test, stock61, stock612, evm, evm-ref)"; return 1 ;;
 	esac
 	if [ "$ours" != --no-ours ] &&
 		! tk_step "$kernel: our modules" tk_build_ours "$kernel" "$tk_kdir" "$dir/mods" "$dir/build.log"; then

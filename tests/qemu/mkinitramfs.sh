@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs (newc cpio; gzip'd when --out ends in .gz).
 #
-# usage: mkinitramfs.sh --out FILE [--mods DIR] [--kdir KDIR | --moddir DIR]
+# usage: mkinitramfs.sh --out FILE [--mods DIR] [--kdir KDIR | --moddir DIR] [--peer DIR]
 #        mkinitramfs.sh --out FILE --state DIR        (only /state, to append)
 #
 #   /init            tests/guest/init          /tests   tests/guest/
@@ -19,6 +19,9 @@
 #                    and dm-crypt/ecryptfs need, + modules.dep
 #   /lib/modules/V   --moddir (stock kernel): crypto, tpm, dm-crypt, ecryptfs and
 #                    the dependencies of our modules, decompressed, depmod'ed
+#   /peer/ima-evm-utils  --peer DIR (build-imaevm.sh: evmctl with debug
+#                    support, its libimaevm, ima-evm-utils' tests/) and bash,
+#                    which those tests are written in (EVM kernels, suite evm)
 # The modules.dep in /mods and /ref is flat: "name.ko: dep.ko dep.ko" (direct
 # dependencies by file name); tests/guest/lib.sh resolves it.
 # The state archive (/state) is separate so it can be appended to a built image:
@@ -28,7 +31,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need python3 depmod modinfo ldd gcc flock
 
-out='' mods='' kdir='' moddir='' state=''
+out='' mods='' kdir='' moddir='' state='' peer=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift 2 ;;
 	--moddir) moddir=$2; shift 2 ;;
 	--state) state=$2; shift 2 ;;
+	--peer) peer=$2; shift 2 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -150,6 +154,14 @@ mkdir -p "$TK_TOP/build"
 flock "$TK_TOP/build/tools.lock" make -s -C "$TK_TOP/tools" trusted-policy >/dev/null 2>&1 &&
 	copy_prog "$TK_TOP/tools/trusted-policy"
 
+# --- the peer suite (ima-evm-utils' own tests) ----------------------------
+if [ -n "$peer" ]; then
+	[ -x "$peer/bin/evmctl" ] || die "no $peer/bin/evmctl (build-imaevm.sh)"
+	mkdir -p "$stage/peer/ima-evm-utils"
+	cp -a "$peer/bin" "$peer/lib" "$peer/tests" "$stage/peer/ima-evm-utils/"
+	copy_prog "$(command -v bash)"
+fi
+
 # --- our modules ---------------------------------------------------------
 mkdir -p "$stage/mods"
 if [ -n "$mods" ]; then
@@ -170,8 +182,10 @@ if [ -n "$kdir" ]; then
 		[ -f "$ko" ] || die "$ko listed in modules.order but missing"
 		cp "$ko" "$stage/ref/"
 	done <"$kdir/modules.order"
-	for want in trusted encrypted-keys; do
-		[ -f "$stage/ref/$want.ko" ] || die "reference module $want.ko not built in $kdir"
+	for want in trusted:TRUSTED_KEYS encrypted-keys:ENCRYPTED_KEYS; do
+		# built in (the EVM kernels): no module to take
+		grep -q "^CONFIG_${want#*:}=y" "$kdir/.config" && continue
+		[ -f "$stage/ref/${want%%:*}.ko" ] || die "reference module ${want%%:*}.ko not built in $kdir"
 	done
 	flat_dep "$stage/ref"
 fi

@@ -43,6 +43,8 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 # The boots; adding one is one row. Columns:
 #   name     what TKH_ONLY and the output call it
 #   kernel   test (build-kernel.sh) | stock61 | stock612 (fetch-stock.sh)
+#            | evm-ref | evm (build-kernel.sh evm-ref|evm: both key types,
+#            EVM, IMA, dm-crypt built in; evm with our series applied)
 #   tpm      1.2 | 2.0 | none (no swtpm, no TPM device)
 #   prov     srk: the SRK (1.2: auth 20 zero bytes; 2.0: persistent at 0x81000001)
 #            | nosrk (2.0 without a persistent SRK) | - (no TPM)
@@ -64,6 +66,12 @@ stock61-tpm2     stock61   2.0   srk    1,2  $TPM2_SUITES  -
 stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -
 stock612-tpm2    stock612  2.0   srk    1,2  $TPM2_SUITES  -
 demo             stock61   2.0   srk    1,2  demo-tpm2  tk.relay=record tk.relay_disk=1
+evm-ref          evm-ref   2.0   srk    1,2,3  evm  -
+evm-ref12        evm-ref   1.2   srk    1,2,3  evm  -
+evm              evm       2.0   srk    1,2,3  evm  -
+evm12            evm       1.2   srk    1,2,3  evm  -
+evm-tpm2         evm       2.0   srk    1,2  trusted-tpm2  -
+evm-enc          evm       1.2   srk    1,2  encrypted  -
 EOF
 }
 
@@ -172,20 +180,29 @@ job_selftest() {
 }
 
 # A job of the pool: prepare KERNEL once for all of its machines.
+# A kernel that is not in the cache yet is built here (minutes): a line on
+# run-all's own stderr every minute while it prepares.
 job_prepare() { # kernel
+	local ticker t0=$SECONDS
+	( while sleep 60; do
+		echo "run-all: preparing kernel $1: $((SECONDS - t0)) s (an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
+	done ) &
+	ticker=$!
 	tk_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
+	kill "$ticker" 2>/dev/null || true
 }
 
 # Before each boot, a suite's host step when it has one: an executable
 # tests/guest/SUITE/host-step, run as "host-step PHASE TPM TPMSTATE STATEDIR
 # KERNEL" while no swtpm serves TPMSTATE; files it writes to STATEDIR reach
-# the guest as saved state. Its failure is a failed step of the machine.
+# the guest as saved state; TKH_DISK names the machine's scratch disk image.
+# Its failure is a failed step of the machine.
 host_steps() { # name phase tpm tpmdir statedir
 	local s hook
 	for s in ${B_RUN[$1]//,/ }; do
 		hook=$TK_TOP/tests/guest/$s/host-step
 		[ -x "$hook" ] || continue
-		tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
+		TKH_DISK=$run/$1/disk.img tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
 			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
 	done
 }
@@ -290,6 +307,7 @@ stop_jobs() {
 	done
 }
 trap 'stop_jobs; exit 130' INT TERM
+exec {progress_fd}>&2	# job_prepare's progress lines
 set -m	# each job in its own process group (no terminal signals to the boots)
 
 # A job's stdout (its verdict lines) is printed when it ends, its stderr kept

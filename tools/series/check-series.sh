@@ -135,8 +135,8 @@ check_version() {
 		case $p in */0000-cover-letter.patch) continue ;; esac
 		# /usr/bin first: spdxcheck.py needs Debian's python3-ply and
 		# python3-git, not another python3 on PATH
-		out=$(cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --show-types \
-			--terse --no-summary "$p" 2>&1 || true)
+		out=$( (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+			--show-types --terse --no-summary "$p" 2>&1) || true)
 		if grep -q '^Traceback' <<<"$out"; then
 			note "$ver ${p##*/}: spdxcheck.py did not run (apt install python3-ply python3-git)"
 			out=$(grep -v '^Traceback\|^  \|Error:' <<<"$out" || true)

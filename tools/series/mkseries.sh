@@ -219,12 +219,15 @@ gen() {
 
 	# 1: the TPM 1.2 message library, built next to the old code.
 	emit lib/tk_hex.h security/keys/tk_hex.h
+	# shellcheck disable=SC2086  # a list of names
 	for f in $(lib_files $lib_tpm1); do emit "lib/$f" "$td/$f"; done
+	# shellcheck disable=SC2016  # $(CONFIG_...) is make's, written as is
 	printf '\n# The TPM message library (kernel-free builders and parsers).\ntrusted-$(CONFIG_TRUSTED_KEYS_TPM) += %s\n' \
 		"$objs1" >>"$tree/$td/Makefile"
 	commit 01-tpm1-lib
 
 	# 2: the TPM 2.0 messages and the option parser.
+	# shellcheck disable=SC2086  # a list of names
 	for f in $(lib_files $lib2); do emit "lib/$f" "$td/$f"; done
 	# header-only files of src/lib that no object names (as tk_buf.h)
 	for f in "$top"/src/lib/*.h; do
@@ -232,6 +235,7 @@ gen() {
 		case $f in tk_hex.h|tk_enc_blob.h) continue ;; esac
 		[ -e "$tree/$td/$f" ] || emit "lib/$f" "$td/$f"
 	done
+	# shellcheck disable=SC2016  # $(CONFIG_...) is make's, written as is
 	printf 'trusted-$(CONFIG_TRUSTED_KEYS_TPM) += %s\n' "$objs2" >>"$tree/$td/Makefile"
 	commit 02-tpm2-lib
 
@@ -250,9 +254,10 @@ gen() {
 	else
 		:
 	fi >"$tmp/have"
-	printf "$sel\n" | sed '/^$/d' >"$tmp/sel"
+	printf '%b\n' "$sel" | sed '/^$/d' >"$tmp/sel"
 	subst "$here/trusted-keys.Kconfig" @HAVE_TRUSTED_KEYS_CONFIG@ "$tmp/have" |
 		subst - @HAVE_TRUSTED_KEYS_SELECT@ "$tmp/sel" >"$tree/$td/Kconfig"
+	# shellcheck disable=SC2086  # a list of objects
 	wrap_objs trusted-y $tree_objs >"$tmp/objs"
 	subst "$here/trusted-keys.Makefile" @OBJS@ "$tmp/objs" >"$tree/$td/Makefile"
 	# TRUSTED_KEYS needs the TPM now that it is the only trust source.
@@ -289,6 +294,7 @@ gen() {
 	git -C "$tree" rm -q "$ed/encrypted.c" "$ed/encrypted.h" "$ed/ecryptfs_format.c" \
 		"$ed/ecryptfs_format.h" "$ed/masterkey_trusted.c"
 	for f in "$top"/src/encrypted/*.[ch]; do emit "encrypted/${f##*/}" "$ed/${f##*/}"; done
+	# shellcheck disable=SC2086  # a list of objects
 	wrap_objs encrypted-keys-y $enc_objs >"$tmp/objs"
 	subst "$here/encrypted-keys.Makefile" @OBJS@ "$tmp/objs" >"$tree/$ed/Makefile"
 	commit 05-encrypted
@@ -307,7 +313,7 @@ gen() {
 	git -C "$tree" format-patch -q --cover-letter --no-signature --thread=shallow \
 		--subject-prefix="PATCH $ver" -o "$dst" base
 	fill_cover "$dst/0000-cover-letter.patch" "$base"
-	log "$ver: $(ls "$dst" | wc -l) files in ${dst#"$top"/}"
+	log "$ver: $(find "$dst" -mindepth 1 -maxdepth 1 | wc -l) files in ${dst#"$top"/}"
 }
 
 # The cover letter: subject and blurb from tools/series/cover-letter.txt.

@@ -6,9 +6,8 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/enc.inc"
 
-t_require kernel test
+t_require masters	# the test kernel (with ref) or an EVM kernel
 t_require phase 1	# nothing after the reboot that phase 1 did not check
-t_require ref
 t_require tpm 1.2
 t_mods ref test
 t_check "masters: user keys and TPM-sealed trusted keys" ek_masters || {
