@@ -51,7 +51,11 @@ if [ "$flavour" = evm ]; then
 	[ "${#series[@]}" -gt 0 ] ||
 		{ echo "build-kernel evm: no series in $sdir (make series)" >&2; exit 1; }
 fi
-key=$( (echo "$flavour"; cat "${frags[@]}" "$0" ${series[@]+"${series[@]}"}) | sha256sum | cut -c1-12)
+# The series' diffs only: its headers (Message-Id, Date) change with every
+# make series and with every commit of ours, the kernel they make does not.
+key=$( (echo "$flavour"; cat "${frags[@]}" "$0"
+	[ "${#series[@]}" = 0 ] || sed -s -n '/^diff --git /,$p' "${series[@]}") |
+	sha256sum | cut -c1-12)
 cache=${TEK_CACHE:-$HOME/.cache/tek}
 dir=$cache/linux-$ver-$name$key
 if [ -f "$dir/.done" ]; then echo "$dir"; exit 0; fi
