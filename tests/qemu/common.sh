@@ -294,7 +294,7 @@ tk_prepare() {
 		# evm is the tree with our series, evm-ref the in-tree control
 		if [ "$kernel" = evm ] && [ -z "${TKH_SERIES:-}" ] &&
 			! compgen -G "$TK_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
-			tk_step "$kernel: make series" make -C "$TK_TOP" series >&2 ||
+			tk_step "$kernel: make series" make --no-print-directory -C "$TK_TOP" series >&2 ||
 				{ log "$kernel: make series failed"; return 1; }
 		fi
 		tk_kdir=$(tk_step "$kernel: kernel build" "$TK_QEMU/build-kernel.sh" "$kernel") ||

@@ -86,7 +86,7 @@ unifdef_bin() {
 
 # Objects of a module in src/Kbuild, as "dir/name.o" words.
 kbuild_objs() {
-	make -s -f - src="$top/src" srctree=/nonexistent "print-$1" <<'EOF'
+	make -s --no-print-directory -f - src="$top/src" srctree=/nonexistent "print-$1" <<'EOF'
 include $(src)/Kbuild
 print-%: ; @echo $($*-y)
 EOF
