@@ -135,7 +135,7 @@ configure() {
 warnings() {
 	sed -n -e 's#^\(\.\./\)*##' -e "s#^$cache/debian-src-[a-z]*/##" \
 		-e 's#^\([^: ]*\):[0-9]*:\([0-9]*:\)\{0,1\} *\(warning\|WARNING\):#\1: warning:#p' \
-		-e 's#^\(WARNING\|warning\): #kconfig: warning: #p' "$1" |
+		-e 's#^\(WARNING\|warning\): #(no file): warning: #p' "$1" |
 		sed 's#^\(\.\./\)*##' | sort | uniq -c | sed 's/^ *//'
 }
 
