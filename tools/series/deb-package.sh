@@ -4,8 +4,9 @@
 # apt's linux-source-6.1 with the 6.1 series applied, configured as
 # make series-debian configures it (Debian's full config-6.1.0-*-amd64,
 # TRUSTED_KEYS=y, TRUSTED_KEYS_TPM=y, no Debian signing certificates:
-# tools/series/check-debian.sh) and LOCALVERSION=-tek. Not part of make
-# check nor of CI: on 2 cores it takes well over an hour (docs/series.md).
+# tools/series/check-debian.sh) and make LOCALVERSION=-tek (6.1.192-tek).
+# Not part of make check nor of CI: on 2 cores it takes well over an hour
+# (docs/series.md).
 #
 # usage: tools/series/deb-package.sh
 # env:   JOBS (default: nproc), DEBIAN_CONFIG (as check-debian.sh),
@@ -37,7 +38,6 @@ tree=$cache/debian-src-patched
 mkdir -p "$obj"
 rm -f "$pkg"/*.deb "$pkg"/*.buildinfo "$pkg"/*.changes
 cp "$cache/debian-obj-patched/.config" "$obj/.config"
-"$tree/scripts/config" --file "$obj/.config" --set-str LOCALVERSION -tek
 if [ "${SERIES_DEB_DEBUG:-1}" = 0 ]; then
 	"$tree/scripts/config" --file "$obj/.config" --disable DEBUG_INFO \
 		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --enable DEBUG_INFO_NONE \
@@ -45,13 +45,15 @@ if [ "${SERIES_DEB_DEBUG:-1}" = 0 ]; then
 fi
 command -v pahole >/dev/null 2>&1 ||
 	"$tree/scripts/config" --file "$obj/.config" --disable DEBUG_INFO_BTF
-make -s -C "$tree" O="$obj" olddefconfig
-for l in CONFIG_TRUSTED_KEYS=y CONFIG_ENCRYPTED_KEYS=y CONFIG_EVM=y CONFIG_DM_CRYPT=m \
-	CONFIG_LOCALVERSION='"-tek"'; do
+# LOCALVERSION on make's command line, not in .config: set, it also keeps
+# setlocalversion from adding "+" for the git tree (6.1.192-tek).
+kv=(LOCALVERSION=-tek)
+make -s -C "$tree" O="$obj" "${kv[@]}" olddefconfig
+for l in CONFIG_TRUSTED_KEYS=y CONFIG_ENCRYPTED_KEYS=y CONFIG_EVM=y CONFIG_DM_CRYPT=m; do
 	grep -qx "$l" "$obj/.config" || die "$obj/.config lost $l"
 done
-log "building the packages in $obj (log: $pkg/build.log)"
-if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" bindeb-pkg >"$pkg/build.log" 2>&1; then
+log "building $(make -s -C "$tree" O="$obj" "${kv[@]}" kernelrelease) packages in $obj (log: $pkg/build.log)"
+if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" "${kv[@]}" bindeb-pkg >"$pkg/build.log" 2>&1; then
 	tail -30 "$pkg/build.log" >&2
 	die "bindeb-pkg failed ($pkg/build.log)"
 fi
