@@ -133,10 +133,10 @@ configure() {
 # warnings LOG: "file: warning: message" lines, the file relative to the
 # tree and without line and column, sorted with their counts.
 warnings() {
-	sed -n -e 's#^\(\.\./\)*##' -e "s#^$cache/debian-src-[a-z]*/##" \
+	sed -n -e 's#^\([^: ]*/\)\{0,1\}debian-src-[a-z]*/##' \
 		-e 's#^\([^: ]*\):[0-9]*:\([0-9]*:\)\{0,1\} *\(warning\|WARNING\):#\1: warning:#p' \
 		-e 's#^\(WARNING\|warning\): #(no file): warning: #p' "$1" |
-		sed 's#^\(\.\./\)*##' | sort | uniq -c | sed 's/^ *//'
+		sort | uniq -c | sed 's/^ *//'
 }
 
 # build NAME TREE: configure, make prepare, the targets; logs in
