@@ -152,6 +152,13 @@ build() {
 		die "$name: make prepare failed ($cache/debian-log-$name-prepare)"
 	fi
 	for d in "${targets[@]}"; do
+		# the objects of a run before would print no warning: make
+		# compiles them again (ccache replays the compiler's output)
+		if [ -d "$obj/$d" ]; then
+			find "$obj/$d" -name '*.o' -delete
+		else
+			rm -f "$obj/$d"
+		fi
 		if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" "$d" \
 			>"$cache/debian-log-$name-${d//\//_}" 2>&1; then
 			grep -E 'error|Error' "$cache/debian-log-$name-${d//\//_}" | head -20 >&2
