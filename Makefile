@@ -10,7 +10,7 @@ export TEK_CACHE := $(CACHE)
 KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools bench-tpm2 realsys series series-check help
+	relay-test relay-fuzz stress tools bench-tpm2 realsys series series-check series-debian series-deb help
 
 all: modules
 
@@ -113,6 +113,18 @@ series:
 series-check: series
 	$(TOP)/tools/series/check-series.sh $(SERIES_VERSIONS)
 
+# The 6.1 series under Debian's own config-6.1.0-*-amd64 with TRUSTED_KEYS=y:
+# security/keys/, security/integrity/ and dm-crypt.o built unpatched and
+# patched, no new warning (heavy lock). series-deb: the full bindeb-pkg of
+# the patched tree, LOCALVERSION=-tek; not in check, not in CI (over an hour).
+series-debian:
+	$(TOP)/tools/series/mkseries.sh 6.1
+	$(TOP)/tools/series/check-debian.sh
+
+series-deb:
+	$(TOP)/tools/series/mkseries.sh 6.1
+	$(TOP)/tools/series/deb-package.sh
+
 help:
 	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
@@ -121,3 +133,5 @@ help:
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'
+	@echo 'make series-debian 6.1 series with Debian'"'"'s config + TRUSTED_KEYS=y: no new warning'
+	@echo 'make series-deb    bindeb-pkg of the patched 6.1 tree, Debian config (over an hour; not in check)'
