@@ -181,11 +181,15 @@ job_selftest() {
 
 # A job of the pool: prepare KERNEL once for all of its machines.
 # A kernel that is not in the cache yet is built here (minutes): a line on
-# run-all's own stderr every minute while it prepares.
+# run-all's own stderr every 30 s while it prepares, with build-kernel.sh's
+# last count of objects built once there is one.
 job_prepare() { # kernel
 	local ticker t0=$SECONDS
-	( while sleep 60; do
-		echo "run-all: preparing kernel $1: $((SECONDS - t0)) s (an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
+	( while sleep 30; do
+		last=$(grep -a '^build-kernel .* objects built' "$run/jobs/prepare-$1.log" 2>/dev/null |
+			tail -n 1) || true
+		echo "run-all: preparing kernel $1: $((SECONDS - t0)) s${last:+, ${last#build-kernel * }}" \
+			"(an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
 	done ) &
 	ticker=$!
 	tk_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
