@@ -87,22 +87,6 @@ entry() {
 	_name=$(tk2_der a0 "$(tk2_der 0c "$(printf %s "$1" | xxd -p | tr -d '\n')")")
 	tk2_der a3 "$(tk2_der 30 "$(tk2_der 30 "$_name$(tk2_der a1 "$(tk2_der 30 "$_cmds")")")")"
 }
-# one_line TEXT: since tk2_dmesg_mark our module logged one line, with TEXT.
-one_line() {
-	_l=$(tk2_dmesg_new)
-	if [ "$(printf '%s\n' "$_l" | grep -c .)" != 1 ] ||
-		! printf '%s\n' "$_l" | grep -q "$1"; then
-		printf 'want one line with "%s", got:\n%s\n' "$1" "$_l" >&2
-		return 1
-	fi
-}
-# refused DESC ERRNO LOG DATA: "keyctl add DATA" fails with ERRNO, and our
-# module logged one line, with LOG.
-refused() {
-	tk2_dmesg_mark
-	t_errno "$1: $2" "$2" tk_refused s_x "$4"
-	t_check "  ... one line of ours in the log: $3" one_line "$3"
-}
 
 t_check "new 32 policykey=<signer> policyref=A" tk_add s_a "new 32 policykey=$EC policyref=$A"
 a0=$(tk_blob s_a)
@@ -120,7 +104,7 @@ a1=$(add_policy refA "$a0" $A)
 t_check "trusted-policy add --policy-ref A: a policy signed over A" test -n "$a1"
 tk2_dmesg_mark
 t_check "the A blob with it loads" tk_add s_l "load $a1"
-t_check "  ... by signed policy 0 (refA)" one_line "signed policy 0 (refA) satisfied"
+t_check "  ... by signed policy 0 (refA)" tk2_one_line "signed policy 0 (refA) satisfied"
 tk2_same "  ... with the key bytes new made" s_a "load $a1"
 echo "$a1" >$W/a1.hex
 t_check "trusted-policy list shows policyRef: $A" \
@@ -131,27 +115,27 @@ t_check "trusted-policy add without --policy-ref refuses the A blob (its policy 
 t_check "control: a policy built here, policyRef A, signed over A, loads" \
 	tk_add s_l "load $(with "$a1" a3 "$(entry ctlA $A $A)")"
 
-refused "an approval signed over B, carried with policyRef A (the TPM's VerifySignature fails)" \
+tk2_refused_once "an approval signed over B, carried with policyRef A (the TPM's VerifySignature fails)" \
 	EPERM "the TPM refused every signed policy" "load $(with "$a1" a3 "$(entry sigB $A $B)")"
-refused "an approval signed over none, carried with policyRef A" \
+tk2_refused_once "an approval signed over none, carried with policyRef A" \
 	EPERM "the TPM refused every signed policy" "load $(with "$a1" a3 "$(entry sig0 $A "")")"
-refused "an approval signed over B, carried as B (not tried: not the key's policyRef)" \
+tk2_refused_once "an approval signed over B, carried as B (not tried: not the key's policyRef)" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(entry refB $B $B)")"
-refused "an approval signed over none, carried as none" \
+tk2_refused_once "an approval signed over none, carried as none" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(entry none "" "")")"
 
 t_check "new 32 policykey=<the same signer> policyref=B" tk_add s_b "new 32 policykey=$EC policyref=$B"
 b1=$(add_policy refB "$(tk_blob s_b)" $B)
 t_check "  ... trusted-policy add --policy-ref B: the B blob loads" tk_add s_l "load $b1"
-refused "the A blob's signed policies moved into the B blob" \
+tk2_refused_once "the A blob's signed policies moved into the B blob" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$b1" a3 "$(field "$a1" a3)")"
-refused "the B blob's signed policies moved into the A blob" \
+tk2_refused_once "the B blob's signed policies moved into the A blob" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(field "$b1" a3)")"
-refused "the A blob's policy [1] and signed policies into the B blob" \
+tk2_refused_once "the A blob's policy [1] and signed policies into the B blob" \
 	EINVAL "PolicyAuthorize is not the object's policy" \
 	"load $(with "$b1" a1 "$(field "$a1" a1)" a3 "$(field "$a1" a3)")"
 
-refused "load policyref=B of the A blob" EINVAL "policyRef is not policyref=" "load $a1 policyref=$B"
+tk2_refused_once "load policyref=B of the A blob" EINVAL "policyRef is not policyref=" "load $a1 policyref=$B"
 t_check "load policyref=A of the A blob loads" tk_add s_l "load $a1 policyref=$A"
 
 # For contrast, what an empty policyRef means.
@@ -166,8 +150,8 @@ sleep 5
 tk2_dmesg_mark
 t_check "empty policyRef: E1's signed policy moved into E2's blob loads E2 (what policyref= stops)" \
 	tk_add s_l "load $(with "$e2" a3 "$(field "$e1" a3)")"
-t_check "  ... by signed policy 0 (forE1)" one_line "signed policy 0 (forE1) satisfied"
-refused "E1's signed policy moved into the A blob" \
+t_check "  ... by signed policy 0 (forE1)" tk2_one_line "signed policy 0 (forE1) satisfied"
+tk2_refused_once "E1's signed policy moved into the A blob" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(field "$e1" a3)")"
 
 t_errno "policyref without policykey: EINVAL" EINVAL tk_refused s_x "new 32 policyref=$A"

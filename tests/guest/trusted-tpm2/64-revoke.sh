@@ -46,26 +46,10 @@ add_approval() {
 		--name "$1" --policy-ref $A --counter "$3" --counter-index 0x$NV \
 		$W/in.hex $W/out.hex && cat $W/out.hex
 }
-# one_line TEXT: since tk2_dmesg_mark our module logged one line, with TEXT.
-one_line() {
-	_l=$(tk2_dmesg_new)
-	if [ "$(printf '%s\n' "$_l" | grep -c .)" != 1 ] ||
-		! printf '%s\n' "$_l" | grep -q "$1"; then
-		printf 'want one line with "%s", got:\n%s\n' "$1" "$_l" >&2
-		return 1
-	fi
-}
-# refused DESC ERRNO LOG DATA: "keyctl add DATA" fails with ERRNO, and our
-# module logged one line, with LOG.
-refused() {
-	tk2_dmesg_mark
-	t_errno "$1: $2" "$2" tk_refused s_x "$4"
-	t_check "  ... one line of ours in the log: $3" one_line "$3"
-}
 
 # --- the counter ----------------------------------------------------------
 t_check "NV_DefineSpace of the counter (owner)" tk2_nv_define $NV
-refused "revoke= a counter never incremented" EINVAL "never incremented" \
+tk2_refused_once "revoke= a counter never incremented" EINVAL "never incremented" \
 	"new 32 policykey=$EC revoke=$NV"
 t_check "NV_Increment by the owner" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
 n1=$(tk2_nv_count $NV)
@@ -75,10 +59,10 @@ t_check "trusted-policy counter prints the Name NV_ReadPublic gives" \
 	"$(tk2_nv_name $NV)"
 
 # --- refusals before anything is sealed -----------------------------------
-refused "revoke= an index that is not there" ENOENT "no NV index 0x01800101" \
+tk2_refused_once "revoke= an index that is not there" ENOENT "no NV index 0x01800101" \
 	"new 32 policykey=$EC revoke=01800101"
 t_check "an ordinary index (ownerwrite|authread|no_da)" tk2_nv_define 01800102 02040002
-refused "revoke= an index that is no counter" EINVAL "not an NV counter" \
+tk2_refused_once "revoke= an index that is no counter" EINVAL "not an NV counter" \
 	"new 32 policykey=$EC revoke=01800102"
 t_errno "revoke without policykey: EINVAL" EINVAL tk_refused s_x "new 32 revoke=$NV"
 t_errno "revoke with hash=sha1: EINVAL" EINVAL \
@@ -102,7 +86,7 @@ b1=$(add_approval appr1 "$b0" "$n1")
 t_check "trusted-policy add --counter $n1: approval 1" test -n "$b1"
 tk2_dmesg_mark
 t_check "approval 1 loads the key" tk_add s_l "load $b1"
-t_check "  ... by signed policy 0 (appr1, counter <= $n1)" one_line "signed policy 0 (appr1, counter <= $n1) satisfied"
+t_check "  ... by signed policy 0 (appr1, counter <= $n1)" tk2_one_line "signed policy 0 (appr1, counter <= $n1) satisfied"
 tk2_same "  ... with the key bytes new made" s_r "load $b1"
 t_check "load policyref=A of it loads" tk_add s_l "load $b1 policyref=$A"
 echo "$b1" >$W/b1.hex
@@ -118,12 +102,12 @@ t_check "trusted-policy add without --counter refuses the key" \
 t_check "the owner increments the counter" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
 n2=$(tk2_nv_count $NV)
 t_check "  ... it is above approval 1's ($n2 > $n1)" test "$n2" -gt "$n1"
-refused "approval 1 after the increment (PolicyNV fails in the TPM)" EPERM \
+tk2_refused_once "approval 1 after the increment (PolicyNV fails in the TPM)" EPERM \
 	"the TPM refused every signed policy" "load $b1"
 b2=$(add_approval appr2 "$b1" "$n2")
 tk2_dmesg_mark
 t_check "approval 2 ($n2), added before approval 1, loads" tk_add s_l "load $b2"
-t_check "  ... by signed policy 0 (appr2, counter <= $n2)" one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
+t_check "  ... by signed policy 0 (appr2, counter <= $n2)" tk2_one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
 tk2_same "  ... with the same key bytes" s_r "load $b2"
 
 # An approval without the check, signed for the key's policyRef: load does
@@ -145,7 +129,7 @@ t_check "an approval without the counter check, signed for the key's policyRef (
 b_nc=$(tk2_der_fields "$b2" | while read -r _t _v; do
 	if [ "$_t" = a3 ]; then printf %s "$nc"; else printf %s "$(tk2_der "$_t" "$_v")"; fi
 done)
-refused "  ... it alone in the blob: not tried" EPERM \
+tk2_refused_once "  ... it alone in the blob: not tried" EPERM \
 	"no signed policy to try (no revocation check" "load $(tk2_der 30 "$b_nc")"
 
 # --- the counter's own protection -------------------------------------------
@@ -174,10 +158,10 @@ redefine() {
 t_check "the counter undefined and defined again" redefine
 n3=$(tk2_nv_count $NV)
 t_check "  ... it starts above its old value ($n3 > $n2)" test "$n3" -gt "$n2"
-refused "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
+tk2_refused_once "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
 t_check "  ... the same Name: an approval for $n3 loads" tk_add s_l "load $(add_approval appr3 "$b2" "$n3")"
 tk2_nv_undefine $NV
-refused "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"
+tk2_refused_once "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"
 
 t_check "no transient object or session left in the TPM" \
 	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
