@@ -35,6 +35,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=../../tests/qemu/common.sh
 . "$top/tests/qemu/common.sh"
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 cache=$TEK_CACHE/series
 jobs=${JOBS:-$(nproc)}
 ver=6.1
@@ -85,19 +87,6 @@ wanted=(
 	CONFIG_ENCRYPTED_KEYS=y CONFIG_EVM=y CONFIG_DM_CRYPT=m CONFIG_IMA=y
 )
 
-# worktree NAME COMMIT-ISH: a detached worktree of the base repository.
-worktree() {
-	local t=$cache/debian-src-$1
-	if [ ! -e "$t/.git" ]; then
-		rm -rf "$t"
-		git -C "$base" worktree prune
-		git -C "$base" worktree add -q --detach "$t" base
-	fi
-	git -C "$t" am --abort >/dev/null 2>&1 || true
-	git -C "$t" checkout -q -f --detach base
-	git -C "$t" clean -q -fdx
-	echo "$t"
-}
 
 # configure TREE OBJ LOG: Debian's config + overrides, olddefconfig; the
 # Kconfig output (its warnings) in LOG; fails when a wanted option is lost.
@@ -176,10 +165,11 @@ dcfg=$(debian_config)
 log "Debian config: $dcfg ($(sed -n 's/^# Linux.* \([0-9.]*\) Kernel Configuration/\1/p' "$dcfg"))"
 mkdir -p "$cache"
 
-tb=$(worktree base)
-tp=$(worktree patched)
-for p in "$dir"/0*.patch; do
-	case $p in */0000-cover-letter.patch) continue ;; esac
+tb=$cache/debian-src-base
+tp=$cache/debian-src-patched
+series_worktree "$base" "$tb"
+series_worktree "$base" "$tp"
+for p in $(series_patches "$dir"); do
 	git -C "$tp" am -q --whitespace=error "$p" || {
 		git -C "$tp" am --abort || true
 		die "git am ${p##*/} failed"

@@ -32,6 +32,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=../../tests/qemu/common.sh
 . "$top/tests/qemu/common.sh"
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 cache=$TEK_CACHE/series
 variants=${SERIES_VARIANTS:-y m mix}
 link=${SERIES_LINK:-1}
@@ -121,18 +123,10 @@ check_version() {
 	ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir (make series)"
 	base=$("$here/mkseries.sh" --base "$ver")
 	tree=$cache/check-$ver
-	if [ ! -e "$tree/.git" ]; then
-		rm -rf "$tree"
-		git -C "$base" worktree prune
-		git -C "$base" worktree add -q --detach "$tree" base
-	fi
-	git -C "$tree" am --abort >/dev/null 2>&1 || true
-	git -C "$tree" checkout -q -f --detach base
-	git -C "$tree" clean -q -fdx
+	series_worktree "$base" "$tree"
 
 	# 1. checkpatch
-	for p in "$dir"/0*.patch; do
-		case $p in */0000-cover-letter.patch) continue ;; esac
+	for p in $(series_patches "$dir"); do
 		# /usr/bin first: spdxcheck.py needs Debian's python3-ply and
 		# python3-git, not another python3 on PATH
 		out=$( (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
@@ -174,8 +168,7 @@ check_version() {
 	done
 
 	# 3. patch by patch
-	for p in "$dir"/0*.patch; do
-		case $p in */0000-cover-letter.patch) continue ;; esac
+	for p in $(series_patches "$dir"); do
 		step=$(basename "$p" | cut -c1-4)
 		if ! git -C "$tree" am -q --whitespace=error "$p"; then
 			note "$ver $step: FAIL git am"

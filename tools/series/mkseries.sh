@@ -38,6 +38,8 @@ email="maintainers@users.noreply.a-seed-55c5cf52.example"
 
 log() { echo "mkseries: $*" >&2; }
 die() { log "$*"; exit 1; }
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 
 # base_repo VER: prints the base repository's path; made once.
 base_repo() {
@@ -162,13 +164,7 @@ gen() {
 	base=$(base_repo "$ver")
 	unifdef=$(unifdef_bin "$base")
 	tree=$cache/gen-$ver
-	if [ ! -d "$tree/.git" ] && [ ! -f "$tree/.git" ]; then
-		rm -rf "$tree"
-		git -C "$base" worktree prune
-		git -C "$base" worktree add -q --detach "$tree" base
-	fi
-	git -C "$tree" checkout -q -f --detach base
-	git -C "$tree" clean -q -fdx
+	series_worktree "$base" "$tree"
 	git -C "$tree" config user.name "$name"
 	git -C "$tree" config user.email "$email"
 
