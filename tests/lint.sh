@@ -119,12 +119,13 @@ for t in shellcheck pyflakes3; do
 done
 
 # -x follows sourced files (their "# shellcheck source=" directives, relative
-# to the script: -P SCRIPTDIR); every severity, style included. A .inc sets
-# variables for the suites that source it: "appears unused" (SC2034) is not
-# asked of it.
+# to the script: -P SCRIPTDIR); every severity, style included. A library
+# file (a .inc, the guest library tests/guest/lib/) sets variables for the
+# scripts that source it: "appears unused" (SC2034) is not asked of it.
+lib_re='(\.inc|^tests/guest/lib/[^/]*\.sh)$'
 mapfile -t sh_files < <(shell_files)
-mapfile -t inc_files < <(printf '%s\n' "${sh_files[@]}" | grep '\.inc$')
-mapfile -t sh_files < <(printf '%s\n' "${sh_files[@]}" | grep -v '\.inc$')
+mapfile -t inc_files < <(printf '%s\n' "${sh_files[@]}" | grep -E "$lib_re")
+mapfile -t sh_files < <(printf '%s\n' "${sh_files[@]}" | grep -vE "$lib_re")
 echo "lint: shellcheck on $((${#sh_files[@]} + ${#inc_files[@]})) files ($(shellcheck --version | sed -n 's/^version: //p'))"
 against_baseline shellcheck 'SC[0-9]+' < <(
 	{ shellcheck -x -P SCRIPTDIR -f gcc "${sh_files[@]}" 2>&1

@@ -23,7 +23,7 @@
 #                    support, its libimaevm, ima-evm-utils' tests/) and bash,
 #                    which those tests are written in (EVM kernels, suite evm)
 # The modules.dep in /mods and /ref is flat: "name.ko: dep.ko dep.ko" (direct
-# dependencies by file name); tests/guest/lib.sh resolves it.
+# dependencies by file name); tests/guest/lib/mods.sh resolves it.
 # The state archive (/state) is separate so it can be appended to a built image:
 # the kernel unpacks concatenated cpio archives in order.
 set -euo pipefail
@@ -65,7 +65,7 @@ flat_dep() { # dir
 			name=$d.ko
 			[ -e "$dir/$name" ] || name=${d//_/-}.ko
 			[ -e "$dir/$name" ] || name=${d//-/_}.ko
-			[ -e "$dir/$name" ] || name=$d   # not here: lib.sh tries $TK_REF, then modprobe
+			[ -e "$dir/$name" ] || name=$d   # not here: lib/mods.sh tries $TK_REF, then modprobe
 			deps="$deps $name"
 		done
 		echo "$(basename "$ko"):$deps" >>"$dir/modules.dep"

@@ -12,8 +12,8 @@
 here=${0%/*}
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
-# shellcheck source=../encrypted/enc.inc
-. "$here/../encrypted/enc.inc"
+# shellcheck source=../lib/encrypted.sh
+. "$here/../lib/encrypted.sh"
 
 # tk.bench_ms=MS on the kernel command line: time per measurement;
 # tk.bench_runs=N: rounds (each implementation runs once a round).

@@ -12,7 +12,7 @@
 # Latency: "# bench IMPL OP N MS" lines for tests/qemu/bench.sh, 2 rounds each.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
+. "$here/../lib/trusted.sh"
 
 # tk.bench_n=N on the kernel command line (tests/qemu/bench.sh sets it).
 N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)

@@ -9,8 +9,8 @@
 # Latency: each operation N times a round, "# bench2 IMPL OP N MS" lines.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-10}

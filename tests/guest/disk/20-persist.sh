@@ -9,7 +9,7 @@
 # the stock kernels dm-crypt refuses ":32:trusted:" (why logon= exists).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "$here/../lib/disk.sh"
 
 t_require disk
 t_require cmd dmsetup

@@ -8,8 +8,8 @@
 # sealed to a PCR that has changed since.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
-. "$here/../trusted-tpm1/tk.inc"
+. "$here/../lib/disk.sh"
+. "$here/../lib/trusted.sh"
 
 t_require disk
 t_require cmd dmsetup

@@ -10,7 +10,7 @@
 # command line.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "$here/../lib/disk.sh"
 
 t_require phase 1
 t_require disk

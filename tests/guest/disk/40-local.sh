@@ -21,7 +21,7 @@
 # within seconds (no garbage-collector delay).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "$here/../lib/disk.sh"
 
 t_require phase 1
 t_require disk

@@ -9,8 +9,8 @@
 # (another machine's TPM, an interposer's key) is refused (EKEYREJECTED).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
-. "$here/../trusted-tpm1/tk.inc"
+. "$here/../lib/disk.sh"
+. "$here/../lib/trusted.sh"
 
 t_require tpm any
 t_require phase 1

@@ -4,7 +4,7 @@
 # through new, read, load, update and read again, on our module.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 t_require masters	# the test kernel (with ref) or an EVM kernel
 t_require phase 1	# nothing after the reboot that phase 1 did not check

@@ -6,7 +6,7 @@
 # TK_ENC_IMPL=ref runs the same against the in-tree module.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 t_require masters	# the test kernel (with ref) or an EVM kernel
 t_require phase 1	# nothing after the reboot that phase 1 did not check

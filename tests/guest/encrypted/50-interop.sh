@@ -4,13 +4,13 @@
 # format and both master types (trusted: sealed on the TPM 1.2): a blob made
 # by one implementation loads in the other and reads back byte for byte
 # (same IV, material and master give the same ciphertext and HMAC), with
-# the same /proc/keys size. Both read the known-answer blobs of kat.inc the same,
+# the same /proc/keys size. Both read the known-answer blobs of lib/kat.sh the same,
 # an old-style blob without a format included.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
-. "$here/kat.inc"	# KAT_*: written by tests/tools/kat.py
+. "$here/../lib/kat.sh"	# KAT_*: written by tests/tools/kat.py
 
 t_require kernel test
 t_require phase 1	# nothing after the reboot that phase 1 did not check

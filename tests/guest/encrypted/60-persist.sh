@@ -7,7 +7,7 @@
 # it back byte for byte.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 FMTS="default ecryptfs enc32"
 KINDS="user trusted"

@@ -8,7 +8,7 @@
 # then with the in-tree encrypted-keys.ko. Needs the run's persistent disk.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 t_require kernel test
 t_require ref

@@ -7,8 +7,8 @@
 here=${0%/*}
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
-# shellcheck source=enc.inc
-. "$here/enc.inc"
+# shellcheck source=../lib/encrypted.sh
+. "$here/../lib/encrypted.sh"
 
 t_require kernel test
 t_require phase 1	# nothing after the reboot that phase 1 did not check

@@ -11,9 +11,9 @@
 #   the three whose metadata changed offline are refused (EACCES).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/evm.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/evm.sh"
 
 evm_begin
 t_require cmd getfattr

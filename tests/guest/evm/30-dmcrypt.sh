@@ -6,9 +6,9 @@
 # through both; phase 3 loads the blobs again and reads the same data.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/evm.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/evm.sh"
 
 evm_begin
 t_require phase 1,3

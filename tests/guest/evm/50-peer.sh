@@ -16,9 +16,9 @@
 #    HMAC key file holds the evm-key's bytes; the UUID is ext2's zero one.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/evm.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/evm.sh"
 
 PEER=/peer/ima-evm-utils
 evm_begin

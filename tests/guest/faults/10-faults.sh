@@ -11,7 +11,7 @@
 # (tests/guest/stress): all of them.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/ft.inc"
+. "$here/../lib/faults.sh"
 
 t_plan 7
 why=$(ft_why)

@@ -8,7 +8,7 @@
 # fixed slice (FZ_N inputs per key type); make stress: FZ_FULL inputs.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/ft.inc"
+. "$here/../lib/faults.sh"
 
 # The only mismatches allowed. Columns: KIND TPM TYPE CATEGORY OURS IN-TREE
 # WHY. CATEGORY is an extended regular expression over tkfuzz's category

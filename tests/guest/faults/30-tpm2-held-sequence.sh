@@ -12,9 +12,9 @@
 # load (TPM_RC_HANDLE / TPM_RC_REFERENCE_*).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/ft.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/faults.sh"
 
 N=${TH_N:-25}
 t_plan 4

@@ -6,7 +6,7 @@
 # work, and unloading is clean.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
+. "$here/../lib/trusted.sh"
 
 [ "$TK_TPM" = none ] || t_skip_all "this boot has a TPM (tk.tpm=$TK_TPM)"
 t_require notpm

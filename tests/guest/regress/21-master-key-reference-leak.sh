@@ -8,7 +8,7 @@
 # masters' usage counts in /proc/keys are the same before and after.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "$here/../lib/regress.sh"
 
 rg_begin || exit 0
 

@@ -10,7 +10,7 @@
 # and leaks.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "$here/../lib/regress.sh"
 
 rg_begin || exit 0
 

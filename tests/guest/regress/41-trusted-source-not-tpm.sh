@@ -7,7 +7,7 @@
 # run without a backend; and it still loads with source=tpm.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "$here/../lib/regress.sh"
 
 rg_begin || exit 0
 

@@ -6,7 +6,7 @@
 # keys from the kernel's RNG; the parameter reads N.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "$here/../lib/regress.sh"
 
 rg_begin || exit 0
 D=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f

@@ -9,7 +9,7 @@
 # whether the secrets' bytes (the sealed data, the blob's auth value) went
 # over the bus since the module was loaded. The in-tree module leaks the
 # sealed data (the Unseal response is in clear): that proves the detector.
-# Ours must not: until sessions are wired (RL_NOLEAK2/RL_NOLEAK12 in rl.inc)
+# Ours must not: until sessions are wired (RL_NOLEAK2/RL_NOLEAK12 in lib/relay.sh)
 # its leaks are reported as skips "TODO sessions not wired". TPM 2.0: also
 # a blob sealed under an RSA parent (0x81000002, prepare.sh) and a new key
 # with a blobauth under it: ours starts a session salted to that key (a
@@ -19,9 +19,9 @@
 # PIN is never on the bus.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require phase 1
 why=

@@ -10,15 +10,15 @@
 # seals. Asserted always: a failure is an errno add_key(2) or the key type
 # documents and leaves no key; no hang (the script's timeout), no KASAN,
 # kmemleak or warning (the harness reads the console); the TPM still works
-# afterwards. Asserted with RL_AUTH2/RL_AUTH12 (rl.inc; TPM 1.2 on, TPM 2.0
+# afterwards. Asserted with RL_AUTH2/RL_AUTH12 (lib/relay.sh; TPM 1.2 on, TPM 2.0
 # once responses are authenticated): no key is instantiated from a tampered response.
 # Until then an accepted tampered response is a skip that says whether the
 # key bytes were right (proven with an encrypted key made under a clean load).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 if [ "$TK_TPM" = 1.2 ]; then
 	# TPM 1.2 Unseal response: header, u32 size (10), data (14), then two

@@ -11,9 +11,9 @@
 # RL_AUTH2/RL_AUTH12: no wrong key from a mutated Unseal.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 rl_setup
 B=$(rl_get relay-blob-ba) BA=$(rl_get relay-ba)

@@ -38,9 +38,9 @@
 # clean load; the parameter `parents` lists the parent used. Ours only.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require ours	# the in-tree module has no sessions
 rl_setup

@@ -5,7 +5,7 @@
 # public area and Name) and the PolicyNV reply; ours (sessions on) must
 # refuse each, never seal a key to an index the TPM does not have, and
 # leave no key. The counter 0x01800110 is defined and incremented by the
-# owner through /dev/tpm0 (tk2.inc). Cases:
+# owner through /dev/tpm0 (lib/tpm2.sh). Cases:
 #   new, 1st NV_ReadPublic (in clear): attributes changed (the Name no
 #     longer matches): EKEYREJECTED.
 #   new, 1st NV_ReadPublic: attributes and Name forged together, an
@@ -19,9 +19,9 @@
 # Controls: the same new and load without the relay armed work. Ours only.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require tpm 2.0
 t_require ours	# the in-tree module has no signed policies

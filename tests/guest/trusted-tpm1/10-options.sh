@@ -6,7 +6,7 @@
 # 90-wrong-auth.sh (the TPM locks out after a few).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

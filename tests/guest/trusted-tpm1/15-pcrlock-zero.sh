@@ -4,7 +4,7 @@
 # in-tree: no PCR 0 extension, and no CAP_SYS_ADMIN needed for it.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

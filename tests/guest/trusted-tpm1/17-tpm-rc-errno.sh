@@ -9,7 +9,7 @@
 # sessions=0: without the transport session's exchanges in between.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

@@ -15,7 +15,7 @@
 # operation sends no TPM_GetPubKey.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

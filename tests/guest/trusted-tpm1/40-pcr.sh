@@ -10,7 +10,7 @@
 # TPM_PCR_COMPOSITE = TPM_PCR_SELECTION || valueSize (u32 BE) || values.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

@@ -8,7 +8,7 @@
 # survived.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 A=$(tk_impl)			# the module under test
 K=${TK_KERNEL:-unknown}

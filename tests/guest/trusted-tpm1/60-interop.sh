@@ -9,7 +9,7 @@
 # when the master key bytes are identical. A control shows the check bites.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

@@ -6,7 +6,7 @@
 # lowercase; after update it is the new blob.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1

@@ -8,7 +8,7 @@
 # (Each kernel of a run gets its own freshly provisioned TPM.)
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 2	# last: the TPM 1.2 dictionary-attack lockout

@@ -9,8 +9,8 @@
 # code, as the TPM core would; the real 0x902 is in 14-review-nits.sh.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
 tk2_begin || exit 0

@@ -7,8 +7,8 @@
 # out of object slots (TPM_RC_OBJECT_MEMORY) is EAGAIN, not EPERM.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
 tk2_begin || exit 0

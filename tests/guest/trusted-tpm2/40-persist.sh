@@ -10,8 +10,8 @@
 # (the reboot reset PCR 16).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 K=${TK_KERNEL:-unknown}
 t_require phase 1,2

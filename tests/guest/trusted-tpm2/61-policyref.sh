@@ -14,8 +14,8 @@
 # same signer. Test keys: keys/*.pem (test-only).
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
 tk2_begin || exit 0

@@ -16,8 +16,8 @@
 # handle left. The relay's forged NV_ReadPublic: tests/guest/relay/70-revoke.sh.
 here=${0%/*}
 . "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
 tk2_begin "" || exit 0

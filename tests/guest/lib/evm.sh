@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 #
-# Helpers of the EVM boot suite; sourced after lib.sh, trusted-tpm1/tk.inc
-# and trusted-tpm2/tk2.inc, never run. The suite runs on the EVM kernels
+# Helpers of the EVM boot suite; sourced after lib.sh, lib/trusted.sh
+# and lib/tpm2.sh, never run. The suite runs on the EVM kernels
 # only (build-kernel.sh evm-ref | evm): both key types, EVM, IMA and
 # dm-crypt built in. The boot flow is dracut's (97masterkey, 98integrity):
 #   keyctl add trusted kmk "load <blob> pcrlock=11"  (sealed to PCR 11)

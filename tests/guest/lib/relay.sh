@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 #
 # Helpers of the relay tests (tests/relay/relay.py between QEMU and swtpm);
-# sourced after lib.sh, ../trusted-tpm1/tk.inc and ../trusted-tpm2/tk2.inc, never run.
+# sourced after lib.sh, ../lib/trusted.sh and ../lib/tpm2.sh, never run.
 # The guest talks to the relay with a TPM command of ordinal 0x20544b52
 # through /dev/tpm0: the relay answers it itself (swtpm never sees it).
 #

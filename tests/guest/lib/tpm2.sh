@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 #
 # Helpers of the TPM 2.0 trusted key tests; sourced after lib.sh and
-# ../trusted-tpm1/tk.inc (tk_add, tk_blob, tk_refused, tk_enc_*...), never run.
+# ../lib/trusted.sh (tk_add, tk_blob, tk_refused, tk_enc_*...), never run.
 # Also: raw TPM 2.0 commands through /dev/tpm0 (busybox printf + dd), and
 # a DER walker / builder in awk for inspecting and crafting blobs.
 
