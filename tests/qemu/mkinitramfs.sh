@@ -9,10 +9,10 @@
 #   /bin, /sbin ...  static busybox, one symlink per applet
 #   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists;
 #                    keyctl itself static when build-keyctl.sh can make it
-#   /usr/bin/encbench  tests/tools/encbench.c, static (make bench-enc)
-#   /usr/bin/tkfault, tkfuzz, tklocal, tkstress  tests/tools/, tests/stress/
-#                    (faults, disk/40-local, stress);
-#                    all five compiled once, cached: tk_static_tool (common.sh)
+#   /usr/bin/NAME    tests/guest/tools/NAME.c, static: encbench (make
+#                    bench-enc), tkfault, tkfuzz, tklocal, tkstress (faults,
+#                    disk/40-local, stress); compiled once, cached:
+#                    tk_static_tool (common.sh). Their sources stay out of /tests.
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
 #   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
 #                    in-tree reference trusted.ko, encrypted-keys.ko and what they
@@ -141,11 +141,11 @@ fi
 
 # Guest programs of our own, static (gcc -static: libc6-dev has libc.a),
 # compiled once and cached (tk_static_tool).
-for p in tools/encbench tools/tkfault tools/tkfuzz tools/tklocal stress/tkstress; do
-	[ -f "$TK_TOP/tests/$p.c" ] || continue
-	bin=$(tk_static_tool "$TK_TOP/tests/$p.c" -pthread) ||
-		die "cannot build tests/$p.c (gcc, libc6-dev)"
-	install -m 0755 "$bin" "$stage/usr/bin/${p##*/}"
+rm -rf "$stage/tests/tools"
+for p in "$TK_TOP"/tests/guest/tools/*.c; do
+	bin=$(tk_static_tool "$p" -pthread) ||
+		die "cannot build ${p#"$TK_TOP"/} (gcc, libc6-dev)"
+	install -m 0755 "$bin" "$stage/usr/bin/$(basename "$p" .c)"
 done
 
 # tools/trusted-policy (libcrypto) for the signed-policy tests, when it builds

@@ -5,7 +5,7 @@
 # same boot, alternated in rounds (ours ref lib, then lib ours ref, then ref
 # lib ours, ...; lib is ours with accel=0: the AES and SHA-256 libraries
 # whatever the kernel has), and a user key add of the same sizes as the
-# floor of "new". tests/tools/encbench.c
+# floor of "new". tests/guest/tools/encbench.c
 # does the operations and prints "# bench IMPL OP SIZE OPS NS" lines for
 # tests/qemu/bench-enc.sh, "# crypto ..." lines say what the CPU has and
 # which drivers ran; the results only say that every run worked.

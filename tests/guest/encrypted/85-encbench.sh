@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The benchmark program (tests/tools/encbench.c) works against both
+# The benchmark program (tests/guest/tools/encbench.c) works against both
 # implementations: three rounds of new, read, load and read-back at 32 and
 # 4096 bytes, the loaded key reading back byte for byte (make bench-enc
 # relies on it; about a second).

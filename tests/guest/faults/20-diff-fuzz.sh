@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Differential fuzzing (issue 9): the same random and mutated payloads
-# (tests/tools/tkfuzz.c: the ABI's grammar, mutated words, mutated blobs)
+# (tests/guest/tools/tkfuzz.c: the ABI's grammar, mutated words, mutated blobs)
 # go to our modules and to the in-tree ones, loaded in turn in this boot;
 # the outcome classes (key made, or which errno) must agree input by input,
 # except for the deliberate differences of the table below. make check: a

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 #
-# Helpers of the fault-injection suite (tests/tools/tkfault.c does the
+# Helpers of the fault-injection suite (tests/guest/tools/tkfault.c does the
 # work); sourced after lib.sh, never run. The stress suite sources this
 # with FT_FULL=1: the whole fault space instead of a stride through it.
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Concurrency (issue 9): tests/stress/tkstress.c's threads add, update,
+# Concurrency (issue 9): tests/guest/tools/tkstress.c's threads add, update,
 # read, revoke, invalidate, unlink, time out, search and request the same
 # trusted and encrypted keys at once, replace, revoke and expire their
 # masters, read /proc/keys, with the key GC running every second; then the
