@@ -4,10 +4,11 @@
 #   . "${TK_LIB:-$here/../lib.sh}"
 # It sources lib/ktap.sh (the KTAP writer, nothing else) and the fixtures
 # every suite uses: lib/require.sh (t_require, t_impl), lib/mods.sh (which
-# trusted.ko and encrypted-keys.ko are loaded), lib/keys.sh (keys in @u)
-# and lib/state.sh (state carried between the phases of a run). A suite's
-# own fixtures are rooms of lib/ that a script sources after this line,
-# e.g. . "$here/../lib/tpm2.sh". Contract: docs/testing.md.
+# trusted.ko and encrypted-keys.ko are loaded), lib/keys.sh (keys in @u),
+# lib/state.sh (state carried between the phases of a run), lib/util.sh
+# (compare, hex). A suite's own fixtures are rooms of lib/ that a script
+# sources after this line, e.g. . "$here/../lib/tpm2.sh".
+# Contract: docs/testing.md.
 # shellcheck shell=sh
 
 _t_lib=${TK_LIB:-${here:-.}/../lib.sh}
@@ -22,3 +23,5 @@ _t_lib=${_t_lib%/*}/lib
 . "$_t_lib/keys.sh"
 # shellcheck source=lib/state.sh
 . "$_t_lib/state.sh"
+# shellcheck source=lib/util.sh
+. "$_t_lib/util.sh"
