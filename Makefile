@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 CACHE ?= $(HOME)/.cache/tek
-export TEK_CACHE := $(CACHE)
+export TKH_CACHE := $(CACHE)
 
 # KDIR: the kernel tree `make` and `make modules` build src/ against: the
 # running kernel's headers by default (Debian: linux-headers-$(uname -r)),

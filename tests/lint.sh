@@ -18,7 +18,7 @@
 # numbers): a finding not in it fails, and so does an entry that no longer
 # occurs (the baseline only shrinks: delete the line). `tests/lint.sh
 # --harness` runs those two alone (no kernel tree, no build: half a minute).
-# The build runs in a scratch copy of src/ ($TEK_CACHE/lint/src, emptied
+# The build runs in a scratch copy of src/ ($TKH_CACHE/lint/src, emptied
 # first, the same path for every checkout: ccache, which replays a cached
 # compile's warnings, finds its entries), so every file is compiled afresh
 # and nobody's objects in the work tree are touched. Findings in the
@@ -163,7 +163,7 @@ for f in scripts/checkpatch.pl Makefile; do
 done
 command -v sparse >/dev/null || { echo "lint: sparse not installed" >&2; exit 2; }
 
-scratch=$TEK_CACHE/lint
+scratch=$TKH_CACHE/lint
 mkdir -p "$scratch"
 exec 9>"$scratch.lock"	# one lint at a time (checkouts share the path)
 flock 9
@@ -202,7 +202,7 @@ tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 # One build for both: W=1's compiler warnings end in their option
 # ("[-Wunused-variable]"), sparse's do not.
 echo "lint: make W=1 C=2 modules ($KDIR; sparse $(sparse --version 2>/dev/null))"
-tk_ccache make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
+t_ccache make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
 rc=$?
 found=$(ours "$scratch/build.log" "$rc")
 report "W=1" "$(printf '%s\n' "$found" | grep -v ': warning: ' ; printf '%s\n' "$found" | grep ': warning: .*\[-W[^]]*\]$')"

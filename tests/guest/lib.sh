@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest library (busybox sh), the one line every test script sources:
 #   here=${0%/*}
-#   . "${TK_LIB:-$here/../lib.sh}"
+#   . "${TKH_LIB:-$here/../lib.sh}"
 # It sources lib/ktap.sh (the KTAP writer, nothing else) and the fixtures
 # every suite uses: lib/require.sh (t_require, t_impl), lib/mods.sh (which
 # trusted.ko and encrypted-keys.ko are loaded), lib/keys.sh (keys in @u),
@@ -11,7 +11,7 @@
 # Contract: docs/testing.md.
 # shellcheck shell=sh
 
-_t_lib=${TK_LIB:-${here:-.}/../lib.sh}
+_t_lib=${TKH_LIB:-${here:-.}/../lib.sh}
 _t_lib=${_t_lib%/*}/lib
 # shellcheck source=lib/ktap.sh
 . "$_t_lib/ktap.sh"

@@ -20,10 +20,10 @@ for impl in ours ref; do
 		t_fail "encbench check, $impl" "no encbench in the initramfs"
 		continue
 	fi
-	if ! out=$(ek_mods "$impl" 2>&1); then
+	if ! out=$(t_mods_load ref "$impl" 2>&1); then
 		t_fail "encbench check, $impl" "$out"
 		continue
 	fi
 	t_check "encbench check, $impl" encbench check 3
 done
-ek_mods ours >/dev/null 2>&1
+t_mods_load ref ours >/dev/null 2>&1

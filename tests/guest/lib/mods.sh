@@ -1,23 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 # The module fixtures (busybox sh): which trusted.ko and encrypted-keys.ko
-# are loaded (ours in $TK_MODS, the in-tree ones in $TK_REF, or the
+# are loaded (ours in $TKH_MODS, the in-tree ones in $TKH_REF, or the
 # kernel's built-in key types), with their dependencies; one loader,
-# mods_load, and t_mods, its KTAP form. Sourced through ../lib.sh.
+# t_mods_load, and t_mods, its KTAP form. Sourced through ../lib.sh.
 # shellcheck shell=sh
 
 _t_modname() { basename "$1" .ko | tr '-' '_'; }
 _t_loaded() { grep -q "^$(_t_modname "$1") " /proc/modules; }
 
-# keytype_builtin NAME: true when the kernel has key type NAME built in (not
+# t_keytype_builtin NAME: true when the kernel has key type NAME built in (not
 # a module). The built-in key types are read from /proc/kallsyms once a boot
 # (a module's symbols carry its [name]) and kept in /tmp: a pass over
 # kallsyms costs a quarter of a second under TCG (more on Debian's kernels),
-# and every mods_load asks twice.
+# and every t_mods_load asks twice.
 # A kernel without CONFIG_KALLSYMS_ALL (the EVM kernels) lists no data
 # symbols, not even key_type_user: there trusted and encrypted count as
 # built in when add_key knows the type (a bad payload: EINVAL, an unknown
 # type: ENODEV) while no module of that name is loaded.
-keytype_builtin() {
+t_keytype_builtin() {
 	_bk=/tmp/.tk-builtin-keytypes
 	if [ ! -f $_bk ]; then
 		[ -r /proc/kallsyms ] || return 1
@@ -35,9 +35,9 @@ keytype_builtin() {
 	grep -qx "$1" $_bk
 }
 
-# mod_insmod DIR FILE.ko [PARAMS...]: insmod with dependencies from DIR/modules.dep
-# (then $TK_REF, then the kernel's own modules via modprobe). Already loaded = ok.
-mod_insmod() {
+# t_mod_insmod DIR FILE.ko [PARAMS...]: insmod with dependencies from DIR/modules.dep
+# (then $TKH_REF, then the kernel's own modules via modprobe). Already loaded = ok.
+t_mod_insmod() {
 	_dir=$1
 	_ko=$2
 	shift 2
@@ -47,31 +47,31 @@ mod_insmod() {
 		_t_loaded "$_dep" && continue
 		_depko=${_dep%.ko}.ko
 		if [ -f "$_dir/$_depko" ]; then
-			(mod_insmod "$_dir" "$_depko") || return 1
-		elif [ -n "$TK_REF" ] && [ -f "$TK_REF/$_depko" ]; then
-			(mod_insmod "$TK_REF" "$_depko") || return 1
+			(t_mod_insmod "$_dir" "$_depko") || return 1
+		elif [ -n "$TKH_REF" ] && [ -f "$TKH_REF/$_depko" ]; then
+			(t_mod_insmod "$TKH_REF" "$_depko") || return 1
 		else
-			modprobe "${_dep%.ko}" || { echo "mod_insmod: cannot load dependency $_dep of $_ko" >&2; return 1; }
+			modprobe "${_dep%.ko}" || { echo "t_mod_insmod: cannot load dependency $_dep of $_ko" >&2; return 1; }
 		fi
 	done
-	insmod "$_dir/$_ko" "$@" || { echo "mod_insmod: insmod $_dir/$_ko failed" >&2; return 1; }
+	insmod "$_dir/$_ko" "$@" || { echo "t_mod_insmod: insmod $_dir/$_ko failed" >&2; return 1; }
 	_t_modname "$_ko" >>/tmp/tk-mods.loaded
 }
 
-# mod_load NAME: a module for consumers (dm-crypt, ecryptfs...): from $TK_REF
+# t_mod_load NAME: a module for consumers (dm-crypt, ecryptfs...): from $TKH_REF
 # on the test kernel (its deps resolve to whichever trusted/encrypted is loaded),
 # else the kernel's own (modprobe).
-mod_load() {
-	if [ -n "$TK_REF" ] && [ -f "$TK_REF/$1.ko" ]; then
-		mod_insmod "$TK_REF" "$1.ko"
+t_mod_load() {
+	if [ -n "$TKH_REF" ] && [ -f "$TKH_REF/$1.ko" ]; then
+		t_mod_insmod "$TKH_REF" "$1.ko"
 	else
 		modprobe "$1"
 	fi
 }
 
-# mods_none: unload what mod_insmod loaded (reverse order), then encrypted-keys
+# t_mods_none: unload what t_mod_insmod loaded (reverse order), then encrypted-keys
 # and trusted in any case. Built-in key types stay.
-mods_none() {
+t_mods_none() {
 	if [ -f /tmp/tk-mods.loaded ]; then
 		for _m in $(tac /tmp/tk-mods.loaded); do
 			grep -q "^$_m " /proc/modules && rmmod "$_m"
@@ -80,7 +80,7 @@ mods_none() {
 	fi
 	for _m in encrypted_keys trusted; do
 		if grep -q "^$_m " /proc/modules; then
-			rmmod "$_m" || { echo "mods_none: cannot unload $_m" >&2; return 1; }
+			rmmod "$_m" || { echo "t_mods_none: cannot unload $_m" >&2; return 1; }
 		fi
 	done
 	return 0
@@ -90,18 +90,18 @@ mods_none() {
 _t_mod_dir() {
 	case $1 in
 	test) _t_mod_dir "$(t_impl)" ;;
-	ours) echo "$TK_MODS" ;;
+	ours) echo "$TKH_MODS" ;;
 	ref)
-		[ -n "$TK_REF" ] || { echo "mods_load: no in-tree modules on this kernel" >&2; return 1; }
-		echo "$TK_REF"
+		[ -n "$TKH_REF" ] || { echo "t_mods_load: no in-tree modules on this kernel" >&2; return 1; }
+		echo "$TKH_REF"
 		;;
-	ref-if-any) echo "$TK_REF" ;;
+	ref-if-any) echo "$TKH_REF" ;;
 	none) ;;
-	*) echo "mods_load: unknown implementation '$1'" >&2; return 1 ;;
+	*) echo "t_mods_load: unknown implementation '$1'" >&2; return 1 ;;
 	esac
 }
 
-# mods_load TRUSTED [ENCRYPTED]: the one module loader. Unloads both key
+# t_mods_load TRUSTED [ENCRYPTED]: the one module loader. Unloads both key
 # types' modules (destroying their keys), then loads trusted.ko and
 # encrypted-keys.ko as asked, each one of:
 #   test        the implementation under test (t_impl: ours or ref)
@@ -110,11 +110,11 @@ _t_mod_dir() {
 #   none        not loaded (ENCRYPTED's default)
 # A key type built into the kernel stays (stock kernels: encrypted). Links
 # @u into the session keyring (encrypted keys find masters from there).
-mods_load() {
-	mods_none || return 1
-	if keytype_builtin trusted && keytype_builtin encrypted; then
+t_mods_load() {
+	t_mods_none || return 1
+	if t_keytype_builtin trusted && t_keytype_builtin encrypted; then
 		# the EVM kernels: both types are the kernel's, whatever was asked
-		echo "mods_load: both key types are built into this kernel; nothing to load" >&2
+		echo "t_mods_load: both key types are built into this kernel; nothing to load" >&2
 		keyctl link @u @s >/dev/null 2>&1
 		return 0
 	fi
@@ -126,32 +126,30 @@ mods_load() {
 		_file=${_rest%%:*}.ko
 		_dir=${_rest#*:}
 		[ -n "$_dir" ] || continue
-		if keytype_builtin "$_type"; then
-			echo "mods_load: key type $_type is built into this kernel; not loading $_file" >&2
+		if t_keytype_builtin "$_type"; then
+			echo "t_mods_load: key type $_type is built into this kernel; not loading $_file" >&2
 			continue
 		fi
 		if [ ! -f "$_dir/$_file" ]; then
-			echo "mods_load: $_dir/$_file missing" >&2
+			echo "t_mods_load: $_dir/$_file missing" >&2
 			return 1
 		fi
-		mod_insmod "$_dir" "$_file" || return 1
+		t_mod_insmod "$_dir" "$_file" || return 1
 	done
 	keyctl link @u @s >/dev/null 2>&1
 	return 0
 }
 
-# t_mods TRUSTED [ENCRYPTED]: mods_load, or one failure and exit.
+# t_mods TRUSTED [ENCRYPTED]: t_mods_load, or one failure and exit.
 t_mods() {
-	_o=$(mods_load "$@" 2>&1) ||
+	_o=$(t_mods_load "$@" 2>&1) ||
 		t_bail "load trusted.ko ($1) and encrypted-keys.ko (${2:-none})" "$_o"
 	[ -z "$_o" ] || printf '%s\n' "$_o" >&2
 	return 0
 }
 
-mods_ours() { mods_load ours ours; }
-
-# mods_ref: the in-tree reference implementation; 1 when this kernel has none.
-mods_ref() {
-	[ -n "$TK_REF" ] || return 1
-	mods_load ref ref
+# t_mods_ref: the in-tree reference implementation; 1 when this kernel has none.
+t_mods_ref() {
+	[ -n "$TKH_REF" ] || return 1
+	t_mods_load ref ref
 }

@@ -23,37 +23,37 @@ t_require() {
 		if [ ! -c /dev/tpm0 ]; then
 			t_skip_all "needs a TPM${2:+ $2} (no /dev/tpm0 in this boot)"
 		fi
-		[ "${2:-any}" = any ] || [ "$TK_TPM" = "$2" ] ||
-			t_skip_all "needs a TPM $2 (this boot: TPM $TK_TPM)"
+		[ "${2:-any}" = any ] || [ "$TKH_TPM" = "$2" ] ||
+			t_skip_all "needs a TPM $2 (this boot: TPM $TKH_TPM)"
 		;;
 	notpm)
 		[ ! -c /dev/tpm0 ] || t_skip_all "needs a boot without a TPM"
 		;;
 	phase)
 		case ",$2," in
-		*",${TK_PHASE:-1},"*) ;;
+		*",${TKH_PHASE:-1},"*) ;;
 		*) t_skip_all "runs in phase $2 only" ;;
 		esac
 		;;
 	kernel)
-		case ${TK_KERNEL:-test} in
+		case ${TKH_KERNEL:-test} in
 		"$2"*) ;;
-		*) t_skip_all "needs the $2 kernel (this boot: $TK_KERNEL)" ;;
+		*) t_skip_all "needs the $2 kernel (this boot: $TKH_KERNEL)" ;;
 		esac
 		;;
 	ref)
-		[ -n "$TK_REF" ] ||
+		[ -n "$TKH_REF" ] ||
 			t_skip_all "needs the in-tree reference modules (test kernel only)"
 		;;
 	srk)
 		t_require tpm 2.0
-		command -v tk2_srk_present >/dev/null ||
+		command -v t_tpm2_srk_present >/dev/null ||
 			t_bail "t_require srk: the script did not source lib/tpm2.sh"
-		tk2_srk_present ||
+		t_tpm2_srk_present ||
 			t_skip_all "needs a TPM 2.0 SRK at 0x81000001 (this TPM has none)"
 		;;
 	disk)
-		if [ -z "$TK_DISK" ] || [ ! -b "$TK_DISK" ]; then
+		if [ -z "$TKH_DISK" ] || [ ! -b "$TKH_DISK" ]; then
 			t_skip_all "needs the scratch disk (no /dev/vda in this boot)"
 		fi
 		;;
@@ -64,18 +64,18 @@ t_require() {
 	masters)
 		# encrypted keys under trusted masters: the test kernel's modules
 		# (with the in-tree ones beside), or an EVM kernel's built-in types
-		case ${TK_KERNEL:-test} in
+		case ${TKH_KERNEL:-test} in
 		evm | evm-ref) ;;
 		test) t_require ref ;;
-		*) t_skip_all "needs encrypted keys that take trusted masters: the test kernel or an EVM kernel (this boot: $TK_KERNEL)" ;;
+		*) t_skip_all "needs encrypted keys that take trusted masters: the test kernel or an EVM kernel (this boot: $TKH_KERNEL)" ;;
 		esac
 		;;
 	ours)
 		[ "$(t_impl)" = ours ] ||
-			t_skip_all "tests our implementation only (tk.impl=$TK_IMPL)"
+			t_skip_all "tests our implementation only (tk.impl=$TKH_IMPL)"
 		;;
 	impl)
-		[ "$(t_impl)" = ours ] || [ -n "$TK_REF" ] ||
+		[ "$(t_impl)" = ours ] || [ -n "$TKH_REF" ] ||
 			t_skip_all "tk.impl=ref: no in-tree modules on this kernel"
 		;;
 	*)
@@ -88,7 +88,7 @@ t_require() {
 # with tk.impl=ref (TKH_IMPL=ref on the host), which checks the tests
 # themselves against the in-tree modules.
 t_impl() {
-	case ${TK_IMPL:-ours} in
+	case ${TKH_IMPL:-ours} in
 	ref) echo ref ;;
 	*) echo ours ;;
 	esac

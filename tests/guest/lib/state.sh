@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # State carried across the boots (phases) of one run (busybox sh): what a
 # script saves in one boot, a later boot's scripts read. The init sends
-# $TK_STATE_OUT to the host after every script; the host hands it back to
-# the next boot as $TK_STATE. Sourced through ../lib.sh.
+# $TKH_STATE_OUT to the host after every script; the host hands it back to
+# the next boot as $TKH_STATE. Sourced through ../lib.sh.
 # shellcheck shell=sh
 
 _t_state_name() {
@@ -11,23 +11,23 @@ _t_state_name() {
 	esac
 }
 
-# state_save NAME < data: available to later boots of this run as $TK_STATE/NAME.
-state_save() {
+# t_state_save NAME < data: available to later boots of this run as $TKH_STATE/NAME.
+t_state_save() {
 	_t_state_name "$1" || return 1
-	cat >"$TK_STATE_OUT/$1.tmp" && mv "$TK_STATE_OUT/$1.tmp" "$TK_STATE_OUT/$1"
+	cat >"$TKH_STATE_OUT/$1.tmp" && mv "$TKH_STATE_OUT/$1.tmp" "$TKH_STATE_OUT/$1"
 }
 
-# state_get NAME: prints what this boot or an earlier boot saved; fails when absent.
-state_get() {
+# t_state_get NAME: prints what this boot or an earlier boot saved; fails when absent.
+t_state_get() {
 	_t_state_name "$1" || return 1
-	if [ -f "$TK_STATE_OUT/$1" ]; then
-		cat "$TK_STATE_OUT/$1"
+	if [ -f "$TKH_STATE_OUT/$1" ]; then
+		cat "$TKH_STATE_OUT/$1"
 	elif [ -f "/tmp/tk-state-sent/$1" ]; then
 		cat "/tmp/tk-state-sent/$1"
-	elif [ -f "$TK_STATE/$1" ]; then
-		cat "$TK_STATE/$1"
+	elif [ -f "$TKH_STATE/$1" ]; then
+		cat "$TKH_STATE/$1"
 	else
-		echo "state_get: no saved state '$1' (phase $TK_PHASE)" >&2
+		echo "t_state_get: no saved state '$1' (phase $TKH_PHASE)" >&2
 		return 1
 	fi
 }

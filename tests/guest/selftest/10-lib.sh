@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The harness proves itself: lib.sh helpers, errno matching, state across boots.
 # shellcheck source=/dev/null
-. "$TK_LIB"
+. "$TKH_LIB"
 
 t_ok "t_ok reports a pass"
 t_check "t_check passes a command that exits 0" true
@@ -26,7 +26,7 @@ t_skip "t_skip is reported as a skip" "selftest of the SKIP directive"
 # A script's plan is computed from its results; t_require skips it whole.
 # child BODY: runs BODY as a test script of its own; prints its KTAP.
 child() {
-	(cd /tmp && env -u _T_BUFFER sh -c ". \"$TK_LIB\"; $1")
+	(cd /tmp && env -u _T_BUFFER sh -c ". \"$TKH_LIB\"; $1")
 }
 out=$(child 't_ok a; t_fail b; t_skip c why')
 case $out in "1..3"*"ok 1 a"*"not ok 2 b"*"ok 3 c # SKIP why") t_ok "the plan is computed from the results" ;;
@@ -45,19 +45,19 @@ case $out in "1..4"*"ok 1 a"*"ok 2 test 2 # SKIP no Y"*"ok 3 test 3 # SKIP no Y"
 *) t_fail "t_skip_n skips a block, t_skip_rest the planned rest" "got: $out" ;; esac
 
 # State: phase 1 saves, later phases read it back.
-if [ "$TK_PHASE" = 1 ]; then
-	echo "saved by phase 1 of $TK_KERNEL" | state_save selftest.token
-	got=$(state_get selftest.token)
-	if [ "$got" = "saved by phase 1 of $TK_KERNEL" ]; then
-		t_ok "state_save then state_get in the same boot"
+if [ "$TKH_PHASE" = 1 ]; then
+	echo "saved by phase 1 of $TKH_KERNEL" | t_state_save selftest.token
+	got=$(t_state_get selftest.token)
+	if [ "$got" = "saved by phase 1 of $TKH_KERNEL" ]; then
+		t_ok "t_state_save then t_state_get in the same boot"
 	else
-		t_fail "state_save then state_get in the same boot" "got '$got'"
+		t_fail "t_state_save then t_state_get in the same boot" "got '$got'"
 	fi
 else
-	got=$(state_get selftest.token)
-	if [ "$got" = "saved by phase 1 of $TK_KERNEL" ]; then
-		t_ok "state_get returns what phase 1 saved"
+	got=$(t_state_get selftest.token)
+	if [ "$got" = "saved by phase 1 of $TKH_KERNEL" ]; then
+		t_ok "t_state_get returns what phase 1 saved"
 	else
-		t_fail "state_get returns what phase 1 saved" "got '$got'"
+		t_fail "t_state_get returns what phase 1 saved" "got '$got'"
 	fi
 fi
