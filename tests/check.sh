@@ -23,7 +23,7 @@
 #           a sudo without password, else skipped; 3-4 minutes)
 #
 # guest and pkg start after the host stages (a host loaded by compilers makes
-# more boots fail in the firmware: tk_boot_tries boots those again); their
+# more boots fail in the firmware: t_boot_tries boots those again); their
 # output follows, guest's as it comes.
 # A failing stage does not stop the later ones (except deps); the exit
 # status is non-zero when any stage failed. TKH_STAGES=host,guest runs a subset.
@@ -39,7 +39,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=qemu/common.sh
 . "$(dirname "$0")/qemu/common.sh"
 
-run=$(tk_rundir)
+run=$(t_rundir)
 stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg,realsys}
 declare -a names=() results=() times=() cpus=()
 
@@ -87,7 +87,7 @@ skipped() { # name reason
 
 total0=$(now)
 failed=0
-stage deps "$TK_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
+stage deps "$TKH_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
 
 # A stage in the background: bg_start runs it with its output to its log;
 # bg_finish prints the log (TAIL=1: follows it while the stage runs on) and
@@ -97,7 +97,7 @@ bg_start() { # name cmd...
 	local name=$1
 	shift
 	case ",$stages," in *",$name,"*) ;; *) return 0 ;; esac
-	echo "=== $name: ${*#"$TK_TOP/"} (in the background; its output follows)"
+	echo "=== $name: ${*#"$TKH_TOP/"} (in the background; its output follows)"
 	: >"$run/check-$name.log"
 	(
 		t0=$(now)
@@ -133,31 +133,31 @@ bg_finish() { # name
 exec 6>&1
 # shellcheck disable=SC2016  # expanded by that bash
 bg_start kernel bash -c 'set -o pipefail; "$0" 2>&1 | tee >(grep --line-buffered "^build-kernel " >&6)' \
-	"$TK_QEMU/build-kernel.sh"
-if [ -x "$TK_TOP/tests/lint.sh" ]; then
-	bg_start lint "$TK_TOP/tests/lint.sh"
+	"$TKH_QEMU/build-kernel.sh"
+if [ -x "$TKH_TOP/tests/lint.sh" ]; then
+	bg_start lint "$TKH_TOP/tests/lint.sh"
 else
 	skipped lint "no tests/lint.sh"
 fi
-if [ -f "$TK_TOP/tests/host/Makefile" ]; then
-	# (through ccache, as every other build of the same sources: tk_ccache)
+if [ -f "$TKH_TOP/tests/host/Makefile" ]; then
+	# (through ccache, as every other build of the same sources: t_ccache)
 	# Their KTAP document in the run, counted by ktap.py as a boot's is (no
 	# document, a build that failed: one failure).
 	mkdir -p "$run/host"
-	stage host tk_ccache env TKH_HOST_KTAP="$run/host/results.ktap" \
-		make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
+	stage host t_ccache env TKH_HOST_KTAP="$run/host/results.ktap" \
+		make -j"$(nproc)" -C "$TKH_TOP/tests/host" test || failed=1
 	case ",$stages," in
-	*,host,*) python3 "$TK_QEMU/ktap.py" --name host --results "$run/host/results.ktap" \
+	*,host,*) python3 "$TKH_QEMU/ktap.py" --name host --results "$run/host/results.ktap" \
 		--done '' --counts "$run/host/counts" >/dev/null || true ;;
 	esac
-	stage fuzz tk_ccache make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
+	stage fuzz t_ccache make -j"$(nproc)" -C "$TKH_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
 else
 	skipped host "no tests/host/Makefile"
 	skipped fuzz "no tests/host/Makefile"
 fi
 bg_finish kernel || failed=1
 bg_finish lint || failed=1
-stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/kat.py\" --check && \"$TK_TOP/tests/tools/secdoc.py\"" || failed=1
+stage docs sh -c "\"$TKH_QEMU/run-all.sh\" --check-doc && \"$TKH_TOP/tests/tools/kat.py\" --check && \"$TKH_TOP/tests/tools/secdoc.py\"" || failed=1
 
 # The boots; beside them the package test's first steps (make deb, apt,
 # DKMS builds, the signing build, initramfs) at nice 19: they take the CPU
@@ -171,14 +171,14 @@ stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/k
 # (for A/B timings), pkg runs after guest.
 # Once its boots are ready and the guest machines left to start add up to
 # no more than they do, the pool keeps a slot for them (TKH_PKG_READY).
-pkg=(env TKH_RUN="$run" TKH_PKG_BOOTS=cross TKH_PKG_LATE=install "$TK_TOP/tests/pkg/dkms-test.sh")
+pkg=(env TKH_RUN="$run" TKH_PKG_BOOTS=cross TKH_PKG_LATE=install "$TKH_TOP/tests/pkg/dkms-test.sh")
 pkg_bg=0
 guest_env=(TKH_RUN="$run")
 if [ "${TKH_PKG_BESIDE:-1}" = 1 ] && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
 	pkg_bg=1
 	case ",$stages," in *,guest,*) guest_env+=(TKH_PKG_READY="$run/pkg-ready") ;; esac
 fi
-bg_start guest env "${guest_env[@]}" "$TK_QEMU/run-all.sh"
+bg_start guest env "${guest_env[@]}" "$TKH_QEMU/run-all.sh"
 if [ $pkg_bg = 1 ]; then
 	if [ -n "${bg_pid[guest]:-}" ]; then
 		pkg=(nice -n 19 env TKH_PKG_WAIT="$run/check-guest.status" \
@@ -197,9 +197,9 @@ fi
 # mounts need root. Its boots after all others: beside them they would only
 # slow each other.
 if [ "$(id -u)" = 0 ]; then
-	stage realsys env TKH_RUN="$run" "$TK_TOP/tests/realsys/run.sh" || failed=1
+	stage realsys env TKH_RUN="$run" "$TKH_TOP/tests/realsys/run.sh" || failed=1
 elif sudo -n true 2>/dev/null; then
-	stage realsys sudo env TKH_RUN="$run" TEK_CACHE="$TEK_CACHE" "$TK_TOP/tests/realsys/run.sh" ||
+	stage realsys sudo env TKH_RUN="$run" TKH_CACHE="$TKH_CACHE" "$TKH_TOP/tests/realsys/run.sh" ||
 		failed=1
 else
 	skipped realsys "needs root or a sudo without password: sudo make realsys"

@@ -46,7 +46,7 @@ IRDROPIN=/etc/initramfs-tools/conf.d/zz-tk-pkg-test
 export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 
-run=$(tk_rundir)/pkg
+run=$(t_rundir)/pkg
 mkdir -p "$run"
 export TKH_NESTED=1
 
@@ -103,7 +103,7 @@ t0=$(now)
 
 # --- 1. the package ---------------------------------------------------------
 tb=$(now)
-if deb=$("$TK_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
+if deb=$("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
 	ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
 else
 	not_ok "make deb" "$(tail -n 20 "$run/build-deb.log")"
@@ -114,7 +114,7 @@ ver=${ver%-*}
 
 # --- 2. stock headers, then the package --------------------------------------
 declare -a names=() kvers=() vmlinuzs=() moddirs=()
-if ! lines=$("$TK_QEMU/fetch-stock.sh" stock61 stock612 2>"$run/fetch.log"); then
+if ! lines=$("$TKH_QEMU/fetch-stock.sh" stock61 stock612 2>"$run/fetch.log"); then
 	not_ok "fetch-stock.sh" "$(tail -n 20 "$run/fetch.log")"
 	finish
 fi
@@ -148,7 +148,7 @@ if dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q installed; then
 		tail -n 20 "$run/apt-purge-earlier.log" | sed 's/^/# /'
 fi
 ti=$(now)
-# DKMS compiles through ccache (tk_ccache; its build directory is the same
+# DKMS compiles through ccache (t_ccache; its build directory is the same
 # every time): the same make, Kbuild and modpost run. apt runs dpkg, and so
 # the postinst that calls dkms, with a PATH of its own (DPkg::Path): ccache's
 # compiler names go first in that one too.
@@ -157,7 +157,7 @@ if [ "${TKH_CCACHE:-1}" = 1 ] && [ -d /usr/lib/ccache ]; then
 	dpath=$(apt-config dump --format '%v%n' DPkg::Path 2>/dev/null)
 	apt_path=(-o "DPkg::Path=/usr/lib/ccache:${dpath:-/usr/sbin:/usr/bin:/sbin:/bin}")
 fi
-if tk_ccache "${APT[@]}" "${apt_path[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
+if t_ccache "${APT[@]}" "${apt_path[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
 	ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
 else
 	not_ok "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
@@ -230,7 +230,7 @@ boot_bg() {
 	rm -f "$rcf"
 	(
 		bt0=$(now) rc=0
-		TKH_BOOT_NAME=$key tk_boot_tries "$@" >"$blog" 2>&1 || rc=$?
+		TKH_BOOT_NAME=$key t_boot_tries "$@" >"$blog" 2>&1 || rc=$?
 		echo "$rc $(elapsed "$bt0")" >"$rcf"
 	) &
 }
@@ -262,11 +262,11 @@ boot_start() {
 			*.gz) gzip -d "$dir/mods/${f##*/}" ;;
 			esac
 		done
-		"$TK_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio" --mods "$dir/mods" \
+		"$TKH_QEMU/mkinitramfs.sh" --out "$dir/initrd.cpio" --mods "$dir/mods" \
 			--moddir "$md" >"$dir/mkinitramfs.log" 2>&1 ||
 			{ bfail[$name-$suite]="initramfs: $(tail -n 20 "$dir/mkinitramfs.log")"; return; }
 	fi
-	"$TK_QEMU/provision.sh" "$tpm" "$dir/tpm$tpm" >"$dir/provision$tpm.log" 2>&1 ||
+	"$TKH_QEMU/provision.sh" "$tpm" "$dir/tpm$tpm" >"$dir/provision$tpm.log" 2>&1 ||
 		{ bfail[$name-$suite]="provision TPM $tpm: $(tail -n 20 "$dir/provision$tpm.log")"; return; }
 }
 boot_report() { # name kver tpm suite
@@ -279,7 +279,7 @@ boot_report() { # name kver tpm suite
 	c=$(cat "$dir/$suite/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$dir/$suite"
 	if [ "$brc" = 0 ] && [ -f "$dir/$suite/counts" ]; then
-		tk_time_set "pkg-$name $suite" "$btook"
+		t_time_set "pkg-$name $suite" "$btook"
 		ok "$name ($kv, DKMS modules: $(cd "$dir/mods" && echo *.ko)) suite $suite, TPM $tpm: $c (passed failed skipped), $btook s"
 	else
 		not_ok "$name ($kv) suite $suite, TPM $tpm: boot.sh exit $brc, $c" \
@@ -309,7 +309,7 @@ boots_start() {
 			boot_start "$1" "${names[$i]}" "${kvers[$i]}" "${vmlinuzs[$i]}" "${moddirs[$i]}" "${st%%:*}" "${st#*:}"
 			[ "$1" = prep ] || continue
 			[ -z "${bfail[${names[$i]}-${st#*:}]:-}" ] || continue
-			t=$(tk_time_get "pkg-${names[$i]} ${st#*:}")
+			t=$(t_time_get "pkg-${names[$i]} ${st#*:}")
 			boots_secs=$((boots_secs + ${t:-60}))
 		done
 	done
@@ -350,7 +350,7 @@ sign_points() {
 }
 sign_test() {
 	local kdir d=$run/modsig f signer want
-	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
+	if ! kdir=$("$TKH_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
 		s_not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
 		return
 	fi
@@ -367,7 +367,7 @@ sign_test() {
 	mok_signing_key=$kdir/certs/signing_key.pem
 	mok_certificate=$kdir/certs/signing_key.x509
 	EOF
-	if ! tk_ccache dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
+	if ! t_ccache dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
 		s_not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
 		return
 	fi
@@ -386,9 +386,9 @@ sign_test() {
 	strip -g "$d/mods/trusted-unsigned.ko"
 	s_check "signing: strip -g removes the signature" \
 		sh -c "! tail -c 28 '$d/mods/trusted-unsigned.ko' | grep -q 'Module signature appended'"
-	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
+	"$TKH_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" >"$d/mkinitramfs.log" 2>&1 ||
 		{ s_not_ok "signing: initramfs" "$(tail -n 20 "$d/mkinitramfs.log")"; return; }
-	"$TK_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
+	"$TKH_QEMU/provision.sh" 1.2 "$d/tpm" >"$d/provision.log" 2>&1 ||
 		{ s_not_ok "signing: provision TPM 1.2" "$(tail -n 20 "$d/provision.log")"; return; }
 	sign_image=$kdir/arch/x86/boot/bzImage
 }
@@ -409,7 +409,7 @@ sign_report() {
 	c=$(cat "$d/boot/counts" 2>/dev/null || echo "no counts")
 	guest_counts "$d/boot"
 	if [ "$brc" = 0 ] && [ -f "$d/boot/counts" ]; then
-		tk_time_set "pkg-test modsig" "$btook"
+		t_time_set "pkg-test modsig" "$btook"
 		ok "signing: test kernel, module.sig_enforce=1, suite modsig: $c (passed failed skipped), $btook s"
 	else
 		not_ok "signing: test kernel, module.sig_enforce=1, suite modsig: boot.sh exit $brc, $c" \
@@ -419,11 +419,11 @@ sign_report() {
 boots_start prep
 
 # For the guest pool (TKH_PKG_READY, make check): the seconds of the boots
-# (their last runs', tk_time_get; unknown: 60 s, the signing boot 15),
+# (their last runs', t_time_get; unknown: 60 s, the signing boot 15),
 # written once part 4's are ready, the file removed when they are done.
 if [ -n "${TKH_PKG_READY:-}" ]; then
 	if [ "${TKH_PKG_SIGN:-1}" != 0 ]; then
-		t=$(tk_time_get "pkg-test modsig")
+		t=$(t_time_get "pkg-test modsig")
 		boots_secs=$((boots_secs + ${t:-15}))
 	fi
 	[ "$boots_secs" = 0 ] || echo "$boots_secs" >"$TKH_PKG_READY"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench-enc: encrypted key operations per second, ours against the in-tree
 # encrypted-keys.ko, alternated in one boot of the test kernel (the guest side
-# is tests/guest/bench-enc, the operations tests/tools/encbench.c), plus a user
+# is tests/guest/bench-enc, the operations tests/guest/tools/encbench.c), plus a user
 # key add of the same size as the floor of "new". Not part of make check.
 # The test kernel has KASAN and kmemleak: absolute figures are far below a
 # production kernel's, the ratios are what to read.
@@ -26,15 +26,15 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need make python3 rsync gcc
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1
 ms=${TKH_BENCH_MS:-400}
 runs=${TKH_BENCH_RUNS:-4}
 d=$run/bench-enc
 mkdir -p "$d"
 
-tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
-kdir=$tk_kdir
+t_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
+kdir=$t_kdir
 for row in ${TKH_BENCH_ROWS:-plain accel}; do
 	case $row in
 	plain) cpu='' cpuname="QEMU's default" ;;
@@ -44,8 +44,8 @@ for row in ${TKH_BENCH_ROWS:-plain accel}; do
 	# trusted.ko (which both encrypted-keys.ko need) wants a TPM to load.
 	rm -rf "$d/tpm-$row" "$d/state-$row"
 	mkdir -p "$d/state-$row"
-	"$TK_QEMU/provision.sh" 1.2 "$d/tpm-$row" 2>/dev/null
-	TKH_CPU=$cpu TKH_BOOT_NAME=bench-enc-$row "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" \
+	"$TKH_QEMU/provision.sh" 1.2 "$d/tpm-$row" 2>/dev/null
+	TKH_CPU=$cpu TKH_BOOT_NAME=bench-enc-$row "$TKH_QEMU/boot.sh" "$t_image" "$t_initrd" \
 		"$d/tpm-$row" 1.2 "tk.phase=1 tk.kernel=test tk.suites=bench-enc tk.bench_ms=$ms tk.bench_runs=$runs tk.timeout=1200" \
 		"$d/$row" "$d/state-$row" >"$d/verdict-$row" 2>&1 ||
 		{ cat "$d/verdict-$row"; die "the bench boot ($row) failed"; }

@@ -11,27 +11,27 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need make python3 rsync
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1
 d=$run/bench-tpm2
 mkdir -p "$d/state"
 
-tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
-kdir=$tk_kdir
-"$TK_QEMU/provision.sh" 2.0 "$d/tpm" 2>/dev/null
-TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench-tpm2 "$TK_QEMU/boot.sh" "$tk_image" \
-	"$tk_initrd" "$d/tpm" 2.0 \
+t_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
+kdir=$t_kdir
+"$TKH_QEMU/provision.sh" 2.0 "$d/tpm" 2>/dev/null
+TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench-tpm2 "$TKH_QEMU/boot.sh" "$t_image" \
+	"$t_initrd" "$d/tpm" 2.0 \
 	"tk.phase=1 tk.kernel=test tk.suites=bench2 tk.bench_n=${TKH_BENCH_N:-10} tk.timeout=3000" \
 	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
 
 echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel $(basename "$kdir")"
 echo
 echo "TPM commands per operation:"
-python3 "$TK_QEMU/tpm2_count.py" "$d/p1/swtpm.log" "$d/p1/results.ktap" |
+python3 "$TKH_QEMU/tpm2_count.py" "$d/p1/swtpm.log" "$d/p1/results.ktap" |
 	awk '{ printf "  %-5s %-13s %2d   ", $1, $2, $3; for (i = 4; i <= NF; i++) printf "%s ", $i; print "" }'
 echo
 echo "Per operation (ms: mean of 2 x $((${TKH_BENCH_N:-10})) alternating rounds; ratio = ours / in-tree time;"
 echo "cmds: TPM commands of one operation, ours (sessions on) and in-tree):"
-python3 "$TK_QEMU/tpm2_count.py" --table "$d/p1/swtpm.log" "$d/p1/results.ktap"
+python3 "$TKH_QEMU/tpm2_count.py" --table "$d/p1/swtpm.log" "$d/p1/results.ktap"
 echo
 grep -E '^(not )?ok ' "$d/p1/results.ktap" | sed 's/^/  /'

@@ -11,21 +11,21 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need make python3 rsync
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1
 tpm=${TKH_TPM:-1.2}
 d=$run/bench
 mkdir -p "$d/state"
 
-tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
-kdir=$tk_kdir
-"$TK_QEMU/provision.sh" "$tpm" "$d/tpm" 2>/dev/null
+t_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
+kdir=$t_kdir
+"$TKH_QEMU/provision.sh" "$tpm" "$d/tpm" 2>/dev/null
 # swtpm log level 20: every command and response, for the counts.
-TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" \
+TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench "$TKH_QEMU/boot.sh" "$t_image" "$t_initrd" \
 	"$d/tpm" "$tpm" "tk.phase=1 tk.kernel=test tk.suites=bench tk.bench_n=${TKH_BENCH_N:-20} tk.timeout=3000" \
 	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
 
-count() { python3 "$TK_QEMU/tpm1_count.py" --tpm "$tpm" "$@" "$d/p1/swtpm.log" "$d/p1/results.ktap"; }
+count() { python3 "$TKH_QEMU/tpm1_count.py" --tpm "$tpm" "$@" "$d/p1/swtpm.log" "$d/p1/results.ktap"; }
 echo "Trusted keys on TPM $tpm (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel $(basename "$kdir")"
 echo
 echo "TPM commands per operation (ours: default options, sessions on):"

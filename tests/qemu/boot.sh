@@ -23,7 +23,7 @@
 # TKH_BOOT_NAME (name in the summary; default: basename of OUTDIR), TKH_NESTED=1
 # (no totals line: the caller prints one),
 # TKH_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
-# $TK_DISK there), TKH_VERBOSE=1 (stream the console to stderr), TKH_SHELL=1 (console on this
+# $TKH_DISK there), TKH_VERBOSE=1 (stream the console to stderr), TKH_SHELL=1 (console on this
 # terminal and a shell in the guest after the tests; exit it to power off),
 # TKH_SMBIOS_SERIAL=X (the firmware's SMBIOS system serial number, which SeaBIOS
 # measures into PCR 1: another X is another PCR 1), TKH_SWTPM_LOG_LEVEL=N (swtpm's log level; 20 logs every TPM command and response),
@@ -56,7 +56,7 @@ relay=${TKH_RELAY:-}
 case " $extras " in *" tk.relay="*) relay=${extras##*tk.relay=} relay=${relay%% *} ;; esac
 [ "$tpmver" != none ] || relay=
 if [ -n "$relay" ]; then
-	"$TK_TOP/tests/relay/prepare.sh" "$tpmver" "$tpmstate" "$out/relay-in" "$state_in" ||
+	"$TKH_TOP/tests/relay/prepare.sh" "$tpmver" "$tpmstate" "$out/relay-in" "$state_in" ||
 		{ echo "FAIL $name: tests/relay/prepare.sh failed"; exit 2; }
 	state_in=$out/relay-in
 	# Known issue: with the relay and a virtio disk the guest froze after
@@ -74,7 +74,7 @@ fi
 # The initramfs, plus the state of earlier boots as a second (concatenated) archive.
 boot_initrd=$initrd
 if [ -n "$state_in" ] && [ -n "$(ls -A "$state_in" 2>/dev/null)" ]; then
-	"$TK_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio"
+	"$TKH_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio"
 	cat "$initrd" "$out/state-in.cpio" >"$out/initrd.cpio"
 	boot_initrd=$out/initrd.cpio
 fi
@@ -111,7 +111,7 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 qsock=$sock
 if [ -n "$relay" ]; then
 	qsock=$sockdir/relay.sock
-	nice -n -10 python3 "$TK_TOP/tests/relay/relay.py" --listen "$qsock" --swtpm "$sock" \
+	nice -n -10 python3 "$TKH_TOP/tests/relay/relay.py" --listen "$qsock" --swtpm "$sock" \
 		--record "$out/relay.rec" --mode "$relay" --log "$out/relay.log" --ready "$out/relay.pid" &
 	relay_pid=$!
 	for _ in $(seq 50); do [ -s "$out/relay.pid" ] && break; sleep 0.1; done
@@ -156,7 +156,7 @@ else
 	esac
 fi
 if [ -n "$noacpi" ]; then
-	if khz=$("$(tk_static_tool "$TK_TOP/tests/tools/host-tsc.c")" 2>/dev/null); then
+	if khz=$("$(t_static_tool "$TKH_TOP/tests/tools/host-tsc.c")" 2>/dev/null); then
 		cmdline="$cmdline tsc_early_khz=$khz"
 	fi
 	[ "$tpmver" = none ] || cmdline="$cmdline tpm_tis.force=1 tpm_tis.interrupts=0"
@@ -225,7 +225,7 @@ if [ -f "$out/state.b64" ]; then
 fi
 
 set +e
-python3 "$TK_QEMU/ktap.py" --name "$name" --results "$out/results.ktap" --console "$out/console.log" \
+python3 "$TKH_QEMU/ktap.py" --name "$name" --results "$out/results.ktap" --console "$out/console.log" \
 	--qemu-status "$status" --elapsed "$took" --counts "$out/counts" | tee "$out/summary.txt"
 rc=${PIPESTATUS[0]}
 set -e

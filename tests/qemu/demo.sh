@@ -35,12 +35,12 @@ apt_time=-
 if [ "${TKH_DEMO_DEPS:-0}" = 1 ]; then
 	echo "demo: apt packages (tests/deps.sh)..."
 	t=$(now)
-	"$TK_TOP/tests/deps.sh" || die "tests/deps.sh failed"
+	"$TKH_TOP/tests/deps.sh" || die "tests/deps.sh failed"
 	apt_time=$(elapsed "$t")
 	echo "demo: apt packages ready in ${apt_time}s (not counted below)"
 fi
 need make python3 rsync qemu-system-x86_64 swtpm
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1
 d=$run/demo
 rm -rf "$d"
@@ -78,17 +78,17 @@ hstep() {
 # shellcheck disable=SC2317  # (the steps below run through hstep)
 # fetch: Debian's kernel and headers (fetch-stock.sh: cached after the first).
 fetch() {
-	read -r _ kver kdir image moddir < <("$TK_QEMU/fetch-stock.sh" "$kernel")
+	read -r _ kver kdir image moddir < <("$TKH_QEMU/fetch-stock.sh" "$kernel")
 	[ -n "${moddir:-}" ]
 	echo "$kver $kdir $image $moddir" >"$d/kernel"
 }
 # shellcheck disable=SC2317
 build() {
-	tk_build_ours "$kernel" "$kdir" "$d/mods" "$d/build.log"
+	t_build_ours "$kernel" "$kdir" "$d/mods" "$d/build.log"
 }
 # shellcheck disable=SC2317
 initramfs() {
-	"$TK_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" --moddir "$moddir"
+	"$TKH_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" --moddir "$moddir"
 }
 
 # finish RC: the closing table, counts, the log's path; exit RC (or 1 when
@@ -131,7 +131,7 @@ hstep "fetch Debian's kernel $kernel (apt download, cached)" fetch
 read -r kver kdir image moddir <"$d/kernel"
 hstep "build trusted.ko against linux-headers-$kver" build
 hstep "initramfs (busybox, keyctl, dmsetup, the kernel's modules)" initramfs
-hstep "swtpm TPM $tpm, provisioned (SRK)" "$TK_QEMU/provision.sh" "$tpm" "$d/tpm"
+hstep "swtpm TPM $tpm, provisioned (SRK)" "$TKH_QEMU/provision.sh" "$tpm" "$d/tpm"
 
 if [ "$tpm" = 2.0 ]; then
 	suites=demo-tpm2 phases="1 2" relay="tk.relay=record tk.relay_disk=1"
@@ -174,7 +174,7 @@ for phase in $phases; do
 	: >"$out/console.log"
 	: >"$out.steps"
 	# shellcheck disable=SC2016  # expanded by that bash
-	env "${disk[@]}" TKH_BOOT_NAME="demo-p$phase" bash -c '. "$0/common.sh"; tk_boot_tries "$@"' "$TK_QEMU" \
+	env "${disk[@]}" TKH_BOOT_NAME="demo-p$phase" bash -c '. "$0/common.sh"; t_boot_tries "$@"' "$TKH_QEMU" \
 		"$image" "$d/initrd.cpio" "$d/tpm" "$tpm" \
 		"tk.phase=$phase tk.kernel=$kernel tk.suites=$suites tk.timeout=480${relay:+ $relay}" \
 		"$out" "$d/state" >"$out.verdict" 2>>"$d/host.log" &

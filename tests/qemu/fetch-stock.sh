@@ -8,7 +8,7 @@
 # IMAGE is the vmlinuz's kernel unpacked (an ELF with a PVH entry: QEMU boots
 # it without the bzImage's decompressor, some 3 s of TCG a boot for the xz of
 # 6.1, 1 s for the zstd of 6.12), or the vmlinuz when it has none.
-# Pin an ABI with TK_STOCK61_ABI=6.1.0-57 or TK_STOCK612_ABI=6.12.118+deb12.
+# Pin an ABI with TKH_STOCK61_ABI=6.1.0-57 or TKH_STOCK612_ABI=6.12.118+deb12.
 # A cached kernel is reused; only a newer ABI in apt's lists causes a download.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -32,7 +32,7 @@ newest_abi() { # regex-of-abi
 	return 1
 }
 
-# newest_abi with its answer kept in $TEK_CACHE/stock/abi-KEY, KEY the hash
+# newest_abi with its answer kept in $TKH_CACHE/stock/abi-KEY, KEY the hash
 # of the regex and of the state of apt's lists (names, sizes, times): the
 # answer changes only with them, and its apt-cache queries take some 5 s of
 # a core (each machine of a stock kernel and the package test ask).
@@ -40,8 +40,8 @@ newest_abi_kept() { # regex-of-abi
 	local key f abi
 	key=$( (echo "$1"; stat -c '%n %s %Y' /var/lib/apt/lists/* /etc/apt/sources.list \
 		/etc/apt/sources.list.d/* 2>/dev/null) | sha256sum | cut -c1-16)
-	f=$TEK_CACHE/stock/abi-$key
-	mkdir -p "$TEK_CACHE/stock"
+	f=$TKH_CACHE/stock/abi-$key
+	mkdir -p "$TKH_CACHE/stock"
 	if [ -s "$f" ]; then
 		cat "$f"
 		return 0
@@ -69,9 +69,9 @@ fetch() { # name abi-regex pin
 		abi=$(newest_abi_kept "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
 	fi
 	kver=$abi-amd64
-	dir=$TEK_CACHE/stock/$kver
-	mkdir -p "$TEK_CACHE/stock"
-	exec 9>"$TEK_CACHE/stock/.lock"
+	dir=$TKH_CACHE/stock/$kver
+	mkdir -p "$TKH_CACHE/stock"
+	exec 9>"$TKH_CACHE/stock/.lock"
 	flock 9
 	if [ ! -f "$dir/.done" ]; then
 		hdr=linux-headers-$kver
@@ -185,8 +185,8 @@ locate() { # name root kver
 [ $# -gt 0 ] || set -- stock61 stock612
 for k in "$@"; do
 	case $k in
-	stock61)  fetch stock61 '6\.1\.0-[0-9]*' "${TK_STOCK61_ABI:-}" ;;
-	stock612) fetch stock612 '6\.12\.[0-9]*+deb12' "${TK_STOCK612_ABI:-}" ;;
+	stock61)  fetch stock61 '6\.1\.0-[0-9]*' "${TKH_STOCK61_ABI:-}" ;;
+	stock612) fetch stock612 '6\.12\.[0-9]*+deb12' "${TKH_STOCK612_ABI:-}" ;;
 	*) die "unknown kernel '$k' (stock61|stock612)" ;;
 	esac
 done

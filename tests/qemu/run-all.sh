@@ -11,11 +11,11 @@
 # One row of the table is one machine: a kernel, a fresh TPM (provision.sh; kept
 # across the machine's boots), a scratch disk and a state directory (the files
 # its tests save are carried to its next boot), booted once per phase, in order.
-# Each kernel is prepared once (tk_prepare: kernel, our modules, initramfs) for
+# Each kernel is prepared once (t_prepare: kernel, our modules, initramfs) for
 # all of its machines. Machines run in a pool of TKH_JOBS (default: nproc) at a
 # time, the longest first; each has its own run directory, swtpm and disk.
 #
-# Environment (host knobs are TKH_*; TK_* names the guest's variables):
+# Environment (host knobs and the guest's variables are TKH_*):
 #   TKH_ONLY=a,b        the boots to run (default: every row)
 #   TKH_SUITES=a,b      override the suites of every boot
 #   TKH_JOBS=N          machines at a time (default: nproc)
@@ -105,7 +105,7 @@ table_md() {
 
 # docs/testing.md with its table section replaced by table_md's.
 doc_with_table() {
-	local doc=$TK_TOP/docs/testing.md
+	local doc=$TKH_TOP/docs/testing.md
 	if ! grep -qxF "$MD_BEGIN" "$doc" || ! grep -qxF "$MD_END" "$doc"; then
 		die "docs/testing.md has no boot table markers"
 	fi
@@ -119,15 +119,15 @@ case ${1:-} in
 -h|--help) usage; exit 0 ;;
 --table-md) table_md; exit 0 ;;
 --check-doc)
-	if ! doc_with_table | diff -u "$TK_TOP/docs/testing.md" - >&2; then
+	if ! doc_with_table | diff -u "$TKH_TOP/docs/testing.md" - >&2; then
 		echo "docs/testing.md: the boot table differs from run-all.sh's (run-all.sh --update-doc)" >&2
 		exit 1
 	fi
 	echo "docs/testing.md: boot table in sync"
 	exit 0 ;;
 --update-doc)
-	doc_with_table >"$TK_TOP/docs/testing.md.tmp"
-	mv "$TK_TOP/docs/testing.md.tmp" "$TK_TOP/docs/testing.md"
+	doc_with_table >"$TKH_TOP/docs/testing.md.tmp"
+	mv "$TKH_TOP/docs/testing.md.tmp" "$TKH_TOP/docs/testing.md"
 	exit 0 ;;
 '') ;;
 *) usage >&2; exit 2 ;;
@@ -138,7 +138,7 @@ only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
 for n in ${only//,/ }; do
 	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: unknown boot '$n' (${ALL[*]})"
 done
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1
 jobs=${TKH_JOBS:-$(nproc)}
 log "run directory $run, $jobs machines at a time"
@@ -153,7 +153,7 @@ fail_step() { # name message
 	echo "FAIL $1: $2"
 	mkdir -p "$run/failed/$1"
 	echo "0 1 0" >"$run/failed/$1/counts"
-	echo "$1 fail 0 1 0" >>"$tk_boots"
+	echo "$1 fail 0 1 0" >>"$t_boots"
 }
 
 # Keep the suites that have at least one script (said once per suite).
@@ -162,7 +162,7 @@ suites_with_tests() { # a,b,c
 	local s
 	suites=
 	for s in ${1//,/ }; do
-		if compgen -G "$TK_TOP/tests/guest/$s/*.sh" >/dev/null; then
+		if compgen -G "$TKH_TOP/tests/guest/$s/*.sh" >/dev/null; then
 			suites=${suites:+$suites,}$s
 		elif [ -z "${noted[$s]:-}" ]; then
 			noted[$s]=1
@@ -173,9 +173,9 @@ suites_with_tests() { # a,b,c
 
 # A job of the pool: the verdict parser's and the bench command counter's own tests.
 job_selftest() {
-	tk_step "harness self-test" python3 "$TK_QEMU/ktap_test.py" ||
+	t_step "harness self-test" python3 "$TKH_QEMU/ktap_test.py" ||
 		fail_step harness "ktap_test.py failed (see $run/jobs/harness.log)"
-	tk_step "command counter self-test" python3 "$TK_QEMU/count_test.py" ||
+	t_step "command counter self-test" python3 "$TKH_QEMU/count_test.py" ||
 		fail_step harness "count_test.py failed (see $run/jobs/harness.log)"
 }
 
@@ -192,7 +192,7 @@ job_prepare() { # kernel
 			"(an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
 	done ) &
 	ticker=$!
-	tk_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
+	t_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
 	kill "$ticker" 2>/dev/null || true
 }
 
@@ -204,9 +204,9 @@ job_prepare() { # kernel
 host_steps() { # name phase tpm tpmdir statedir
 	local s hook
 	for s in ${B_RUN[$1]//,/ }; do
-		hook=$TK_TOP/tests/guest/$s/host-step
+		hook=$TKH_TOP/tests/guest/$s/host-step
 		[ -x "$hook" ] || continue
-		TKH_DISK=$run/$1/disk.img tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
+		TKH_DISK=$run/$1/disk.img t_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
 			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
 	done
 }
@@ -221,7 +221,7 @@ job_machine() { # name
 	if [ "$tpm" != none ]; then
 		tpmdir=$d/tpm
 		[ "${B_PROV[$name]}" = nosrk ] && prov=(--no-srk)
-		tk_step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
+		t_step "$name: provision TPM $tpm" "$TKH_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
 			{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	fi
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
@@ -230,13 +230,13 @@ job_machine() { # name
 		out=$d/p$phase
 		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state"
 		rc=0
-		TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase tk_step "$name: boot phase $phase" \
-			tk_boot_tries "$image" "$initrd" "$tpmdir" "$tpm" \
+		TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase t_step "$name: boot phase $phase" \
+			t_boot_tries "$image" "$initrd" "$tpmdir" "$tpm" \
 			"tk.phase=$phase tk.kernel=${B_KERNEL[$name]} tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
 				[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")${TKH_EXTRA:+ $TKH_EXTRA}" \
 			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
-			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$tk_boots"
+			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$t_boots"
 		else
 			fail_step "$name-p$phase" "no verdict (boot.sh exit $rc)"
 		fi
@@ -246,14 +246,14 @@ job_machine() { # name
 }
 
 # The order of the pool: longest first. A machine's time in an earlier run
-# with the same suites (tk_time_get "NAME SUITES": in the cache, so that a
+# with the same suites (t_time_get "NAME SUITES": in the cache, so that a
 # clean clone orders by this machine's last run too; a fresh cache, by
 # tests/qemu/boot-times), else an estimate: a
 # suite takes about 50 s a phase on a stock kernel and three times that on
 # the test kernel (KASAN, kmemleak).
 cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
-	t=$(tk_time_get "$n $s")
+	t=$(t_time_get "$n $s")
 	if [ -z "$t" ]; then
 		[ "${B_KERNEL[$n]}" = test ] && w=150
 		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
@@ -268,21 +268,21 @@ save_times() {
 	for n in "${selected[@]}"; do
 		t=$(awk '{ t += $NF } END { printf "%d", t }' "$run/jobs/$n.times" 2>/dev/null)
 		[ "${t:-0}" -gt 0 ] || continue
-		tk_time_set "$n ${B_RUN[$n]}" "$t"
+		t_time_set "$n ${B_RUN[$n]}" "$t"
 	done
 }
 
 # --- run ------------------------------------------------------------------
 t_run=$(now)
-tk_boots=$run/jobs/select.boots
-: >"$tk_boots"
+t_boots=$run/jobs/select.boots
+: >"$t_boots"
 declare -A B_RUN=()	# the suites a machine runs
 selected=()
 for n in ${only//,/ }; do
 	suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
 	if [ -z "$suites" ]; then
 		echo "SKIP $n: no test scripts in its suites (${TKH_SUITES:-${B_SUITES[$n]}})"
-		echo "$n skip 0 0 0" >>"$tk_boots"
+		echo "$n skip 0 0 0" >>"$t_boots"
 		continue
 	fi
 	B_RUN[$n]=$suites
@@ -320,9 +320,9 @@ start_job() { # name function arg...
 	local name=$1 err=$run/jobs/$1.log
 	[ "${TKH_VERBOSE:-0}" != 1 ] || err=/dev/stderr
 	(
-		tk_times=$run/jobs/$name.times tk_boots=$run/jobs/$name.boots
-		: >"$tk_times"
-		: >"$tk_boots"
+		t_times=$run/jobs/$name.times t_boots=$run/jobs/$name.boots
+		: >"$t_times"
+		: >"$t_boots"
 		"${@:2}"
 	) >"$run/jobs/$name.out" 2>"$err" </dev/null &
 	job_of[$!]=$name

@@ -21,20 +21,20 @@ need make python3 rsync
 
 fuzz=0
 [ "${1:-}" = --fuzz ] && fuzz=1
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1
 d=$run/relay
 mkdir -p "$d"
 log "preparing the test kernel, our modules and the initramfs (the kernel is cached)"
-tk_image='' tk_initrd=''	# set by tk_prepare
-tk_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed (log: $d/prepare.log)"
+t_image='' t_initrd=''	# set by t_prepare
+t_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed (log: $d/prepare.log)"
 
 tpms=${TKH_TPM:-2.0 1.2}
 rc=0 p=0 f=0 s=0
 boot() { # name tpm extras
 	local out=$d/$1 brc=0
-	"$TK_QEMU/provision.sh" "$2" "$d/$1.tpm" 2>/dev/null
-	TKH_RELAY=record TKH_BOOT_NAME=$1 "$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" "$d/$1.tpm" "$2" \
+	"$TKH_QEMU/provision.sh" "$2" "$d/$1.tpm" 2>/dev/null
+	TKH_RELAY=record TKH_BOOT_NAME=$1 "$TKH_QEMU/boot.sh" "$t_image" "$t_initrd" "$d/$1.tpm" "$2" \
 		"tk.phase=1 tk.kernel=test tk.timeout=900 $3${TKH_IMPL:+ tk.impl=$TKH_IMPL} ${TKH_RELAY_EXTRA:-}" \
 		"$out" || brc=$?
 	[ "$brc" = 0 ] || rc=1
@@ -52,14 +52,14 @@ scan() { # name
 	[ -f "$out/relay-in/relay-secret" ] && [ -f "$out/relay.rec" ] || return 0
 	sec=$(cat "$out/relay-in/relay-secret")
 	grep -q '^# mark ref' "$out/relay.rec" || { echo "  $1: no ref part in the recording"; return 0; }
-	if python3 "$TK_TOP/tests/relay/detect.py" -q --from-mark ref --to-mark ours "$out/relay.rec" "$sec"; then
+	if python3 "$TKH_TOP/tests/relay/detect.py" -q --from-mark ref --to-mark ours "$out/relay.rec" "$sec"; then
 		echo "FAIL $1: detect.py does not find the sealed secret in the in-tree module's traffic"
 		f=$((f + 1)) rc=1
 	else
 		echo "PASS $1: detect.py finds the sealed secret in the in-tree module's traffic"
 		p=$((p + 1))
 	fi
-	n=$(python3 "$TK_TOP/tests/relay/detect.py" --from-mark ours --to-mark ours-end "$out/relay.rec" "$sec" \
+	n=$(python3 "$TKH_TOP/tests/relay/detect.py" --from-mark ours --to-mark ours-end "$out/relay.rec" "$sec" \
 		"$(cat "$out/relay-in/relay-secret-ba")" "$(cat "$out/relay-in/relay-ba")" | tail -n 1) || true
 	echo "  $1, ours: $n (recording: $out/relay.rec)"
 }

@@ -27,26 +27,26 @@ need make python3 rsync gcc
 
 parts=${TKH_STRESS_PARTS:-1,2}
 tmo=${TKH_STRESS_TIMEOUT:-14400}
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_NESTED=1 TKH_RUN=$run
 rc=0
 if [[ ,$parts, == *,1,* ]]; then
 	TKH_JOBS=1 TKH_ONLY=test,test-tpm2 TKH_SUITES=stress TKH_EXTRA="tk.timeout=$tmo${TKH_FZ_T:+ tk.fz_t=$TKH_FZ_T}${TKH_FZ_E:+ tk.fz_e=$TKH_FZ_E}" \
-		TKH_BOOT_TIMEOUT=$((tmo * 3)) "$TK_QEMU/run-all.sh" || rc=1
+		TKH_BOOT_TIMEOUT=$((tmo * 3)) "$TKH_QEMU/run-all.sh" || rc=1
 fi
 if [[ ,$parts, == *,2,* ]]; then
 	d=$run/stress-smp
 	mkdir -p "$d"
-	if ! tk_prepare stress "$d/machine" 2>"$d/prepare.log"; then
+	if ! t_prepare stress "$d/machine" 2>"$d/prepare.log"; then
 		echo "FAIL stress-smp: preparing the stress kernel failed ($d/prepare.log)"
 		rc=1
 	else
 		for tpm in 1.2 2.0; do
 			m=$d/tpm$tpm
 			mkdir -p "$m/state"
-			"$TK_QEMU/provision.sh" "$tpm" "$m/tpm" 2>/dev/null
+			"$TKH_QEMU/provision.sh" "$tpm" "$m/tpm" 2>/dev/null
 			TKH_SMP=${TKH_SMP:-2} TKH_BOOT_NAME=stress-smp-$tpm TKH_BOOT_TIMEOUT=$((tmo * 2)) \
-				"$TK_QEMU/boot.sh" "$tk_image" "$tk_initrd" "$m/tpm" "$tpm" \
+				"$TKH_QEMU/boot.sh" "$t_image" "$t_initrd" "$m/tpm" "$tpm" \
 				"tk.phase=1 tk.kernel=test tk.suites=stress-smp tk.timeout=$tmo${TKH_ST_SECS:+ tk.st_secs=$TKH_ST_SECS}" \
 				"$m/p1" "$m/state" || rc=1
 		done

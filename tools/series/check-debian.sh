@@ -28,8 +28,8 @@
 set -euo pipefail
 config_only=
 [ "${1:-}" = --config-only ] && config_only=1
-if [ -z "$config_only" ] && [ -z "${TEK_HEAVY_HELD:-}" ]; then
-	TEK_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
+if [ -z "$config_only" ] && [ -z "${TKH_HEAVY_HELD:-}" ]; then
+	TKH_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -37,7 +37,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/tests/qemu/common.sh"
 # shellcheck source=worktree.sh
 . "$here/worktree.sh"
-cache=$TEK_CACHE/series
+cache=$TKH_CACHE/series
 jobs=${JOBS:-$(nproc)}
 ver=6.1
 targets=(security/keys/ security/integrity/ drivers/md/dm-crypt.o)
@@ -63,7 +63,7 @@ debian_config() {
 		echo "$c"
 		return
 	fi
-	deb=$(newest "$TEK_CACHE"/stock/"$ver".0-*-amd64/debs/linux-image-"$ver".0-*-amd64_*.deb)
+	deb=$(newest "$TKH_CACHE"/stock/"$ver".0-*-amd64/debs/linux-image-"$ver".0-*-amd64_*.deb)
 	[ -n "$deb" ] || die "no Debian $ver config: apt install linux-headers-amd64, or set DEBIAN_CONFIG"
 	tmp=$cache/debian-stock-config
 	rm -rf "$tmp" && mkdir -p "$tmp"
@@ -135,7 +135,7 @@ build() {
 	t0=$(date +%s)
 	configure "$tree" "$obj" "$cache/debian-log-$name-config"
 	[ -n "$config_only" ] && return
-	if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" prepare \
+	if ! t_ccache nice make -C "$tree" O="$obj" -j"$jobs" prepare \
 		>"$cache/debian-log-$name-prepare" 2>&1; then
 		tail -30 "$cache/debian-log-$name-prepare" >&2
 		die "$name: make prepare failed ($cache/debian-log-$name-prepare)"
@@ -148,7 +148,7 @@ build() {
 		else
 			rm -f "$obj/$d"
 		fi
-		if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" "$d" \
+		if ! t_ccache nice make -C "$tree" O="$obj" -j"$jobs" "$d" \
 			>"$cache/debian-log-$name-${d//\//_}" 2>&1; then
 			grep -E 'error|Error' "$cache/debian-log-$name-${d//\//_}" | head -20 >&2
 			die "$name: $d failed ($cache/debian-log-$name-${d//\//_})"

@@ -25,8 +25,8 @@
 # (tests/qemu/common.sh). The configured trees are cached in
 # ~/.cache/tek/series/obj-VER-VARIANT.
 set -euo pipefail
-if [ -z "${TEK_HEAVY_HELD:-}" ]; then
-	TEK_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
+if [ -z "${TKH_HEAVY_HELD:-}" ]; then
+	TKH_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -34,7 +34,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/tests/qemu/common.sh"
 # shellcheck source=worktree.sh
 . "$here/worktree.sh"
-cache=$TEK_CACHE/series
+cache=$TKH_CACHE/series
 variants=${SERIES_VARIANTS:-y m mix}
 link=${SERIES_LINK:-1}
 jobs=${JOBS:-$(nproc)}
@@ -55,7 +55,7 @@ note() { summary+=("$*"); log "$*"; }
 kmake() {
 	local obj=$1
 	shift
-	tk_ccache nice make -s -C "$tree" O="$obj" -j"$jobs" "$@"
+	t_ccache nice make -s -C "$tree" O="$obj" -j"$jobs" "$@"
 }
 
 # configure VARIANT OBJ: tinyconfig + check.config (+ the variant's changes)

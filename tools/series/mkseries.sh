@@ -28,7 +28,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tools/series
-cache=${TEK_CACHE:-$HOME/.cache/tek}/series
+cache=${TKH_CACHE:-$HOME/.cache/tek}/series
 out=${SERIES_OUT:-$top/build/series}
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(6.1 6.12)
@@ -98,7 +98,7 @@ EOF
 emit() {
 	local src=$top/src/$1 dst=$tree/$2 rc=0
 	mkdir -p "$(dirname "$dst")"
-	"$unifdef" -UTK_OUT_OF_TREE $tk_have "$src" >"$dst" || rc=$?
+	"$unifdef" -UTK_OUT_OF_TREE $t_have "$src" >"$dst" || rc=$?
 	[ $rc -le 1 ] || die "unifdef failed on $1"
 	if grep -q 'ENCRYPTED_EXPORT' "$dst"; then
 		sed -i -e 's/\bENCRYPTED_EXPORT_GPL(/EXPORT_SYMBOL_GPL(/' \
@@ -169,9 +169,9 @@ gen() {
 	git -C "$tree" config user.email "$email"
 
 	# The probes of src/compat/Kbuild.include, on the base tree.
-	tk_have=-UTK_HAVE_TPM_BUF_LENGTH
+	t_have=-UTK_HAVE_TPM_BUF_LENGTH
 	grep -qsw tpm_buf_init_sized "$tree/include/linux/tpm.h" &&
-		tk_have=-DTK_HAVE_TPM_BUF_LENGTH
+		t_have=-DTK_HAVE_TPM_BUF_LENGTH
 	have_linux_unaligned=
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
 	local has_have_trusted=
