@@ -3,8 +3,9 @@
 # Trusted key blobs between the in-tree type and ours, both built in
 # (interop.inc: phase 1 in-tree makes, phase 2 ours loads and makes,
 # phase 3 in-tree loads). Each key is made with the options both types
-# take (TPM 2.0: keyhandle=, blobauth=, migratable=0 + hash=sha1, 128
-# bytes, policydigest= of a PolicyPCR and of a PolicyPassword; TPM 1.2:
+# take (TPM 2.0: keyhandle=, blobauth=, migratable=0 + hash=sha1, 113
+# bytes (the in-tree type's most; ours makes 128, which it loads),
+# policydigest= of a PolicyPCR and of a PolicyPassword; TPM 1.2:
 # blobauth=, migratable=0, 128 bytes, pcrinfo=, keyhandle= + keyauth=),
 # with an encrypted key under it ("new default trusted:NAME 32 <hex>").
 # The next phase loads each blob in the other type: keyctl print gives it
@@ -36,7 +37,8 @@ keys() {
 		t_def both plain 32 $KH
 		t_ba both ba 32 $KH blobauth=$IO_BA
 		t_mig both plain 64 $KH migratable=0 hash=sha1
-		t_big both plain 128 $KH
+		t_big both plain 113 $KH
+		t_128 ours plain 128 $KH
 		t_pcr both pcr 32 $KH hash=sha256 policydigest=$_pd
 		t_pw both pw 32 $KH policydigest=$TK2_POLICY_PW blobauth=hello
 		t_nokh ours plain 32

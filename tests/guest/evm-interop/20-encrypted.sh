@@ -8,8 +8,8 @@
 # random data, and default with data given ("new ... 32 <hex>"); the next
 # phase loads each blob in the other type and reads it back byte for byte
 # (same IV, key bytes and master: same ciphertext and HMAC). Phase 2 also
-# re-homes in-tree keys under user:ukm2 (keyctl update): the in-tree type
-# loads ours' update. In every phase the known-answer blobs of
+# re-homes in-tree keys under user:ukm2 and a trusted:tkm2 of ours (keyctl
+# update): the in-tree type loads ours' update. In every phase the known-answer blobs of
 # tests/tools/kat.py (fixed IV, given data, an old-style blob without a
 # format among them) read back as they must. A blob whose HMAC's last byte
 # is inverted is refused with EINVAL by both.
@@ -49,6 +49,10 @@ if [ -n "$IO_PREV" ]; then
 	from=$(io_from)
 	t_check "$impl loads $from trusted:tkm blob" \
 		io_loads trusted tkm "$(io_get "$IO_PREV" tkm.tblob)"
+	if tb=$(io_get "$IO_PREV" tkm2.tblob 2>/dev/null); then
+		t_check "$impl loads $from trusted:tkm2 blob (the updated keys' master)" \
+			io_loads trusted tkm2 "$tb"
+	fi
 	made=$(io_get "$IO_PREV" encrypted.list) ||
 		t_bail "$from set" "no list of phase $IO_PREV's encrypted keys"
 	for e in $made; do
@@ -62,13 +66,17 @@ if [ -n "$IO_PREV" ]; then
 	t_errno "$impl refuses $from default user:ukm blob with its last byte inverted" EINVAL \
 		io_refused encrypted e_bad "load $(io_last_flipped "$b")"
 	if io_makes; then
-		# re-home the loaded default keys under user:ukm2: the next phase loads them
+		# re-home the loaded default keys under the second master of
+		# their kind (update keeps the kind): the next phase loads them
+		t_check "$impl: trusted tkm2 new 32${KH:+ $KH} (a second trusted master)" \
+			key_add trusted tkm2 "new 32${KH:+ $KH}"
+		io_save tkm2.tblob "$(key_blob trusted tkm2)"
 		rehome() {
-			_id=$(ek_id "$1") && keyctl update "$_id" "update user:$EK_UMASTER2" >/dev/null &&
+			_id=$(ek_id "$1") && keyctl update "$_id" "update $(ek_master "$2" 2)" >/dev/null &&
 				io_save "upd_$2.blob" "$(ek_blob "$1")" && io_save "upd_$2.name" "$1"
 		}
 		for k in user trusted; do
-			if t_check "$impl: keyctl update of $from default/$k key to user:$EK_UMASTER2" \
+			if t_check "$impl: keyctl update of $from default/$k key to $(ek_master $k 2)" \
 				rehome "$(io_get "$IO_PREV" "default_$k.name")" "$k"; then
 				upd="${upd:-} upd_$k"
 			fi
