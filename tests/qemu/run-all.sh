@@ -11,8 +11,12 @@
 # One row of the table is one machine: a kernel, a fresh TPM (provision.sh; kept
 # across the machine's boots), a scratch disk and a state directory (the files
 # its tests save are carried to its next boot), booted once per phase, in order.
+# A machine's phases may boot different kernels (the kernel column a comma
+# list, one per phase: row_kernels, phase_kernel): the same TPM, disk and
+# state then meet another kernel's key types (interop-evm: blobs of the
+# in-tree types load in ours and back); tk.kernel= names the phase's kernel.
 # Each kernel is prepared once (t_prepare: kernel, our modules, initramfs) for
-# all of its machines. Machines run in a pool of TKH_JOBS (default: nproc) at a
+# all of its machines; a machine starts when all of its kernels are ready. Machines run in a pool of TKH_JOBS (default: nproc) at a
 # time, the longest first; each has its own run directory, swtpm and disk.
 #
 # Environment (host knobs and the guest's variables are TKH_*):
@@ -44,7 +48,8 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 #   name     what TKH_ONLY and the output call it
 #   kernel   test (build-kernel.sh) | stock61 | stock612 (fetch-stock.sh)
 #            | evm-ref | evm (build-kernel.sh evm-ref|evm: both key types,
-#            EVM, IMA, dm-crypt built in; evm with our series applied)
+#            EVM, IMA, dm-crypt built in; evm with our series applied);
+#            or one of these per phase, comma-separated (evm-ref,evm,evm-ref)
 #   tpm      1.2 | 2.0 | none (no swtpm, no TPM device)
 #   prov     srk: the SRK (1.2: auth 20 zero bytes; 2.0: persistent at 0x81000001)
 #            | nosrk (2.0 without a persistent SRK) | - (no TPM)
@@ -72,6 +77,8 @@ evm              evm       2.0   srk    1,2,3  evm  -
 evm12            evm       1.2   srk    1,2,3  evm  -
 evm-tpm2         evm       2.0   srk    1,2  trusted-tpm2  -
 evm-enc          evm       1.2   srk    1,2  encrypted  -
+interop-evm      evm-ref,evm,evm-ref  2.0  srk  1,2,3  evm-interop  -
+interop-evm12    evm-ref,evm,evm-ref  1.2  srk  1,2,3  evm-interop  -
 EOF
 }
 
@@ -81,6 +88,24 @@ while read -r n k t p ph s x; do
 	ALL+=("$n")
 	B_KERNEL[$n]=$k B_TPM[$n]=$t B_PROV[$n]=$p B_PHASES[$n]=$ph B_SUITES[$n]=$s B_EXTRA[$n]=$x
 done < <(boot_table)
+
+# A row's kernel column: one kernel for all of its phases, or a comma list
+# of one kernel per phase. row_kernels NAME: its kernels, each once, in
+# order; phase_kernel NAME I: the kernel of its I-th phase (from 1).
+row_kernels() {
+	tr ',' '\n' <<<"${B_KERNEL[$1]}" | awk '!seen[$0]++'
+}
+phase_kernel() {
+	local k
+	IFS=, read -r -a k <<<"${B_KERNEL[$1]}"
+	if [ "${#k[@]}" = 1 ]; then echo "${k[0]}"; else echo "${k[$2 - 1]}"; fi
+}
+for n in "${ALL[@]}"; do
+	IFS=, read -r -a _k <<<"${B_KERNEL[$n]}"
+	IFS=, read -r -a _p <<<"${B_PHASES[$n]}"
+	[ "${#_k[@]}" = 1 ] || [ "${#_k[@]}" = "${#_p[@]}" ] ||
+		die "boot table: $n names ${#_k[@]} kernels for ${#_p[@]} phases (one, or one a phase)"
+done
 
 usage() {
 	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
@@ -96,7 +121,7 @@ table_md() {
 	echo "| name | kernel | TPM | provisioning | phases | suites | extra command line |"
 	echo "|---|---|---|---|---|---|---|"
 	for n in "${ALL[@]}"; do
-		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${B_KERNEL[$n]}" "${B_TPM[$n]}" \
+		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${B_KERNEL[$n]//,/, }" "${B_TPM[$n]}" \
 			"${B_PROV[$n]}" "${B_PHASES[$n]//,/, }" "${B_SUITES[$n]//,/, }" \
 			"$(if [ "${B_EXTRA[$n]}" = - ]; then echo -; else echo "$q${B_EXTRA[$n]}$q"; fi)"
 	done
@@ -201,12 +226,12 @@ job_prepare() { # kernel
 # KERNEL" while no swtpm serves TPMSTATE; files it writes to STATEDIR reach
 # the guest as saved state; TKH_DISK names the machine's scratch disk image.
 # Its failure is a failed step of the machine.
-host_steps() { # name phase tpm tpmdir statedir
+host_steps() { # name phase tpm tpmdir statedir kernel
 	local s hook
 	for s in ${B_RUN[$1]//,/ }; do
 		hook=$TKH_TOP/tests/guest/$s/host-step
 		[ -x "$hook" ] || continue
-		TKH_DISK=$run/$1/disk.img t_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
+		TKH_DISK=$run/$1/disk.img t_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "$6" ||
 			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
 	done
 }
@@ -214,10 +239,9 @@ host_steps() { # name phase tpm tpmdir statedir
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
 	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver
-	local tpmdir=- prov=()
+	local tpmdir=- prov=() i=0 k kvers=
 	rm -rf "$d"
 	mkdir -p "$d/state"
-	read -r image initrd kver _ <"$run/kernel-${B_KERNEL[$name]}/machine"
 	if [ "$tpm" != none ]; then
 		tpmdir=$d/tpm
 		[ "${B_PROV[$name]}" = nosrk ] && prov=(--no-srk)
@@ -227,12 +251,14 @@ job_machine() { # name
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
 	truncate -s "${TKH_DISK_MB:-64}M" "$d/disk.img"
 	for phase in ${B_PHASES[$name]//,/ }; do
-		out=$d/p$phase
-		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state"
+		out=$d/p$phase i=$((i + 1)) k=$(phase_kernel "$name" $i)
+		read -r image initrd kver _ <"$run/kernel-$k/machine"
+		kvers=${kvers:+$kvers,}$kver
+		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "$k"
 		rc=0
 		TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase t_step "$name: boot phase $phase" \
 			t_boot_tries "$image" "$initrd" "$tpmdir" "$tpm" \
-			"tk.phase=$phase tk.kernel=${B_KERNEL[$name]} tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
+			"tk.phase=$phase tk.kernel=$k tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
 				[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")${TKH_EXTRA:+ $TKH_EXTRA}" \
 			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
@@ -242,7 +268,7 @@ job_machine() { # name
 		fi
 		cp -a "$out/state/." "$d/state/" 2>/dev/null || true
 	done
-	log "$name ($kver) done"
+	log "$name ($kvers) done"
 }
 
 # The order of the pool: longest first. A machine's time in an earlier run
@@ -329,15 +355,31 @@ start_job() { # name function arg...
 	running=$((running + 1))
 }
 
-# Start what can start: the first pending machine whose kernel is ready, or
-# the preparation of the first kernel nobody prepares yet.
+# machine_kstate NAME: the state of a machine's kernels: "failed K" (K
+# could not be prepared), "new K" (nobody prepares K yet: the first such),
+# preparing, or ready (all of them).
+machine_kstate() {
+	local k new='' busy=''
+	for k in $(row_kernels "$1"); do
+		case ${kstate[$k]:-} in
+		failed) echo "failed $k"; return ;;
+		'') new=${new:-$k} ;;
+		preparing) busy=1 ;;
+		esac
+	done
+	if [ -n "$new" ]; then echo "new $new"; elif [ -n "$busy" ]; then echo preparing; else echo ready; fi
+}
+
+# Start what can start: the first pending machine whose kernels are ready,
+# or the preparation of the first kernel nobody prepares yet.
 start_more() {
-	local i n k again=1
+	local i n k st again=1
 	while [ "$running" -lt $((jobs - reserve)) ] && [ "$again" = 1 ]; do
 		again=0
 		for i in "${!pending[@]}"; do
-			n=${pending[$i]} k=${B_KERNEL[${pending[$i]}]}
-			case ${kstate[$k]:-} in
+			n=${pending[$i]}
+			read -r st k <<<"$(machine_kstate "$n")"
+			case $st in
 			ready)
 				unset "pending[$i]"
 				log "start $n"
@@ -351,7 +393,7 @@ start_more() {
 				cat "$run/jobs/$n.out"
 				again=1
 				break ;;
-			'')
+			new)
 				kstate[$k]=preparing
 				log "prepare $k"
 				start_job "prepare-$k" job_prepare "$k"
@@ -427,8 +469,9 @@ trap - INT TERM
 order=(select harness)
 for n in "${ALL[@]}"; do
 	case " ${selected[*]} " in *" $n "*) ;; *) continue ;; esac
-	k=prepare-${B_KERNEL[$n]}
-	case " ${order[*]} " in *" $k "*) ;; *) order+=("$k") ;; esac
+	for k in $(row_kernels "$n"); do
+		case " ${order[*]} " in *" prepare-$k "*) ;; *) order+=("prepare-$k") ;; esac
+	done
 	order+=("$n")
 done
 for j in "${order[@]}"; do
