@@ -68,6 +68,7 @@ t_check "user data: 4096 bytes: the blob reloads" ek_reloads s_u4096b "$(ek_blob
 pad=$(printf '%0114d' 0)	# "new user:m$pad 32": 127 bytes
 for n in 127 128; do
 	d=user:m$pad$([ $n = 128 ] && echo x)
+	keyctl add user "${d#user:}" "$EK_UBYTES" @u >/dev/null	# read needs it
 	t_check "a $n-byte new command: the blob names its master" \
 		head_is s_cmd$n "new $d 32" "default $d 32"
 	t_check "a $n-byte update command re-homes the key" \
