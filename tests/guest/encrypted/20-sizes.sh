@@ -57,3 +57,20 @@ t_errno "user data: one byte too many refused" EINVAL t_key_refused encrypted s_
 t_errno "user data: non-hex refused" EINVAL \
 	t_key_refused encrypted s_u "new $M 32 $(echo $D32 | sed 's/^00/0g/')"
 t_errno "user data: empty (trailing blank) refused" EINVAL t_key_refused encrypted s_u "new $M 32 "
+D4096=
+i=0
+while [ $i -lt 128 ]; do D4096=$D4096$D32; i=$((i + 1)); done
+t_check "user data: 4096 bytes (8192 hex digits) accepted" t_key_add encrypted s_u4096 "new $M 4096 $D4096"
+t_check "user data: 4096 bytes: the blob reloads" t_enc_reloads s_u4096b "$(t_key_blob encrypted s_u4096 2>&1)"
+
+# Ours parses commands shorter than 128 bytes in a copy on the stack and
+# longer ones in a heap copy: both sides of the line, "new" and "update".
+pad=$(printf '%0114d' 0)	# "new user:m$pad 32": 127 bytes
+for n in 127 128; do
+	d=user:m$pad$([ $n = 128 ] && echo x)
+	keyctl add user "${d#user:}" "$T_ENC_UBYTES" @u >/dev/null	# read needs it
+	t_check "a $n-byte new command: the blob names its master" \
+		head_is s_cmd$n "new $d 32" "default $d 32"
+	t_check "a $n-byte update command re-homes the key" \
+		keyctl update "$(t_key_id encrypted s_u32)" "update $d"
+done
