@@ -21,7 +21,7 @@ kdir=$tk_kdir
 "$TK_QEMU/provision.sh" 2.0 "$d/tpm" 2>/dev/null
 TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench-tpm2 "$TK_QEMU/boot.sh" "$tk_image" \
 	"$tk_initrd" "$d/tpm" 2.0 \
-	"tk.phase=1 tk.kernel=test tk.suites=bench2 tk.bench_n=${TKH_BENCH_N:-10} tk.timeout=3000" \
+	"tk.phase=1 tk.kernel=test tk.suites=bench-tpm2 tk.bench_n=${TKH_BENCH_N:-10} tk.timeout=3000" \
 	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
 
 echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel $(basename "$kdir")"
