@@ -46,7 +46,9 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 # The tables; adding a machine is one row. "@table NAME JOBS WHAT" starts a
 # table (JOBS: its machines at a time, - for nproc). Columns of a row:
 #   name     what TKH_ONLY and the output call it
-#   kernel   a name of tests/qemu/kernels
+#   kernel   a name of tests/qemu/kernels; or one per phase, comma-separated
+#            (evm-ref,evm,evm-ref: the same TPM, disk and state meet another
+#            kernel's key types); the machine starts when all are ready
 #   modules  here: built by this harness (tk_build_ours; none where the
 #            kernel has the key types built in) | dkms: the ones DKMS built
 #            and installed from the package (tests/pkg/dkms-test.sh)
@@ -158,7 +160,7 @@ table_md() {
 		echo "|---|---|---|---|---|---|---|---|---|---|"
 		for n in ${T_ROWS[$t]}; do
 			r=$t/$n
-			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${R_KERNEL[$r]}" \
+			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${R_KERNEL[$r]//,/, }" \
 				"${R_SRC[$r]}" "${R_TPM[$r]}" "${R_PROV[$r]}" "${R_LOG[$r]}" "${R_SMP[$r]}" \
 				"${R_PHASES[$r]//,/, }" "${R_SUITES[$r]//,/, }" \
 				"$(if [ "${R_KNOBS[$r]}" = - ]; then echo -; else echo "$q${R_KNOBS[$r]}$q"; fi)"
@@ -201,7 +203,7 @@ case ${1:-} in
 esac
 
 # The rows of the tables asked for: B_* keyed by NAME (a name once).
-declare -A B_KERNEL B_SRC B_TPM B_PROV B_LOG B_SMP B_PHASES B_SUITES B_KNOBS B_KEY
+declare -A B_KERNEL B_TPM B_PROV B_LOG B_SMP B_PHASES B_SUITES B_KNOBS B_KEY
 ALL=()
 tjobs=
 for t in ${want//,/ }; do
@@ -211,14 +213,29 @@ for t in ${want//,/ }; do
 		[ -z "${B_KERNEL[$n]:-}" ] || die "row '$n' is in two of the tables $want"
 		r=$t/$n
 		ALL+=("$n")
-		B_KERNEL[$n]=${R_KERNEL[$r]} B_SRC[$n]=${R_SRC[$r]} B_TPM[$n]=${R_TPM[$r]} B_PROV[$n]=${R_PROV[$r]}
+		B_KERNEL[$n]=${R_KERNEL[$r]} B_TPM[$n]=${R_TPM[$r]} B_PROV[$n]=${R_PROV[$r]}
 		B_LOG[$n]=${R_LOG[$r]} B_SMP[$n]=${R_SMP[$r]} B_PHASES[$n]=${R_PHASES[$r]}
 		B_SUITES[$n]=${R_SUITES[$r]} B_KNOBS[$n]=${R_KNOBS[$r]}
-		# the machine's kernel as prepared: KERNEL, or KERNEL+dkms
-		B_KEY[$n]=${R_KERNEL[$r]}$([ "${R_SRC[$r]}" = here ] || echo "+${R_SRC[$r]}")
-		tk_kernel "${B_KERNEL[$n]}" >/dev/null || die "row $n: unknown kernel ${B_KERNEL[$n]}"
+		# the machine's kernels as prepared, one a phase: KERNEL, or KERNEL+dkms
+		IFS=, read -r -a ks <<<"${R_KERNEL[$r]}"
+		IFS=, read -r -a ps <<<"${R_PHASES[$r]}"
+		[ "${#ks[@]}" = 1 ] || [ "${#ks[@]}" = "${#ps[@]}" ] ||
+			die "row $n: ${#ks[@]} kernels for ${#ps[@]} phases (one, or one a phase)"
+		B_KEY[$n]=
+		for k in "${ks[@]}"; do
+			tk_kernel "$k" >/dev/null || die "row $n: unknown kernel $k"
+			B_KEY[$n]+=${B_KEY[$n]:+,}$k$([ "${R_SRC[$r]}" = here ] || echo "+${R_SRC[$r]}")
+		done
 	done
 done
+# row_keys NAME: its kernels as prepared, each once; phase_key NAME I: the
+# one of its I-th phase (from 1).
+row_keys() { tr ',' '\n' <<<"${B_KEY[$1]}" | awk '!seen[$0]++'; }
+phase_key() {
+	local ka
+	IFS=, read -r -a ka <<<"${B_KEY[$1]}"
+	if [ "${#ka[@]}" = 1 ]; then echo "${ka[0]}"; else echo "${ka[$2 - 1]}"; fi
+}
 
 need make python3 rsync flock
 only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
@@ -308,12 +325,12 @@ job_prepare() { # key
 # KERNEL" while no swtpm serves TPMSTATE; files it writes to STATEDIR reach
 # the guest as saved state; TKH_DISK names the machine's scratch disk image.
 # Its failure is a failed step of the machine.
-host_steps() { # name phase tpm tpmdir statedir
+host_steps() { # name phase tpm tpmdir statedir kernel
 	local s hook
 	for s in ${B_RUN[$1]//,/ }; do
 		hook=$TK_TOP/tests/guest/$s/host-step
 		[ -x "$hook" ] || continue
-		TKH_DISK=$run/$1/disk.img tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "${B_KERNEL[$1]}" ||
+		TKH_DISK=$run/$1/disk.img tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "$6" ||
 			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
 	done
 }
@@ -321,17 +338,15 @@ host_steps() { # name phase tpm tpmdir statedir
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
 	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver guest
-	local tpmdir=- prov=() opts=(--nested) words=() w
+	local tpmdir=- prov=() opts=(--nested) words=() w i=0 k kvers='' leak=''
 	rm -rf "$d"
 	mkdir -p "$d/state"
-	read -r image initrd kver _ guest <"$run/kernel-${B_KEY[$name]}/machine"
 	if [ "$tpm" != none ]; then
 		tpmdir=$d/tpm
 		[ "${B_PROV[$name]}" = nosrk ] && prov=(--no-srk)
 		tk_step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
 			{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	fi
-	tk_kernel "${B_KERNEL[$name]}" && tk_trait kmemleak && words+=(tk.kmemleak=1)
 	# The row's knobs: the host's become boot.sh's options, the rest the command line's.
 	[ "${B_LOG[$name]}" = - ] || opts+=(--swtpm-log "${B_LOG[$name]}")
 	[ "${B_SMP[$name]}" = 1 ] || opts+=(--smp "${B_SMP[$name]}")
@@ -346,12 +361,15 @@ job_machine() { # name
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
 	truncate -s 64M "$d/disk.img"
 	for phase in ${B_PHASES[$name]//,/ }; do
-		out=$d/p$phase
-		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state"
+		out=$d/p$phase i=$((i + 1)) k=$(phase_key "$name" $i)
+		read -r image initrd kver _ guest <"$run/kernel-$k/machine"
+		kvers=${kvers:+$kvers,}$kver leak=
+		tk_kernel "${k%+*}" && tk_trait kmemleak && leak=" tk.kmemleak=1"
+		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}"
 		rc=0
 		tk_step "$name: boot phase $phase" tk_boot_tries "${opts[@]}" --name "$name-p$phase" \
 			--disk "$d/disk.img" "$image" "$initrd" "$tpmdir" "$tpm" \
-			"tk.phase=$phase tk.kernel=$guest tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}${words[*]:+ ${words[*]}}${TKH_EXTRA:+ $TKH_EXTRA}" \
+			"tk.phase=$phase tk.kernel=$guest tk.suites=$suites$leak${TKH_IMPL:+ tk.impl=$TKH_IMPL}${words[*]:+ ${words[*]}}${TKH_EXTRA:+ $TKH_EXTRA}" \
 			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
 			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$tk_boots"
@@ -360,7 +378,7 @@ job_machine() { # name
 		fi
 		cp -a "$out/state/." "$d/state/" 2>/dev/null || true
 	done
-	log "$name ($kver) done"
+	log "$name ($kvers) done"
 }
 
 # The order of the pool: longest first. A machine's time in an earlier run
@@ -372,7 +390,7 @@ cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
 	t=$(tk_time_get "$n $s")
 	if [ -z "$t" ]; then
-		tk_kernel "${B_KERNEL[$n]}" && [ "$kn_kind" = debian ] || w=150
+		tk_kernel "${B_KERNEL[$n]%%,*}" && [ "$kn_kind" = debian ] || w=150
 		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
 		t=$((w * (${#p} + 1) * (${#s} + 1)))
 	fi
@@ -404,9 +422,10 @@ for n in ${only//,/ }; do
 	fi
 	B_RUN[$n]=$suites
 	selected+=("$n")
-	if [ "${B_SRC[$n]}" = dkms ]; then
-		case " ${dkms_kernels[*]} " in *" ${B_KERNEL[$n]} "*) ;; *) dkms_kernels+=("${B_KERNEL[$n]}") ;; esac
-	fi
+	for k in $(row_keys "$n"); do
+		[ "$k" != "${k%+dkms}" ] || continue
+		case " ${dkms_kernels[*]} " in *" ${k%+dkms} "*) ;; *) dkms_kernels+=("${k%+dkms}") ;; esac
+	done
 done
 mapfile -t pending < <(for n in "${selected[@]}"; do echo "$(cost "$n") $n"; done | sort -s -k1,1nr | cut -d' ' -f2)
 
@@ -452,16 +471,38 @@ start_job() { # name function arg...
 	if [ "${BESIDE:-0}" = 1 ]; then beside[$name]=1; else running=$((running + 1)); fi
 }
 
-# Start what can start: the first pending machine whose kernel is ready, or
-# the preparation of the first kernel nobody prepares yet (a KERNEL+dkms
-# once the package test's preparation is done).
+# machine_kstate NAME: the state of a machine's kernels: "failed K" (K
+# could not be prepared), "new K" (nobody prepares K yet: the first such; a
+# KERNEL+dkms once the package test's preparation is done), preparing, or
+# ready (all of them).
+machine_kstate() {
+	local k new='' busy=''
+	for k in $(row_keys "$1"); do
+		if [ "$k" != "${k%+dkms}" ] && [ -z "${kstate[$k]:-}" ]; then
+			case ${kstate[dkms]} in
+			preparing) busy=1; continue ;;
+			failed) echo "failed $k"; return ;;
+			esac
+		fi
+		case ${kstate[$k]:-} in
+		failed) echo "failed $k"; return ;;
+		'') new=${new:-$k} ;;
+		preparing) busy=1 ;;
+		esac
+	done
+	if [ -n "$new" ]; then echo "new $new"; elif [ -n "$busy" ]; then echo preparing; else echo ready; fi
+}
+
+# Start what can start: the first pending machine whose kernels are ready,
+# or the preparation of the first kernel nobody prepares yet.
 start_more() {
-	local i n k again=1
+	local i n k st again=1
 	while [ "$running" -lt "$jobs" ] && [ "$again" = 1 ]; do
 		again=0
 		for i in "${!pending[@]}"; do
-			n=${pending[$i]} k=${B_KEY[${pending[$i]}]}
-			case ${kstate[$k]:-} in
+			n=${pending[$i]}
+			read -r st k <<<"$(machine_kstate "$n")"
+			case $st in
 			ready)
 				unset "pending[$i]"
 				log "start $n"
@@ -475,13 +516,7 @@ start_more() {
 				cat "$run/jobs/$n.out"
 				again=1
 				break ;;
-			'')
-				if [ "$k" != "${k%+dkms}" ]; then
-					case ${kstate[dkms]} in
-					preparing) continue ;;
-					failed) kstate[$k]=failed; again=1; break ;;
-					esac
-				fi
+			new)
 				kstate[$k]=preparing
 				log "prepare $k"
 				start_job "prepare-$k" job_prepare "$k"
@@ -532,8 +567,9 @@ order=(select harness)
 [ "${#dkms_kernels[@]}" = 0 ] || order+=(pkg)
 for n in "${ALL[@]}"; do
 	case " ${selected[*]} " in *" $n "*) ;; *) continue ;; esac
-	k=prepare-${B_KEY[$n]}
-	case " ${order[*]} " in *" $k "*) ;; *) order+=("$k") ;; esac
+	for k in $(row_keys "$n"); do
+		case " ${order[*]} " in *" prepare-$k "*) ;; *) order+=("prepare-$k") ;; esac
+	done
 	order+=("$n")
 done
 for j in "${order[@]}"; do
