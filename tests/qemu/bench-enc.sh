@@ -26,6 +26,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 run=$(tk_rundir)
+export TKH_RUN=$run	# run-all.sh runs in the same directory
 "$TK_QEMU/run-all.sh" --table bench-enc >"$run/run-all.out" 2>"$run/run-all.log" ||
 	{ cat "$run/run-all.out"; die "a bench boot failed ($run/run-all.log)"; }
 for row in plain accel; do

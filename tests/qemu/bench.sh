@@ -11,6 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 run=$(tk_rundir)
+export TKH_RUN=$run	# run-all.sh runs in the same directory
 "$TK_QEMU/run-all.sh" --table bench >"$run/run-all.out" 2>"$run/run-all.log" ||
 	{ cat "$run/run-all.out"; die "the bench boot failed ($run/run-all.log)"; }
 d=$run/bench/p1

@@ -41,6 +41,7 @@ if [ "$deps" = 1 ]; then
 	echo "demo: apt packages ready in ${apt_time}s (not counted below)"
 fi
 run=$(tk_rundir)
+export TKH_RUN=$run	# run-all.sh runs in the same directory
 d=$run/$row
 full=$run/demo.log
 t0=$(now)

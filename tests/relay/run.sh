@@ -22,6 +22,7 @@ set -euo pipefail
 table=relay
 [ "${1:-}" = --fuzz ] && table=relay-fuzz
 run=$(tk_rundir)
+export TKH_RUN=$run	# run-all.sh runs in the same directory
 rc=0
 "$TK_QEMU/run-all.sh" --table "$table" | tee "$run/run-all.out" || rc=1
 [ "$table" = relay ] || exit $rc

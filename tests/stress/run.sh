@@ -23,6 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/../qemu/common.sh"
 
 run=$(tk_rundir)
+export TKH_RUN=$run	# run-all.sh runs in the same directory
 rc=0
 "$TK_QEMU/run-all.sh" --table stress || rc=1
 echo "make stress figures ($run):"
