@@ -4,17 +4,34 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 CACHE ?= $(HOME)/.cache/tek
-export TEK_CACHE := $(CACHE)
+export TKH_CACHE := $(CACHE)
 
-# KDIR: a prepared kernel tree. Default: our test kernel (built and cached).
-KDIR ?= $(shell $(TOP)/tests/qemu/build-kernel.sh)
+# KDIR: the kernel tree `make` and `make modules` build src/ against: the
+# running kernel's headers by default (Debian: linux-headers-$(uname -r)),
+# any prepared tree with KDIR=. Neither ever builds a kernel: the test kernel
+# is built (once, cached) by the targets that boot it (guest-test, check,
+# bench...), and make modules KDIR=$$(tests/qemu/build-kernel.sh) uses it.
+KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
 	relay-test relay-fuzz stress tools bench-tpm2 realsys series series-check series-debian series-deb help
 
-all: modules
+# Bare make: the modules against the running kernel's headers, or, where
+# there are none, what to type instead (nothing built, nothing started).
+all:
+	@if [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) --no-print-directory modules; \
+	else \
+		echo "make: no kernel headers at $(KDIR): nothing built"; \
+		echo "  apt install linux-headers-$$(uname -r), or make modules KDIR=<prepared tree>"; \
+		echo; \
+		$(MAKE) --no-print-directory help; \
+	fi
 
 modules:
+	@[ -f "$(KDIR)/Makefile" ] || { \
+		echo "make modules: no kernel tree at $(KDIR): KDIR=<prepared tree>" \
+			"(the test kernel: KDIR=\$$(tests/qemu/build-kernel.sh))" >&2; exit 2; }
 	$(MAKE) -C $(KDIR) M=$(TOP)/src modules
 
 # User-space tools: tools/trusted-policy (signed PCR policies; libssl-dev).
@@ -129,7 +146,7 @@ series-deb:
 help:
 	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
-	@echo 'make modules       build src/ against KDIR (default: the test kernel)'
+	@echo 'make, make modules build src/ against KDIR (default: the running kernel'"'"'s headers)'
 	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys'
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'

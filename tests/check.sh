@@ -24,7 +24,7 @@
 #           a sudo without password, else skipped; 3-4 minutes)
 #
 # guest and pkg start after the host stages (a host loaded by compilers makes
-# more boots fail in the firmware: tk_boot_tries boots those again); their
+# more boots fail in the firmware: t_boot_tries boots those again); their
 # output follows, guest's as it comes.
 # A failing stage does not stop the later ones (except deps); the exit
 # status is non-zero when any stage failed. TKH_STAGES=host,guest runs a subset.
@@ -40,7 +40,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=qemu/common.sh
 . "$(dirname "$0")/qemu/common.sh"
 
-run=$(tk_rundir)
+run=$(t_rundir)
 stages=${TKH_STAGES:-deps,kernel,host,fuzz,lint,docs,guest,pkg,realsys}
 declare -a names=() results=() times=() cpus=()
 
@@ -88,7 +88,7 @@ skipped() { # name reason
 
 total0=$(now)
 failed=0
-stage deps "$TK_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
+stage deps "$TKH_TOP/tests/deps.sh" || { echo "check: deps failed; stopping" >&2; exit 1; }
 
 # A stage in the background: bg_start runs it with its output to its log;
 # bg_finish prints the log (TAIL=1: follows it while the stage runs on) and
@@ -98,7 +98,7 @@ bg_start() { # name cmd...
 	local name=$1
 	shift
 	case ",$stages," in *",$name,"*) ;; *) return 0 ;; esac
-	echo "=== $name: ${*#"$TK_TOP/"} (in the background; its output follows)"
+	echo "=== $name: ${*#"$TKH_TOP/"} (in the background; its output follows)"
 	: >"$run/check-$name.log"
 	(
 		t0=$(now)
@@ -134,31 +134,31 @@ bg_finish() { # name
 exec 6>&1
 # shellcheck disable=SC2016  # expanded by that bash
 bg_start kernel bash -c 'set -o pipefail; "$0" 2>&1 | tee >(grep --line-buffered "^build-kernel " >&6)' \
-	"$TK_QEMU/build-kernel.sh"
-if [ -x "$TK_TOP/tests/lint.sh" ]; then
-	bg_start lint "$TK_TOP/tests/lint.sh"
+	"$TKH_QEMU/build-kernel.sh"
+if [ -x "$TKH_TOP/tests/lint.sh" ]; then
+	bg_start lint "$TKH_TOP/tests/lint.sh"
 else
 	skipped lint "no tests/lint.sh"
 fi
-if [ -f "$TK_TOP/tests/host/Makefile" ]; then
-	# (through ccache, as every other build of the same sources: tk_ccache)
+if [ -f "$TKH_TOP/tests/host/Makefile" ]; then
+	# (through ccache, as every other build of the same sources: t_ccache)
 	# Their KTAP document in the run, counted by ktap.py as a boot's is (no
 	# document, a build that failed: one failure).
 	mkdir -p "$run/host"
-	stage host tk_ccache env TKH_HOST_KTAP="$run/host/results.ktap" \
-		make -j"$(nproc)" -C "$TK_TOP/tests/host" test || failed=1
+	stage host t_ccache env TKH_HOST_KTAP="$run/host/results.ktap" \
+		make -j"$(nproc)" -C "$TKH_TOP/tests/host" test || failed=1
 	case ",$stages," in
-	*,host,*) python3 "$TK_QEMU/ktap.py" --name host --results "$run/host/results.ktap" \
+	*,host,*) python3 "$TKH_QEMU/ktap.py" --name host --results "$run/host/results.ktap" \
 		--done '' --counts "$run/host/counts" >/dev/null || true ;;
 	esac
-	stage fuzz tk_ccache make -j"$(nproc)" -C "$TK_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
+	stage fuzz t_ccache make -j"$(nproc)" -C "$TKH_TOP/tests/host" fuzz FUZZ_TIME="${TKH_FUZZ_TIME:-8}" || failed=1
 else
 	skipped host "no tests/host/Makefile"
 	skipped fuzz "no tests/host/Makefile"
 fi
 bg_finish kernel || failed=1
 bg_finish lint || failed=1
-stage docs sh -c "\"$TK_QEMU/run-all.sh\" --check-doc && \"$TK_TOP/tests/tools/kat.py\" --check && \"$TK_TOP/tests/tools/secdoc.py\"" || failed=1
+stage docs sh -c "\"$TKH_QEMU/run-all.sh\" --check-doc && \"$TKH_TOP/tests/tools/kat.py\" --check && \"$TKH_TOP/tests/tools/secdoc.py\"" || failed=1
 
 # The boots: one pool (run-all.sh) for the guest stage's table and the
 # package test's (its preparation, make deb, apt and DKMS, runs beside the
@@ -181,7 +181,7 @@ if [ -n "$tables" ]; then
 	stage_name=guest
 	[ "$tables" != pkg ] || stage_name=pkg
 	[ "$tables" != check,pkg ] || echo "=== pkg: in the guest stage's pool (run-all.sh --table check,pkg)"
-	bg_start "$stage_name" env TKH_RUN="$run" "$TK_QEMU/run-all.sh" --table "$tables"
+	bg_start "$stage_name" env TKH_RUN="$run" "$TKH_QEMU/run-all.sh" --table "$tables"
 	TAIL=1 bg_finish "$stage_name" || failed=1
 fi
 
@@ -189,9 +189,9 @@ fi
 # mounts need root. Its boots after all others: beside them they would only
 # slow each other.
 if [ "$(id -u)" = 0 ]; then
-	stage realsys env TKH_RUN="$run" "$TK_TOP/tests/realsys/run.sh" || failed=1
+	stage realsys env TKH_RUN="$run" "$TKH_TOP/tests/realsys/run.sh" || failed=1
 elif sudo -n true 2>/dev/null; then
-	stage realsys sudo env TKH_RUN="$run" TEK_CACHE="$TEK_CACHE" "$TK_TOP/tests/realsys/run.sh" ||
+	stage realsys sudo env TKH_RUN="$run" TKH_CACHE="$TKH_CACHE" "$TKH_TOP/tests/realsys/run.sh" ||
 		failed=1
 else
 	skipped realsys "needs root or a sudo without password: sudo make realsys"

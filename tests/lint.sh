@@ -18,7 +18,7 @@
 # numbers): a finding not in it fails, and so does an entry that no longer
 # occurs (the baseline only shrinks: delete the line). `tests/lint.sh
 # --harness` runs those two alone (no kernel tree, no build: half a minute).
-# The build runs in a scratch copy of src/ ($TEK_CACHE/lint/src, emptied
+# The build runs in a scratch copy of src/ ($TKH_CACHE/lint/src, emptied
 # first, the same path for every checkout: ccache, which replays a cached
 # compile's warnings, finds its entries), so every file is compiled afresh
 # and nobody's objects in the work tree are touched. Findings in the
@@ -119,12 +119,13 @@ for t in shellcheck pyflakes3; do
 done
 
 # -x follows sourced files (their "# shellcheck source=" directives, relative
-# to the script: -P SCRIPTDIR); every severity, style included. A .inc sets
-# variables for the suites that source it: "appears unused" (SC2034) is not
-# asked of it.
+# to the script: -P SCRIPTDIR); every severity, style included. A library
+# file (a .inc, the guest library tests/guest/lib/) sets variables for the
+# scripts that source it: "appears unused" (SC2034) is not asked of it.
+lib_re='(\.inc|^tests/guest/lib/[^/]*\.sh)$'
 mapfile -t sh_files < <(shell_files)
-mapfile -t inc_files < <(printf '%s\n' "${sh_files[@]}" | grep '\.inc$')
-mapfile -t sh_files < <(printf '%s\n' "${sh_files[@]}" | grep -v '\.inc$')
+mapfile -t inc_files < <(printf '%s\n' "${sh_files[@]}" | grep -E "$lib_re")
+mapfile -t sh_files < <(printf '%s\n' "${sh_files[@]}" | grep -vE "$lib_re")
 echo "lint: shellcheck on $((${#sh_files[@]} + ${#inc_files[@]})) files ($(shellcheck --version | sed -n 's/^version: //p'))"
 against_baseline shellcheck 'SC[0-9]+' < <(
 	{ shellcheck -x -P SCRIPTDIR -f gcc "${sh_files[@]}" 2>&1
@@ -162,7 +163,7 @@ for f in scripts/checkpatch.pl Makefile; do
 done
 command -v sparse >/dev/null || { echo "lint: sparse not installed" >&2; exit 2; }
 
-scratch=$TEK_CACHE/lint
+scratch=$TKH_CACHE/lint
 mkdir -p "$scratch"
 exec 9>"$scratch.lock"	# one lint at a time (checkouts share the path)
 flock 9
@@ -201,7 +202,7 @@ tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 # One build for both: W=1's compiler warnings end in their option
 # ("[-Wunused-variable]"), sparse's do not.
 echo "lint: make W=1 C=2 modules ($KDIR; sparse $(sparse --version 2>/dev/null))"
-tk_ccache make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
+t_ccache make -C "$KDIR" M="$scratch/src" W=1 C=2 -j"$jobs" modules >"$scratch/build.log" 2>&1
 rc=$?
 found=$(ours "$scratch/build.log" "$rc")
 report "W=1" "$(printf '%s\n' "$found" | grep -v ': warning: ' ; printf '%s\n' "$found" | grep ': warning: .*\[-W[^]]*\]$')"

@@ -171,7 +171,7 @@ static void sha(const EVP_MD *md, const u8 *in, int n, u8 *out)
  *              bytes.fromhex("00000001000b03800001") + bytes(range(0xd0, 0xf0)))
  *   sha256(p.digest() + bytes.fromhex("0000016b"))
  * and PolicyAuthValue from zero is the well-known PolicyAuthValue /
- * PolicyPassword digest (tpm2_policyauthvalue; tk2.inc TK2_POLICY_PW).
+ * PolicyPassword digest (tpm2_policyauthvalue; lib/tpm2.sh T_TPM2_POLICY_PW).
  */
 static void test_policy_auth_value(void)
 {

@@ -14,16 +14,16 @@ set -euo pipefail
 . "$(dirname "$0")/../qemu/common.sh"
 need dpkg-buildpackage dpkg-parsechangelog lintian rsync
 
-out=${1:-$TK_TOP/build/deb}
+out=${1:-$TKH_TOP/build/deb}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-src=$(dpkg-parsechangelog -l "$TK_TOP/debian/changelog" -S Source)
-ver=$(dpkg-parsechangelog -l "$TK_TOP/debian/changelog" -S Version)
+src=$(dpkg-parsechangelog -l "$TKH_TOP/debian/changelog" -S Source)
+ver=$(dpkg-parsechangelog -l "$TKH_TOP/debian/changelog" -S Version)
 stage=$out/$src-${ver%-*}
 rm -rf "$stage" "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
 rsync -a --exclude=.git --exclude=/build/ --exclude='*.o' --exclude='*.ko' \
 	--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude='*.o.d' \
-	--exclude=modules.order --exclude=Module.symvers "$TK_TOP/" "$stage/"
+	--exclude=modules.order --exclude=Module.symvers "$TKH_TOP/" "$stage/"
 log "building $src $ver in $stage"
 (cd "$stage" && dpkg-buildpackage -us -uc -b) >&2 ||
 	die "dpkg-buildpackage failed"

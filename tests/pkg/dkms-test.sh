@@ -40,7 +40,7 @@ run=$(cd "$run" && pwd)
 declare -a names=() kvers=()
 sign=0
 for k in "$@"; do
-	tk_kernel "$k" || exit 1
+	t_kernel "$k" || exit 1
 	case $kn_kind:$k in
 	debian:*) names+=("$k") ;;
 	build:test) sign=1 ;;
@@ -102,7 +102,7 @@ t0=$(now)
 
 # --- 1. the package ---------------------------------------------------------
 tb=$(now)
-if deb=$("$TK_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
+if deb=$("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
 	ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
 else
 	not_ok "make deb" "$(tail -n 20 "$run/build-deb.log")"
@@ -113,7 +113,7 @@ ver=${ver%-*}
 
 # --- 2. stock headers, then the package --------------------------------------
 if [ "$d" -gt 0 ]; then
-	if ! lines=$("$TK_QEMU/fetch-stock.sh" "${names[@]}" 2>"$run/fetch.log"); then
+	if ! lines=$("$TKH_QEMU/fetch-stock.sh" "${names[@]}" 2>"$run/fetch.log"); then
 		not_ok "fetch-stock.sh" "$(tail -n 20 "$run/fetch.log")"
 		finish
 	fi
@@ -146,7 +146,7 @@ if dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q installed; then
 		tail -n 20 "$run/apt-purge-earlier.log" | sed 's/^/# /'
 fi
 ti=$(now)
-# DKMS compiles through ccache (tk_ccache; its build directory is the same
+# DKMS compiles through ccache (t_ccache; its build directory is the same
 # every time, so it finds its own earlier builds): the same make, Kbuild and
 # modpost run. apt runs dpkg, and so the postinst that calls dkms, with a
 # PATH of its own (DPkg::Path): ccache's compiler names go first in that one too.
@@ -155,7 +155,7 @@ if [ -d /usr/lib/ccache ]; then
 	dpath=$(apt-config dump --format '%v%n' DPkg::Path 2>/dev/null)
 	apt_path=(-o "DPkg::Path=/usr/lib/ccache:${dpath:-/usr/sbin:/usr/bin:/sbin:/bin}")
 fi
-if tk_ccache "${APT[@]}" "${apt_path[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
+if t_ccache "${APT[@]}" "${apt_path[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
 	ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
 else
 	not_ok "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
@@ -231,7 +231,7 @@ copy_mods() {
 }
 sign_test() {
 	local kdir f signer want m=$run/mods-test
-	if ! kdir=$("$TK_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
+	if ! kdir=$("$TKH_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
 		not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
 		return
 	fi
@@ -248,7 +248,7 @@ sign_test() {
 	mok_signing_key=$kdir/certs/signing_key.pem
 	mok_certificate=$kdir/certs/signing_key.x509
 	EOF
-	if ! tk_ccache dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
+	if ! t_ccache dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
 		not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
 		return
 	fi

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench-enc: encrypted key operations per second, ours against the in-tree
 # encrypted-keys.ko, alternated in one boot of the test kernel (the guest side
-# is tests/guest/bench-enc, the operations tests/tools/encbench.c), plus a user
+# is tests/guest/bench-enc, the operations tests/guest/tools/encbench.c), plus a user
 # key add of the same size as the floor of "new". Not part of make check.
 # The test kernel has KASAN and kmemleak: absolute figures are far below a
 # production kernel's, the ratios are what to read.
@@ -25,9 +25,9 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_RUN=$run	# run-all.sh runs in the same directory
-"$TK_QEMU/run-all.sh" --table bench-enc >"$run/run-all.out" 2>"$run/run-all.log" ||
+"$TKH_QEMU/run-all.sh" --table bench-enc >"$run/run-all.out" 2>"$run/run-all.log" ||
 	{ cat "$run/run-all.out"; die "a bench boot failed ($run/run-all.log)"; }
 for row in plain accel; do
 	d=$run/bench-enc-$row/p1

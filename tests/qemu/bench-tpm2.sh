@@ -9,20 +9,20 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_RUN=$run	# run-all.sh runs in the same directory
-"$TK_QEMU/run-all.sh" --table bench-tpm2 >"$run/run-all.out" 2>"$run/run-all.log" ||
+"$TKH_QEMU/run-all.sh" --table bench-tpm2 >"$run/run-all.out" 2>"$run/run-all.log" ||
 	{ cat "$run/run-all.out"; die "the bench boot failed ($run/run-all.log)"; }
 d=$run/bench-tpm2/p1
 n=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' "$d/cmdline")
 echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel"
 echo
 echo "TPM commands per operation:"
-python3 "$TK_QEMU/tpm2_count.py" "$d/swtpm.log" "$d/results.ktap" |
+python3 "$TKH_QEMU/tpm2_count.py" "$d/swtpm.log" "$d/results.ktap" |
 	awk '{ printf "  %-5s %-13s %2d   ", $1, $2, $3; for (i = 4; i <= NF; i++) printf "%s ", $i; print "" }'
 echo
 echo "Per operation (ms: mean of 2 x $n alternating rounds; ratio = ours / in-tree time;"
 echo "cmds: TPM commands of one operation, ours (sessions on) and in-tree):"
-python3 "$TK_QEMU/tpm2_count.py" --table "$d/swtpm.log" "$d/results.ktap"
+python3 "$TKH_QEMU/tpm2_count.py" --table "$d/swtpm.log" "$d/results.ktap"
 echo
 grep -E '^(not )?ok ' "$d/results.ktap" | sed 's/^/  /'

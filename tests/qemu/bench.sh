@@ -10,14 +10,14 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_RUN=$run	# run-all.sh runs in the same directory
-"$TK_QEMU/run-all.sh" --table bench >"$run/run-all.out" 2>"$run/run-all.log" ||
+"$TKH_QEMU/run-all.sh" --table bench >"$run/run-all.out" 2>"$run/run-all.log" ||
 	{ cat "$run/run-all.out"; die "the bench boot failed ($run/run-all.log)"; }
 d=$run/bench/p1
 tpm=1.2
 n=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' "$d/cmdline")
-count() { python3 "$TK_QEMU/tpm1_count.py" --tpm "$tpm" "$@" "$d/swtpm.log" "$d/results.ktap"; }
+count() { python3 "$TKH_QEMU/tpm1_count.py" --tpm "$tpm" "$@" "$d/swtpm.log" "$d/results.ktap"; }
 echo "Trusted keys on TPM $tpm (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel"
 echo
 echo "TPM commands per operation (ours: default options, sessions on):"

@@ -25,7 +25,7 @@
 # Options (run-all.sh sets them from a row of its tables):
 #   --name NAME       in the summary (default: basename of OUTDIR)
 #   --disk FILE       a raw image attached as a virtio disk (/dev/vda in the
-#                     guest, $TK_DISK there)
+#                     guest, $TKH_DISK there)
 #   --smp N           vCPUs (default 1)
 #   --mem MIB         guest memory (default 1024)
 #   --timeout S       the boot's limit (default TKH_BOOT_TIMEOUT, else 1200: a
@@ -79,7 +79,7 @@ relay=
 case " $extras " in *" tk.relay="*) relay=${extras##*tk.relay=} relay=${relay%% *} ;; esac
 [ "$tpmver" != none ] || relay=
 if [ -n "$relay" ]; then
-	"$TK_TOP/tests/relay/prepare.sh" "$tpmver" "$tpmstate" "$out/relay-in" "$state_in" ||
+	"$TKH_TOP/tests/relay/prepare.sh" "$tpmver" "$tpmstate" "$out/relay-in" "$state_in" ||
 		{ echo "FAIL $name: tests/relay/prepare.sh failed"; exit 2; }
 	state_in=$out/relay-in
 	# Known issue: with the relay and a virtio disk the guest froze after
@@ -97,7 +97,7 @@ fi
 # The initramfs, plus the state of earlier boots as a second (concatenated) archive.
 boot_initrd=$initrd
 if [ -n "$state_in" ] && [ -n "$(ls -A "$state_in" 2>/dev/null)" ]; then
-	"$TK_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio"
+	"$TKH_QEMU/mkinitramfs.sh" --state "$state_in" --out "$out/state-in.cpio"
 	cat "$initrd" "$out/state-in.cpio" >"$out/initrd.cpio"
 	boot_initrd=$out/initrd.cpio
 fi
@@ -134,7 +134,7 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 qsock=$sock
 if [ -n "$relay" ]; then
 	qsock=$sockdir/relay.sock
-	nice -n -10 python3 "$TK_TOP/tests/relay/relay.py" --listen "$qsock" --swtpm "$sock" \
+	nice -n -10 python3 "$TKH_TOP/tests/relay/relay.py" --listen "$qsock" --swtpm "$sock" \
 		--record "$out/relay.rec" --mode "$relay" --log "$out/relay.log" --ready "$out/relay.pid" &
 	relay_pid=$!
 	for _ in $(seq 50); do [ -s "$out/relay.pid" ] && break; sleep 0.1; done
@@ -179,7 +179,7 @@ else
 	esac
 fi
 if [ -n "$noacpi" ]; then
-	if khz=$("$(tk_static_tool "$TK_TOP/tests/tools/host-tsc.c")" 2>/dev/null); then
+	if khz=$("$(t_static_tool "$TKH_TOP/tests/tools/host-tsc.c")" 2>/dev/null); then
 		cmdline="$cmdline tsc_early_khz=$khz"
 	fi
 	[ "$tpmver" = none ] || cmdline="$cmdline tpm_tis.force=1 tpm_tis.interrupts=0"
@@ -248,7 +248,7 @@ if [ -f "$out/state.b64" ]; then
 fi
 
 set +e
-python3 "$TK_QEMU/ktap.py" --name "$name" --results "$out/results.ktap" --console "$out/console.log" \
+python3 "$TKH_QEMU/ktap.py" --name "$name" --results "$out/results.ktap" --console "$out/console.log" \
 	--qemu-status "$status" --elapsed "$took" --counts "$out/counts" | tee "$out/summary.txt"
 rc=${PIPESTATUS[0]}
 set -e

@@ -14,14 +14,14 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-src=${TKH_IMAEVM_SRC:-$TEK_CACHE/src/ima-evm-utils-1.6.2}
+src=${TKH_IMAEVM_SRC:-$TKH_CACHE/src/ima-evm-utils-1.6.2}
 if [ ! -f "$src/tests/evm_hmac.test" ] || [ ! -f "$src/configure.ac" ]; then
 	die "no ima-evm-utils source (>= 1.6) at $src (TKH_IMAEVM_SRC)"
 fi
 need autoreconf make gcc pkg-config
 key=$( (cd "$src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
-	gcc --version | head -n 1; cat "$TK_QEMU/build-imaevm.sh") | sha256sum | cut -c1-16)
-dir=$TEK_CACHE/imaevm-$key
+	gcc --version | head -n 1; cat "$TKH_QEMU/build-imaevm.sh") | sha256sum | cut -c1-16)
+dir=$TKH_CACHE/imaevm-$key
 build() {
 	cp -a "$src/." .
 	{
@@ -37,5 +37,5 @@ build() {
 	LD_LIBRARY_PATH=$PWD/lib ./bin/evmctl --help 2>&1 | grep -q hmackey ||
 		{ echo "build-imaevm: evmctl has no --hmackey (debug support)" >&2; return 1; }
 }
-tk_kept "$dir" build || die "ima-evm-utils did not build ($dir.tmp/build.log)"
+t_kept "$dir" build || die "ima-evm-utils did not build ($dir.tmp/build.log)"
 echo "$dir"

@@ -56,7 +56,7 @@ fi
 key=$( (echo "$flavour"; cat "${frags[@]}" "$0"
 	[ "${#series[@]}" = 0 ] || sed -s -n '/^diff --git /,$p' "${series[@]}") |
 	sha256sum | cut -c1-12)
-cache=${TEK_CACHE:-$HOME/.cache/tek}
+cache=${TKH_CACHE:-$HOME/.cache/tek}
 dir=$cache/linux-$ver-$name$key
 if [ -f "$dir/.done" ]; then echo "$dir"; exit 0; fi
 mkdir -p "$cache"

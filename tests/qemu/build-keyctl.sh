@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A statically linked keyctl for the guest: Debian's keyutils, the version
 # installed here, from its source package, built with NO_SOLIB=1 -static.
-# Prints its path; cached in $TEK_CACHE/keyctl-<version>/.
+# Prints its path; cached in $TKH_CACHE/keyctl-<version>/.
 #
 # Why: the guests run keyctl some thousands of times a boot, and under TCG a
 # dynamically linked program costs its loader's work at every exec (the
@@ -20,11 +20,11 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need apt-get dpkg-query dpkg-source make gcc flock strip
 
-mkdir -p "$TEK_CACHE"
-exec 9>"$TEK_CACHE/keyctl.lock"
+mkdir -p "$TKH_CACHE"
+exec 9>"$TKH_CACHE/keyctl.lock"
 flock 9	# machines are prepared in parallel
 ver=$(dpkg-query -W -f='${Version}' keyutils 2>/dev/null) || die "keyutils is not installed"
-d=$TEK_CACHE/keyctl-$ver
+d=$TKH_CACHE/keyctl-$ver
 if [ -x "$d/keyctl" ]; then
 	echo "$d/keyctl"
 	exit 0

@@ -2,18 +2,18 @@
 # Shared helpers of the host harness; sourced by tests/qemu/*.sh and tests/check.sh.
 # shellcheck shell=bash
 
-TK_QEMU=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TK_TOP=$(cd "$TK_QEMU/../.." && pwd)
-TEK_CACHE=${TEK_CACHE:-$HOME/.cache/tek}
-export TEK_CACHE
+TKH_QEMU=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TKH_TOP=$(cd "$TKH_QEMU/../.." && pwd)
+TKH_CACHE=${TKH_CACHE:-$HOME/.cache/tek}
+export TKH_CACHE
 
-tk_prog=$(basename "$0" .sh)
+t_prog=$(basename "$0" .sh)
 
-# Host knobs are TKH_* (docs/testing.md, "Knobs": the one list); TK_* are
-# the guest's variables (TK_PHASE, TK_KERNEL...).
+# Host knobs are TKH_* (docs/testing.md, "Knobs": the one list), and so are
+# the guest's variables (TKH_PHASE, TKH_KERNEL...).
 
-die() { echo "$tk_prog: error: $*" >&2; exit 1; }
-log() { echo "$tk_prog: $*" >&2; }
+die() { echo "$t_prog: error: $*" >&2; exit 1; }
+log() { echo "$t_prog: $*" >&2; }
 
 need() {
 	local c
@@ -23,15 +23,15 @@ need() {
 }
 
 # A run directory under build/ in the repo (gitignored); reused when TKH_RUN is set.
-tk_rundir() {
+t_rundir() {
 	if [ -z "${TKH_RUN:-}" ]; then
-		TKH_RUN=$TK_TOP/build/run-$(date +%Y%m%d-%H%M%S)-$$
+		TKH_RUN=$TKH_TOP/build/run-$(date +%Y%m%d-%H%M%S)-$$
 		mkdir -p "$TKH_RUN"
-		ln -sfn "$(basename "$TKH_RUN")" "$TK_TOP/build/run-latest"
+		ln -sfn "$(basename "$TKH_RUN")" "$TKH_TOP/build/run-latest"
 		# Keep the last TKH_KEEP_RUNS (default 20) run directories.
-		find "$TK_TOP/build" -maxdepth 1 -type d -name 'run-2*' -printf '%f\n' | sort -r |
+		find "$TKH_TOP/build" -maxdepth 1 -type d -name 'run-2*' -printf '%f\n' | sort -r |
 			tail -n +$((${TKH_KEEP_RUNS:-20} + 1)) | while read -r old; do
-				rm -rf "${TK_TOP:?}/build/$old"
+				rm -rf "${TKH_TOP:?}/build/$old"
 			done
 	fi
 	mkdir -p "$TKH_RUN"
@@ -44,27 +44,27 @@ tk_rundir() {
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# tk_step NAME CMD...: run and time one step; "NAME SECONDS" goes to stderr
-# and, when tk_times names a file, is appended to it.
-tk_times=
-tk_step() {
+# t_step NAME CMD...: run and time one step; "NAME SECONDS" goes to stderr
+# and, when t_times names a file, is appended to it.
+t_times=
+t_step() {
 	local name=$1 t0 rc=0 line
 	shift
 	t0=$(now)
 	"$@" || rc=$?
 	line=$(printf '%-32s %6ss' "$name" "$(elapsed "$t0")")
 	echo "$line" >&2
-	if [ -n "$tk_times" ]; then echo "$line" >>"$tk_times"; fi
+	if [ -n "$t_times" ]; then echo "$line" >>"$t_times"; fi
 	return $rc
 }
 
-# tk_boot_tries [OPTIONS] IMAGE INITRD TPMDIR TPM EXTRAS OUTDIR [STATE_IN]:
+# t_boot_tries [OPTIONS] IMAGE INITRD TPMDIR TPM EXTRAS OUTDIR [STATE_IN]:
 # boot.sh, booted again (three tries in all) when the host was too loaded for
 # the firmware: SeaBIOS timed out on the TPM and disabled its TPM 2.0
 # hierarchies (tests/guest/init stops before any test and says so), or
 # ACPI's PCI routing loop timed out (boot.sh leaves OUTDIR/acpi-timeout). A
 # failed try's output stays as OUTDIR.tryN. Exit status: the last boot.sh's.
-tk_boot_tries() {
+t_boot_tries() {
 	local a=("$@") i=0 name=boot out try rc
 	while [ "${a[$i]}" != "${a[$i]#--}" ]; do	# boot.sh's options
 		case ${a[$i]} in
@@ -76,7 +76,7 @@ tk_boot_tries() {
 	out=${a[$((i + 5))]}
 	for try in 1 2 3; do
 		rc=0
-		"$TK_QEMU/boot.sh" "$@" || rc=$?
+		"$TKH_QEMU/boot.sh" "$@" || rc=$?
 		if grep -q 'TPM 2.0 hierarchies disabled by the firmware' "$out/console.log" 2>/dev/null; then
 			log "$name: the firmware disabled the TPM 2.0 hierarchies (try $try)"
 		elif [ -f "$out/acpi-timeout" ]; then
@@ -89,52 +89,52 @@ tk_boot_tries() {
 	return "$rc"
 }
 
-# tk_ccache CMD...: CMD with ccache's compiler names first in PATH (when
-# installed; deps.sh installs it) and its cache in $TEK_CACHE/ccache: a clean
+# t_ccache CMD...: CMD with ccache's compiler names first in PATH (when
+# installed; deps.sh installs it) and its cache in $TKH_CACHE/ccache: a clean
 # clone compiles src/ for three kernels and lint once more, the package test's
 # DKMS three times, with the same results every time. Each build finds the
-# entries of its own earlier builds: tk_build_ours compiles in one place per
-# kernel ($TEK_CACHE/obj/NAME/src), DKMS in its own (/var/lib/dkms/...);
+# entries of its own earlier builds: t_build_ours compiles in one place per
+# kernel ($TKH_CACHE/obj/NAME/src), DKMS in its own (/var/lib/dkms/...);
 # CCACHE_NOHASHDIR and CCACHE_BASEDIR=/ keep the working directory and the
 # absolute paths out of the keys (tests/host compiles in each checkout), and
 # -fmacro-prefix-map= (which names the tree's absolute path) out of them too.
-tk_ccache() {
+t_ccache() {
 	if [ -d /usr/lib/ccache ]; then
-		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TEK_CACHE/ccache CCACHE_NOHASHDIR=1 \
+		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TKH_CACHE/ccache CCACHE_NOHASHDIR=1 \
 			CCACHE_BASEDIR=/ CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*' "$@"
 	else
 		"$@"
 	fi
 }
 
-# The boots' times of this machine's last runs, $TEK_CACHE/boot-times: lines
+# The boots' times of this machine's last runs, $TKH_CACHE/boot-times: lines
 # "KEY... SECONDS" (run-all.sh: NAME SUITES).
-# tk_time_get KEY: its seconds, else tests/qemu/boot-times' (a fresh cache),
-# else nothing; tk_time_set KEY SECONDS.
-tk_time_get() {
+# t_time_get KEY: its seconds, else tests/qemu/boot-times' (a fresh cache),
+# else nothing; t_time_set KEY SECONDS.
+t_time_get() {
 	local f t
-	for f in "$TEK_CACHE/boot-times" "$TK_QEMU/boot-times"; do
+	for f in "$TKH_CACHE/boot-times" "$TKH_QEMU/boot-times"; do
 		t=$(awk -v k="$1" '{ s = $NF; $NF = ""; sub(/ $/, "") } $0 == k { t = s } END { print t }' \
 			"$f" 2>/dev/null)
 		[ -z "$t" ] || break
 	done
 	echo "$t"
 }
-tk_time_set() {
-	local db=$TEK_CACHE/boot-times
-	mkdir -p "$TEK_CACHE"
+t_time_set() {
+	local db=$TKH_CACHE/boot-times
+	mkdir -p "$TKH_CACHE"
 	{ awk -v k="$1" '{ l = $0; $NF = ""; sub(/ $/, "") } $0 != k { print l }' "$db" 2>/dev/null
 		echo "$1 ${2%.*}"; } >"$db.$$" && mv "$db.$$" "$db"
 }
 
-# tk_kept DIR CMD...: make DIR once: unless DIR/.done exists, run CMD in an
+# t_kept DIR CMD...: make DIR once: unless DIR/.done exists, run CMD in an
 # empty DIR.tmp (its working directory) and, when it succeeds, rename that to
 # DIR with a .done in it. One maker at a time per parent directory (its
 # .lock; machines are prepared in parallel, and checkouts share the cache):
 # the others wait, then find DIR made. The caches keyed by a hash of their
-# inputs (tk_static_tool, tk_build_ours' modules, mkinitramfs.sh's stock
+# inputs (t_static_tool, t_build_ours' modules, mkinitramfs.sh's stock
 # modules) are made this way: whole or not at all.
-tk_kept() {
+t_kept() {
 	local dir=$1
 	shift
 	[ -f "$dir/.done" ] && return 0
@@ -151,150 +151,150 @@ tk_kept() {
 	) 7>"$(dirname "$dir")/.lock"
 }
 
-# tk_static_tool SRC [GCC FLAGS...]: print the path of SRC (a C file of ours)
+# t_static_tool SRC [GCC FLAGS...]: print the path of SRC (a C file of ours)
 # compiled into a static program (for the guest, or the host's host-tsc),
-# kept in $TEK_CACHE/guest-tools/ under the hash of the source, the headers
+# kept in $TKH_CACHE/guest-tools/ under the hash of the source, the headers
 # it includes with quotes, the flags and gcc's version: every initramfs of a
 # run (a dozen) and of the next clean clone takes the same binary instead of
 # compiling it again (a second or more of a core each).
-tk_static_tool() {
+t_static_tool() {
 	local src=$1 name key dir
 	shift
 	name=$(basename "$src" .c)
 	key=$( (cat "$src"; sed -n 's/^#include "\(.*\)"/\1/p' "$src" |
 		while read -r inc; do cat "$(dirname "$src")/$inc"; done
 		echo "$*"; gcc --version | head -n 1) | sha256sum | cut -c1-16)
-	dir=$TEK_CACHE/guest-tools/$name-$key
-	tk_kept "$dir" gcc -static -O2 -Wall "$@" -o "$name" "$src" || return 1
+	dir=$TKH_CACHE/guest-tools/$name-$key
+	t_kept "$dir" gcc -static -O2 -Wall "$@" -o "$name" "$src" || return 1
 	echo "$dir/$name"
 }
 
-# tk_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
+# t_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (kernels do not clobber each other's objects and the harness never races a
 # developer's own build in src/), copy the .ko to MODS. The copy is at the
-# same path for every checkout, $TEK_CACHE/obj/NAME/src, emptied first (every
+# same path for every checkout, $TKH_CACHE/obj/NAME/src, emptied first (every
 # file compiled, nothing of another checkout's build kept): ccache's entries
 # name the sources by their path, so a clean clone anywhere finds them.
-# The modules of the last build are kept in $TEK_CACHE/obj/NAME/ko-KEY, KEY
+# The modules of the last build are kept in $TKH_CACHE/obj/NAME/ko-KEY, KEY
 # the hash of everything the build reads of ours and of the kernel's (the
 # copy of src/, the tree's path, .config, Module.symvers and release, gcc's
 # version, this function): the same inputs take them (and their build log)
 # instead of a make that would replay every object from ccache (10-15 s of
 # a core for each kernel, at the start of the guest stage).
-tk_build_ours() {
-	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TEK_CACHE/obj/$1/src key kept
-	mkdir -p "$mods" "$TEK_CACHE/obj/$name"
-	exec 8>"$TEK_CACHE/obj/$name/src.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
+t_build_ours() {
+	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TKH_CACHE/obj/$1/src key kept
+	mkdir -p "$mods" "$TKH_CACHE/obj/$name"
+	exec 8>"$TKH_CACHE/obj/$name/src.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='*.o.d' --exclude=modules.order --exclude=Module.symvers \
-		"$TK_TOP/src/" "$obj/"
+		"$TKH_TOP/src/" "$obj/"
 	key=$( (cd "$obj" && find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
 		xargs -0 sha256sum; find . -type l -printf '%p -> %l\n' | LC_ALL=C sort
 		cd "$kdir" && pwd -P && cat .config Module.symvers include/config/kernel.release 2>/dev/null
-		gcc --version | head -n 1; declare -f tk_build_ours) | sha256sum | cut -c1-16)
-	kept=$TEK_CACHE/obj/$name/ko-$key
+		gcc --version | head -n 1; declare -f t_build_ours) | sha256sum | cut -c1-16)
+	kept=$TKH_CACHE/obj/$name/ko-$key
 	if [ -f "$kept/.done" ] && compgen -G "$kept/*.ko" >/dev/null; then
 		cp "$kept"/*.ko "$mods/"
-		{ echo "# tk_build_ours: the modules of an earlier build of the same inputs, $kept"
+		{ echo "# t_build_ours: the modules of an earlier build of the same inputs, $kept"
 			cat "$kept/build.log"; } >"$buildlog"
 		exec 8>&-
 		log "$name: our modules (an earlier build of the same inputs): $(cd "$mods" && echo *.ko)"
 		return 0
 	fi
-	if ! tk_ccache make -C "$kdir" M="$obj" modules >"$buildlog" 2>&1; then
+	if ! t_ccache make -C "$kdir" M="$obj" modules >"$buildlog" 2>&1; then
 		exec 8>&-
 		tail -n 20 "$buildlog" >&2
 		return 1
 	fi
 	compgen -G "$obj/*.ko" >/dev/null || { exec 8>&-; log "$name: no .ko in $obj"; return 1; }
 	cp "$obj"/*.ko "$mods/"
-	rm -rf "$TEK_CACHE/obj/$name"/ko-*
+	rm -rf "$TKH_CACHE/obj/$name"/ko-*
 	# shellcheck disable=SC2016 # (sh's $1 and $2)
-	tk_kept "$kept" sh -c 'cp "$1"/*.ko . && cp "$2" build.log' sh "$obj" "$buildlog" || true
+	t_kept "$kept" sh -c 'cp "$1"/*.ko . && cp "$2" build.log' sh "$obj" "$buildlog" || true
 	exec 8>&-
 	log "$name: our modules: $(cd "$mods" && echo *.ko)"
 }
 
-# tk_kasan_check KDIR MODS: our modules in MODS and the kernel's code that
+# t_kasan_check KDIR MODS: our modules in MODS and the kernel's code that
 # our keys' objects pass through are KASAN-instrumented (they call the
 # __asan_report_* functions); build-kernel.sh leaves mm/, kernel/, arch/x86/
 # and fs/*.c uninstrumented for speed, and this shows nothing else went.
 # (grep -c, not grep -q: with pipefail, nm's SIGPIPE would fail the test.)
-TK_KASAN_OBJS="security/keys/key.o security/keys/keyctl.o crypto/ecc.o crypto/hmac.o
+TKH_KASAN_OBJS="security/keys/key.o security/keys/keyctl.o crypto/ecc.o crypto/hmac.o
 	lib/crypto/aes.o drivers/char/tpm/tpm-interface.o drivers/md/dm-crypt.o fs/ecryptfs/keystore.o"
-# _tk_asan OBJ: OBJ calls the __asan_report_load* functions.
-_tk_asan() { [ "$(nm -u "$1" 2>/dev/null | grep -c __asan_report_load)" -gt 0 ]; }
-tk_kasan_check() {
+# _t_asan OBJ: OBJ calls the __asan_report_load* functions.
+_t_asan() { [ "$(nm -u "$1" 2>/dev/null | grep -c __asan_report_load)" -gt 0 ]; }
+t_kasan_check() {
 	local kdir=$1 mods=$2 f
 	for f in "$mods"/*.ko; do
 		[ -e "$f" ] || continue
-		_tk_asan "$f" || { log "$f: not KASAN-instrumented"; return 1; }
+		_t_asan "$f" || { log "$f: not KASAN-instrumented"; return 1; }
 	done
-	for f in $TK_KASAN_OBJS; do
-		_tk_asan "$kdir/$f" || { log "$kdir/$f: missing or not KASAN-instrumented"; return 1; }
+	for f in $TKH_KASAN_OBJS; do
+		_t_asan "$kdir/$f" || { log "$kdir/$f: missing or not KASAN-instrumented"; return 1; }
 	done
 	for f in mm/memory.o kernel/fork.o; do
-		! _tk_asan "$kdir/$f" || { log "$kdir/$f: KASAN-instrumented (build-kernel.sh leaves it out)"; return 1; }
+		! _t_asan "$kdir/$f" || { log "$kdir/$f: KASAN-instrumented (build-kernel.sh leaves it out)"; return 1; }
 	done
 }
 
-# tk_kernel NAME: NAME's line of tests/qemu/kernels in kn_guest, kn_kind,
+# t_kernel NAME: NAME's line of tests/qemu/kernels in kn_guest, kn_kind,
 # kn_modules, kn_traits, kn_source; false (and a message) for an unknown name.
-# tk_kernels [KIND]: the names (of that kind), in the table's order.
+# t_kernels [KIND]: the names (of that kind), in the table's order.
 kn_guest='' kn_kind='' kn_modules='' kn_traits='' kn_source=''
-tk_kernel() {
+t_kernel() {
 	local n
 	# shellcheck disable=SC2034  # kn_source: fetch-stock.sh's
 	while read -r n kn_guest kn_kind kn_modules kn_traits kn_source; do
 		[ "$n" = "$1" ] && return 0
-	done < <(grep -v '^#' "$TK_QEMU/kernels")
-	log "unknown kernel '$1' (tests/qemu/kernels: $(tk_kernels '' | tr '\n' ' '))"
+	done < <(grep -v '^#' "$TKH_QEMU/kernels")
+	log "unknown kernel '$1' (tests/qemu/kernels: $(t_kernels '' | tr '\n' ' '))"
 	return 1
 }
-tk_kernels() {
-	awk -v k="${1:-}" '!/^#/ && NF && (k == "" || $3 == k) { print $1 }' "$TK_QEMU/kernels"
+t_kernels() {
+	awk -v k="${1:-}" '!/^#/ && NF && (k == "" || $3 == k) { print $1 }' "$TKH_QEMU/kernels"
 }
-tk_trait() { case ,$kn_traits, in *",$1,"*) return 0 ;; esac; return 1; } # trait
+t_trait() { case ,$kn_traits, in *",$1,"*) return 0 ;; esac; return 1; } # trait
 
-# tk_prepare KERNEL DIR [MODS]: prepare a machine of KERNEL (a name of
+# t_prepare KERNEL DIR [MODS]: prepare a machine of KERNEL (a name of
 # tests/qemu/kernels) in DIR: the kernel (built or fetched, both cached), its
 # modules in DIR/mods: ours built against it, or with MODS the .ko files of
 # that directory (the package test: the ones DKMS built), none where the key
 # types are built in; and the initramfs (DIR/initrd.cpio, plain: see
 # cpio.py). Writes DIR/machine: "IMAGE INITRD KVER KDIR GUEST" and sets
-# tk_image, tk_initrd, tk_kver, tk_kdir. Steps are timed (tk_step). With
+# t_image, t_initrd, t_kver, t_kdir. Steps are timed (t_step). With
 # TKH_NO_OURS=1 a failed module build goes on without our modules.
-tk_prepare() {
+t_prepare() {
 	local kernel=$1 dir=$2 from=${3:-} line moddir peer ramfs=()
-	tk_kernel "$kernel" || return 1
+	t_kernel "$kernel" || return 1
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
 	rm -rf "$dir/mods" "$dir/machine"
 	mkdir -p "$dir/mods"
 	case $kn_kind in
 	build)
-		if tk_trait series && [ -z "${TKH_SERIES:-}" ] &&
-			! compgen -G "$TK_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
-			tk_step "$kernel: make series" make --no-print-directory -C "$TK_TOP" series >&2 ||
+		if t_trait series && [ -z "${TKH_SERIES:-}" ] &&
+			! compgen -G "$TKH_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
+			t_step "$kernel: make series" make --no-print-directory -C "$TKH_TOP" series >&2 ||
 				{ log "$kernel: make series failed"; return 1; }
 		fi
-		tk_kdir=$(tk_step "$kernel: kernel build" "$TK_QEMU/build-kernel.sh" "$kernel") ||
+		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/build-kernel.sh" "$kernel") ||
 			{ log "$kernel: the $kernel kernel does not build"; return 1; }
-		tk_image=$tk_kdir/arch/x86/boot/bzImage tk_kver=$kn_guest
-		ramfs=(--kdir "$tk_kdir")
+		t_image=$t_kdir/arch/x86/boot/bzImage t_kver=$kn_guest
+		ramfs=(--kdir "$t_kdir")
 		;;
 	debian)
-		line=$(tk_step "$kernel: fetch" "$TK_QEMU/fetch-stock.sh" "$kernel") ||
+		line=$(t_step "$kernel: fetch" "$TKH_QEMU/fetch-stock.sh" "$kernel") ||
 			{ log "$kernel: fetching the stock kernel failed"; return 1; }
-		read -r _ tk_kver tk_kdir tk_image moddir <<<"$line"
+		read -r _ t_kver t_kdir t_image moddir <<<"$line"
 		ramfs=(--moddir "$moddir")
 		;;
 	esac
-	if tk_trait peer; then	# the peer suite's tools, when their source is in the cache
-		if peer=$(tk_step "$kernel: ima-evm-utils" "$TK_QEMU/build-imaevm.sh"); then
+	if t_trait peer; then	# the peer suite's tools, when their source is in the cache
+		if peer=$(t_step "$kernel: ima-evm-utils" "$TKH_QEMU/build-imaevm.sh"); then
 			ramfs+=(--peer "$peer")
 		else
 			log "$kernel: no ima-evm-utils build: the peer tests skip"
@@ -305,20 +305,20 @@ tk_prepare() {
 		cp "$from"/*.ko "$dir/mods/"
 		log "$kernel: modules of $from: $(cd "$dir/mods" && echo *.ko)"
 	elif [ "$kn_modules" = ours ] &&
-		! tk_step "$kernel: our modules" tk_build_ours "$kernel" "$tk_kdir" "$dir/mods" "$dir/build.log"; then
+		! t_step "$kernel: our modules" t_build_ours "$kernel" "$t_kdir" "$dir/mods" "$dir/build.log"; then
 		if [ "${TKH_NO_OURS:-0}" != 1 ]; then
-			log "$kernel: our modules do not build against $tk_kver ($dir/build.log)"
+			log "$kernel: our modules do not build against $t_kver ($dir/build.log)"
 			return 1
 		fi
 		log "$kernel: TKH_NO_OURS=1: going on without our modules"
 	fi
-	if tk_trait kasan && [ -z "$from" ] &&
-		! tk_step "$kernel: KASAN instrumentation check" tk_kasan_check "$tk_kdir" "$dir/mods"; then
-		log "$kernel: KASAN does not instrument what it must (tk_kasan_check)"
+	if t_trait kasan && [ -z "$from" ] &&
+		! t_step "$kernel: KASAN instrumentation check" t_kasan_check "$t_kdir" "$dir/mods"; then
+		log "$kernel: KASAN does not instrument what it must (t_kasan_check)"
 		return 1
 	fi
-	tk_initrd=$dir/initrd.cpio
-	tk_step "$kernel: initramfs" "$TK_QEMU/mkinitramfs.sh" --out "$tk_initrd" \
+	t_initrd=$dir/initrd.cpio
+	t_step "$kernel: initramfs" "$TKH_QEMU/mkinitramfs.sh" --out "$t_initrd" \
 		--mods "$dir/mods" "${ramfs[@]}" || { log "$kernel: the initramfs failed"; return 1; }
-	echo "$tk_image $tk_initrd $tk_kver $tk_kdir $kn_guest" >"$dir/machine"
+	echo "$t_image $t_initrd $t_kver $t_kdir $kn_guest" >"$dir/machine"
 }

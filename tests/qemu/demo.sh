@@ -36,11 +36,11 @@ apt_time=-
 if [ "$deps" = 1 ]; then
 	echo "demo: apt packages (tests/deps.sh)..."
 	t=$(now)
-	"$TK_TOP/tests/deps.sh" || die "tests/deps.sh failed"
+	"$TKH_TOP/tests/deps.sh" || die "tests/deps.sh failed"
 	apt_time=$(elapsed "$t")
 	echo "demo: apt packages ready in ${apt_time}s (not counted below)"
 fi
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_RUN=$run	# run-all.sh runs in the same directory
 d=$run/$row
 full=$run/demo.log
@@ -48,7 +48,7 @@ t0=$(now)
 stamp() { printf '[%5.1fs]' "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')"; }
 
 echo "Demo: our trusted.ko on Debian's own kernel, a swtpm TPM $tpm, in QEMU (run-all.sh --table demo, row $row)"
-TKH_ONLY=$row "$TK_QEMU/run-all.sh" --table demo >"$run/run-all.out" 2>"$run/run-all.log" &
+TKH_ONLY=$row "$TKH_QEMU/run-all.sh" --table demo >"$run/run-all.out" 2>"$run/run-all.log" &
 pid=$!
 
 # narrate FILE: its new lines since the last call (seen[FILE]), the guest's

@@ -33,7 +33,7 @@ newest_abi() { # regex-of-abi
 	return 1
 }
 
-# newest_abi with its answer kept in $TEK_CACHE/stock/abi-KEY, KEY the hash
+# newest_abi with its answer kept in $TKH_CACHE/stock/abi-KEY, KEY the hash
 # of the regex and of the state of apt's lists (names, sizes, times): the
 # answer changes only with them, and its apt-cache queries take some 5 s of
 # a core (each machine of a stock kernel and the package test ask).
@@ -41,8 +41,8 @@ newest_abi_kept() { # regex-of-abi
 	local key f abi
 	key=$( (echo "$1"; stat -c '%n %s %Y' /var/lib/apt/lists/* /etc/apt/sources.list \
 		/etc/apt/sources.list.d/* 2>/dev/null) | sha256sum | cut -c1-16)
-	f=$TEK_CACHE/stock/abi-$key
-	mkdir -p "$TEK_CACHE/stock"
+	f=$TKH_CACHE/stock/abi-$key
+	mkdir -p "$TKH_CACHE/stock"
 	if [ -s "$f" ]; then
 		cat "$f"
 		return 0
@@ -68,9 +68,9 @@ fetch() { # name abi-regex
 	local name=$1 re=$2 abi kver dir hdr ver img kbuild pkgs p
 	abi=$(newest_abi_kept "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
 	kver=$abi-amd64
-	dir=$TEK_CACHE/stock/$kver
-	mkdir -p "$TEK_CACHE/stock"
-	exec 9>"$TEK_CACHE/stock/.lock"
+	dir=$TKH_CACHE/stock/$kver
+	mkdir -p "$TKH_CACHE/stock"
+	exec 9>"$TKH_CACHE/stock/.lock"
 	flock 9
 	if [ ! -f "$dir/.done" ]; then
 		hdr=linux-headers-$kver
@@ -181,10 +181,10 @@ locate() { # name root kver
 	echo "$name $kver $kdir $vmlinuz $moddir"
 }
 
-if [ $# = 0 ]; then mapfile -t names < <(tk_kernels debian); set -- "${names[@]}"; fi
+if [ $# = 0 ]; then mapfile -t names < <(t_kernels debian); set -- "${names[@]}"; fi
 for k in "$@"; do
-	if ! tk_kernel "$k" || [ "$kn_kind" != debian ]; then
-		die "'$k' is not a debian kernel of tests/qemu/kernels ($(tk_kernels debian | tr '\n' ' '))"
+	if ! t_kernel "$k" || [ "$kn_kind" != debian ]; then
+		die "'$k' is not a debian kernel of tests/qemu/kernels ($(t_kernels debian | tr '\n' ' '))"
 	fi
 	fetch "$k" "$kn_source"
 done

@@ -9,10 +9,10 @@
 #   /bin, /sbin ...  static busybox, one symlink per applet
 #   keyctl & co.     tests/qemu/initramfs.bins, with the libraries ldd lists;
 #                    keyctl itself static when build-keyctl.sh can make it
-#   /usr/bin/encbench  tests/tools/encbench.c, static (make bench-enc)
-#   /usr/bin/tkfault, tkfuzz, tklocal, tkstress  tests/tools/, tests/stress/
-#                    (faults, disk/40-local, stress);
-#                    all five compiled once, cached: tk_static_tool (common.sh)
+#   /usr/bin/NAME    tests/guest/tools/NAME.c, static: encbench (make
+#                    bench-enc), tkfault, tkfuzz, tklocal, tkstress (faults,
+#                    disk/40-local, stress); compiled once, cached:
+#                    t_static_tool (common.sh). Their sources stay out of /tests.
 #   /mods            our modules (--mods DIR: every *.ko in it) + modules.dep
 #   /ref             --kdir (test kernel build tree): all of its modules, i.e. the
 #                    in-tree reference trusted.ko, encrypted-keys.ko and what they
@@ -23,7 +23,7 @@
 #                    support, its libimaevm, ima-evm-utils' tests/) and bash,
 #                    which those tests are written in (EVM kernels, suite evm)
 # The modules.dep in /mods and /ref is flat: "name.ko: dep.ko dep.ko" (direct
-# dependencies by file name); tests/guest/lib.sh resolves it.
+# dependencies by file name); tests/guest/lib/mods.sh resolves it.
 # The state archive (/state) is separate so it can be appended to a built image:
 # the kernel unpacks concatenated cpio archives in order.
 set -euo pipefail
@@ -50,7 +50,7 @@ trap 'rm -rf "$stage"' EXIT
 
 if [ -n "$state" ]; then
 	[ -d "$state" ] || die "no state directory $state"
-	python3 "$TK_QEMU/cpio.py" "$state" "$out" --prefix state
+	python3 "$TKH_QEMU/cpio.py" "$state" "$out" --prefix state
 	exit 0
 fi
 
@@ -65,7 +65,7 @@ flat_dep() { # dir
 			name=$d.ko
 			[ -e "$dir/$name" ] || name=${d//_/-}.ko
 			[ -e "$dir/$name" ] || name=${d//-/_}.ko
-			[ -e "$dir/$name" ] || name=$d   # not here: lib.sh tries $TK_REF, then modprobe
+			[ -e "$dir/$name" ] || name=$d   # not here: lib/mods.sh tries $TKH_REF, then modprobe
 			deps="$deps $name"
 		done
 		echo "$(basename "$ko"):$deps" >>"$dir/modules.dep"
@@ -73,7 +73,7 @@ flat_dep() { # dir
 }
 
 # The MODULES (paths under MODDIR, as modules.dep names them) decompressed
-# into the working directory at the same paths (tk_kept's maker).
+# into the working directory at the same paths (t_kept's maker).
 unpack_modules() { # moddir module...
 	local moddir=$1 m
 	shift
@@ -112,9 +112,9 @@ for a in sys.stdin.read().split():
     if os.path.basename(a) != "busybox" and not os.path.lexists(p):
         os.symlink("/bin/busybox", p)
 ' "$stage"
-install -m 0755 "$TK_TOP/tests/guest/init" "$stage/init"
-cp -a "$TK_TOP/tests/guest" "$stage/tests"
-cp -a "$TK_TOP/initramfs" "$stage/initramfs"	# boot-time unlock, tested as shipped
+install -m 0755 "$TKH_TOP/tests/guest/init" "$stage/init"
+cp -a "$TKH_TOP/tests/guest" "$stage/tests"
+cp -a "$TKH_TOP/initramfs" "$stage/initramfs"	# boot-time unlock, tested as shipped
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 echo "root:x:0:" >"$stage/etc/group"
 
@@ -129,30 +129,30 @@ while read -r name; do
 	fi
 	rm -f "$stage/usr/bin/$name" "$stage/bin/$name" "$stage/sbin/$name" "$stage/usr/sbin/$name"
 	copy_prog "$p"
-done <"$TK_QEMU/initramfs.bins"
+done <"$TKH_QEMU/initramfs.bins"
 # keyctl statically linked (build-keyctl.sh: the same Debian source and
 # version; a third of the dynamic one's exec time in the guest), else the
 # dynamic one copied above.
-if kc=$("$TK_QEMU/build-keyctl.sh"); then
+if kc=$("$TKH_QEMU/build-keyctl.sh"); then
 	install -m 0755 "$kc" "$stage/usr/bin/keyctl"
 else
 	log "no static keyctl (see above): the guest runs the dynamic one"
 fi
 
 # Guest programs of our own, static (gcc -static: libc6-dev has libc.a),
-# compiled once and cached (tk_static_tool).
-for p in tools/encbench tools/tkfault tools/tkfuzz tools/tklocal stress/tkstress; do
-	[ -f "$TK_TOP/tests/$p.c" ] || continue
-	bin=$(tk_static_tool "$TK_TOP/tests/$p.c" -pthread) ||
-		die "cannot build tests/$p.c (gcc, libc6-dev)"
-	install -m 0755 "$bin" "$stage/usr/bin/${p##*/}"
+# compiled once and cached (t_static_tool).
+rm -rf "$stage/tests/tools"
+for p in "$TKH_TOP"/tests/guest/tools/*.c; do
+	bin=$(t_static_tool "$p" -pthread) ||
+		die "cannot build ${p#"$TKH_TOP"/} (gcc, libc6-dev)"
+	install -m 0755 "$bin" "$stage/usr/bin/$(basename "$p" .c)"
 done
 
 # tools/trusted-policy (libcrypto) for the signed-policy tests, when it builds
 # (one make at a time: machines are prepared in parallel)
-mkdir -p "$TK_TOP/build"
-flock "$TK_TOP/build/tools.lock" make -s -C "$TK_TOP/tools" trusted-policy >/dev/null 2>&1 &&
-	copy_prog "$TK_TOP/tools/trusted-policy"
+mkdir -p "$TKH_TOP/build"
+flock "$TKH_TOP/build/tools.lock" make -s -C "$TKH_TOP/tools" trusted-policy >/dev/null 2>&1 &&
+	copy_prog "$TKH_TOP/tools/trusted-policy"
 
 # --- the peer suite (ima-evm-utils' own tests) ----------------------------
 if [ -n "$peer" ]; then
@@ -214,11 +214,11 @@ if [ -n "$moddir" ]; then
 		BEGIN { n = split(seeds, a, " "); for (i = 1; i <= n; i++) want[a[i] ":"] = 1 }
 		$1 in want { sub(/:$/, "", $1); for (i = 1; i <= NF; i++) print $i }' \
 		"$moddir/modules.dep" | sort -u)
-	# Decompressed once per kernel and module list, in $TEK_CACHE/stock-mods
+	# Decompressed once per kernel and module list, in $TKH_CACHE/stock-mods
 	# (a hundred and more xz runs an initramfs otherwise; four a make check).
-	mcache=$TEK_CACHE/stock-mods/$kver-$( (cat "$moddir/modules.dep"; echo "$all") | sha256sum | cut -c1-16)
+	mcache=$TKH_CACHE/stock-mods/$kver-$( (cat "$moddir/modules.dep"; echo "$all") | sha256sum | cut -c1-16)
 	# shellcheck disable=SC2086 # (one word a module)
-	tk_kept "$mcache" unpack_modules "$moddir" $all || die "cannot unpack the modules of $kver"
+	t_kept "$mcache" unpack_modules "$moddir" $all || die "cannot unpack the modules of $kver"
 	cp -a "$mcache/." "$dst/"
 	rm -f "$dst/.done"
 	for f in modules.builtin modules.builtin.modinfo modules.order; do
@@ -229,5 +229,5 @@ if [ -n "$moddir" ]; then
 	log "$(echo "$all" | wc -w) stock modules of $kver included"
 fi
 
-python3 "$TK_QEMU/cpio.py" "$stage" "$out"
+python3 "$TKH_QEMU/cpio.py" "$stage" "$out"
 log "$out: $(du -h "$out" | cut -f1)"

@@ -38,10 +38,10 @@ done
 case $ver in 1.2|2.0) ;; *) die "$usage" ;; esac
 [ -n "$out" ] || die "$usage"
 
-key=$( { cat "$0" "$TK_QEMU/tpm.py"; swtpm --version; echo "$ver $srk"; } | sha256sum | cut -c1-12)
+key=$( { cat "$0" "$TKH_QEMU/tpm.py"; swtpm --version; echo "$ver $srk"; } | sha256sum | cut -c1-12)
 case $srk in 0) kind=nosrk ;; 1) kind=srk ;; 2) kind=rsa-ecc ;; esac
-tmpl=$TEK_CACHE/tpm/tpm$ver-$kind-$key
-tpmpy=$TK_QEMU/tpm.py
+tmpl=$TKH_CACHE/tpm/tpm$ver-$kind-$key
+tpmpy=$TKH_QEMU/tpm.py
 
 swtpm_pid=
 swtpm_port=
@@ -142,8 +142,8 @@ if [ $fresh = 1 ]; then
 	log "TPM $ver state (a new TPM) ready in $out"
 	exit 0
 fi
-mkdir -p "$TEK_CACHE/tpm"
-exec 9>"$TEK_CACHE/tpm/.lock"
+mkdir -p "$TKH_CACHE/tpm"
+exec 9>"$TKH_CACHE/tpm/.lock"
 flock 9
 if [ ! -d "$tmpl/state" ]; then
 	log "provisioning a TPM $ver template in $tmpl"

@@ -15,7 +15,7 @@
 # modules, a fresh TPM (provision.sh; kept across the machine's boots), a
 # scratch disk and a state directory (the files its tests save are carried
 # to its next boot), booted once per phase, in order. Each kernel is prepared
-# once (tk_prepare: kernel, modules, initramfs) for all of its machines.
+# once (t_prepare: kernel, modules, initramfs) for all of its machines.
 # Machines run in a pool of TKH_JOBS at a time (default: nproc, or the
 # table's jobs), the longest first; each has its own run directory, swtpm
 # and disk. Rows whose modules DKMS built wait for the package test's
@@ -49,7 +49,7 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 #   kernel   a name of tests/qemu/kernels; or one per phase, comma-separated
 #            (evm-ref,evm,evm-ref: the same TPM, disk and state meet another
 #            kernel's key types); the machine starts when all are ready
-#   modules  here: built by this harness (tk_build_ours; none where the
+#   modules  here: built by this harness (t_build_ours; none where the
 #            kernel has the key types built in) | dkms: the ones DKMS built
 #            and installed from the package (tests/pkg/dkms-test.sh)
 #   tpm      1.2 | 2.0 | none (no swtpm, no TPM device)
@@ -172,7 +172,7 @@ table_md() {
 
 # docs/testing.md with its tables section replaced by table_md's.
 doc_with_table() {
-	local doc=$TK_TOP/docs/testing.md
+	local doc=$TKH_TOP/docs/testing.md
 	if ! grep -qxF "$MD_BEGIN" "$doc" || ! grep -qxF "$MD_END" "$doc"; then
 		die "docs/testing.md has no boot table markers"
 	fi
@@ -187,15 +187,15 @@ case ${1:-} in
 -h|--help) usage; exit 0 ;;
 --table-md) table_md; exit 0 ;;
 --check-doc)
-	if ! doc_with_table | diff -u "$TK_TOP/docs/testing.md" - >&2; then
+	if ! doc_with_table | diff -u "$TKH_TOP/docs/testing.md" - >&2; then
 		echo "docs/testing.md: the boot tables differ from run-all.sh's (run-all.sh --update-doc)" >&2
 		exit 1
 	fi
 	echo "docs/testing.md: boot tables in sync"
 	exit 0 ;;
 --update-doc)
-	doc_with_table >"$TK_TOP/docs/testing.md.tmp"
-	mv "$TK_TOP/docs/testing.md.tmp" "$TK_TOP/docs/testing.md"
+	doc_with_table >"$TKH_TOP/docs/testing.md.tmp"
+	mv "$TKH_TOP/docs/testing.md.tmp" "$TKH_TOP/docs/testing.md"
 	exit 0 ;;
 --table) [ $# = 2 ] || { usage >&2; exit 2; }; want=$2 ;;
 '') ;;
@@ -223,7 +223,7 @@ for t in ${want//,/ }; do
 			die "row $n: ${#ks[@]} kernels for ${#ps[@]} phases (one, or one a phase)"
 		B_KEY[$n]=
 		for k in "${ks[@]}"; do
-			tk_kernel "$k" >/dev/null || die "row $n: unknown kernel $k"
+			t_kernel "$k" >/dev/null || die "row $n: unknown kernel $k"
 			B_KEY[$n]+=${B_KEY[$n]:+,}$k$([ "${R_SRC[$r]}" = here ] || echo "+${R_SRC[$r]}")
 		done
 	done
@@ -242,7 +242,7 @@ only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
 for n in ${only//,/ }; do
 	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: no row '$n' in the table $want (${ALL[*]})"
 done
-run=$(tk_rundir)
+run=$(t_rundir)
 jobs=${TKH_JOBS:-${tjobs:-$(nproc)}}
 log "run directory $run, table $want, $jobs machines at a time"
 rm -rf "$run/jobs" "$run/failed"
@@ -256,7 +256,7 @@ fail_step() { # name message
 	echo "FAIL $1: $2"
 	mkdir -p "$run/failed/$1"
 	echo "0 1 0" >"$run/failed/$1/counts"
-	echo "$1 fail 0 1 0" >>"$tk_boots"
+	echo "$1 fail 0 1 0" >>"$t_boots"
 }
 
 # Keep the suites that have at least one script (said once per suite).
@@ -265,7 +265,7 @@ suites_with_tests() { # a,b,c
 	local s
 	suites=
 	for s in ${1//,/ }; do
-		if compgen -G "$TK_TOP/tests/guest/$s/*.sh" >/dev/null; then
+		if compgen -G "$TKH_TOP/tests/guest/$s/*.sh" >/dev/null; then
 			suites=${suites:+$suites,}$s
 		elif [ -z "${noted[$s]:-}" ]; then
 			noted[$s]=1
@@ -276,9 +276,9 @@ suites_with_tests() { # a,b,c
 
 # A job of the pool: the verdict parser's and the bench command counter's own tests.
 job_selftest() {
-	tk_step "harness self-test" python3 "$TK_QEMU/ktap_test.py" ||
+	t_step "harness self-test" python3 "$TKH_QEMU/ktap_test.py" ||
 		fail_step harness "ktap_test.py failed (see $run/jobs/harness.log)"
-	tk_step "command counter self-test" python3 "$TK_QEMU/count_test.py" ||
+	t_step "command counter self-test" python3 "$TKH_QEMU/count_test.py" ||
 		fail_step harness "count_test.py failed (see $run/jobs/harness.log)"
 }
 
@@ -288,13 +288,13 @@ job_selftest() {
 # KTAP document is $run/pkg/results.ktap, the modules $run/pkg/mods-KERNEL/.
 job_dkms() { # kernel...
 	mkdir -p "$run/pkg"
-	tk_step "pkg: make deb, apt, DKMS, purge" nice -n 19 "$TK_TOP/tests/pkg/dkms-test.sh" "$run/pkg" "$@" \
+	t_step "pkg: make deb, apt, DKMS, purge" nice -n 19 "$TKH_TOP/tests/pkg/dkms-test.sh" "$run/pkg" "$@" \
 		>"$run/pkg/results.ktap" || true
 	local st=pass
-	python3 "$TK_QEMU/ktap.py" --name pkg --results "$run/pkg/results.ktap" --done '' \
+	python3 "$TKH_QEMU/ktap.py" --name pkg --results "$run/pkg/results.ktap" --done '' \
 		--counts "$run/pkg/counts" || st=fail
 	if [ -f "$run/pkg/counts" ]; then
-		echo "pkg $st $(cat "$run/pkg/counts")" >>"$tk_boots"
+		echo "pkg $st $(cat "$run/pkg/counts")" >>"$t_boots"
 	else
 		fail_step pkg "no verdict of tests/pkg/dkms-test.sh (see $run/jobs/pkg.log)"
 	fi
@@ -315,7 +315,7 @@ job_prepare() { # key
 			"(an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
 	done ) &
 	ticker=$!
-	tk_prepare "$k" "$run/kernel-$1" "$from" ||
+	t_prepare "$k" "$run/kernel-$1" "$from" ||
 		fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
 	kill "$ticker" 2>/dev/null || true
 }
@@ -328,9 +328,9 @@ job_prepare() { # key
 host_steps() { # name phase tpm tpmdir statedir kernel
 	local s hook
 	for s in ${B_RUN[$1]//,/ }; do
-		hook=$TK_TOP/tests/guest/$s/host-step
+		hook=$TKH_TOP/tests/guest/$s/host-step
 		[ -x "$hook" ] || continue
-		TKH_DISK=$run/$1/disk.img tk_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "$6" ||
+		TKH_DISK=$run/$1/disk.img t_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "$6" ||
 			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
 	done
 }
@@ -344,7 +344,7 @@ job_machine() { # name
 	if [ "$tpm" != none ]; then
 		tpmdir=$d/tpm
 		[ "${B_PROV[$name]}" = nosrk ] && prov=(--no-srk)
-		tk_step "$name: provision TPM $tpm" "$TK_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
+		t_step "$name: provision TPM $tpm" "$TKH_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
 			{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	fi
 	# The row's knobs: the host's become boot.sh's options, the rest the command line's.
@@ -364,15 +364,15 @@ job_machine() { # name
 		out=$d/p$phase i=$((i + 1)) k=$(phase_key "$name" $i)
 		read -r image initrd kver _ guest <"$run/kernel-$k/machine"
 		kvers=${kvers:+$kvers,}$kver leak=
-		tk_kernel "${k%+*}" && tk_trait kmemleak && leak=" tk.kmemleak=1"
+		t_kernel "${k%+*}" && t_trait kmemleak && leak=" tk.kmemleak=1"
 		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}"
 		rc=0
-		tk_step "$name: boot phase $phase" tk_boot_tries "${opts[@]}" --name "$name-p$phase" \
+		t_step "$name: boot phase $phase" t_boot_tries "${opts[@]}" --name "$name-p$phase" \
 			--disk "$d/disk.img" "$image" "$initrd" "$tpmdir" "$tpm" \
 			"tk.phase=$phase tk.kernel=$guest tk.suites=$suites$leak${TKH_IMPL:+ tk.impl=$TKH_IMPL}${words[*]:+ ${words[*]}}${TKH_EXTRA:+ $TKH_EXTRA}" \
 			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
-			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$tk_boots"
+			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$t_boots"
 		else
 			fail_step "$name-p$phase" "no verdict (boot.sh exit $rc)"
 		fi
@@ -382,15 +382,15 @@ job_machine() { # name
 }
 
 # The order of the pool: longest first. A machine's time in an earlier run
-# with the same suites (tk_time_get "NAME SUITES": in the cache, so that a
+# with the same suites (t_time_get "NAME SUITES": in the cache, so that a
 # clean clone orders by this machine's last run too; a fresh cache, by
 # tests/qemu/boot-times), else an estimate: a suite takes about 50 s a phase
 # on a stock kernel and three times that on a kernel of ours (KASAN, kmemleak).
 cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
-	t=$(tk_time_get "$n $s")
+	t=$(t_time_get "$n $s")
 	if [ -z "$t" ]; then
-		tk_kernel "${B_KERNEL[$n]%%,*}" && [ "$kn_kind" = debian ] || w=150
+		t_kernel "${B_KERNEL[$n]%%,*}" && [ "$kn_kind" = debian ] || w=150
 		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
 		t=$((w * (${#p} + 1) * (${#s} + 1)))
 	fi
@@ -403,21 +403,21 @@ save_times() {
 	for n in "${selected[@]}"; do
 		t=$(awk '{ t += $NF } END { printf "%d", t }' "$run/jobs/$n.times" 2>/dev/null)
 		[ "${t:-0}" -gt 0 ] || continue
-		tk_time_set "$n ${B_RUN[$n]}" "$t"
+		t_time_set "$n ${B_RUN[$n]}" "$t"
 	done
 }
 
 # --- run ------------------------------------------------------------------
 t_run=$(now)
-tk_boots=$run/jobs/select.boots
-: >"$tk_boots"
+t_boots=$run/jobs/select.boots
+: >"$t_boots"
 declare -A B_RUN=()	# the suites a machine runs
 selected=() dkms_kernels=()
 for n in ${only//,/ }; do
 	suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
 	if [ -z "$suites" ]; then
 		echo "SKIP $n: no test scripts in its suites (${TKH_SUITES:-${B_SUITES[$n]}})"
-		echo "$n skip 0 0 0" >>"$tk_boots"
+		echo "$n skip 0 0 0" >>"$t_boots"
 		continue
 	fi
 	B_RUN[$n]=$suites
@@ -462,9 +462,9 @@ start_job() { # name function arg...
 	local name=$1 err=$run/jobs/$1.log
 	[ "${TKH_VERBOSE:-0}" != 1 ] || err=/dev/stderr
 	(
-		tk_times=$run/jobs/$name.times tk_boots=$run/jobs/$name.boots
-		: >"$tk_times"
-		: >"$tk_boots"
+		t_times=$run/jobs/$name.times t_boots=$run/jobs/$name.boots
+		: >"$t_times"
+		: >"$t_boots"
 		"${@:2}"
 	) >"$run/jobs/$name.out" 2>"$err" </dev/null &
 	job_of[$!]=$name

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The real system's base: a Debian 12 made by mmdebstrap from apt's archive,
-# as a directory kept in $TEK_CACHE/realsys/base-KEY (some 3-10 minutes to
+# as a directory kept in $TKH_CACHE/realsys/base-KEY (some 3-10 minutes to
 # make, 950 MB; KEY: the package list, the suites, mmdebstrap's version and apt's
 # candidate of linux-image-amd64, so a new stock kernel makes a new base).
 #
@@ -24,7 +24,7 @@ sources=("deb $mirror bookworm main" "deb $mirror bookworm-updates main"
 kver=$(apt-cache policy linux-image-amd64 2>/dev/null | sed -n 's/^ *Candidate: //p')
 key=$( { echo "$pkgs"; printf '%s\n' "${sources[@]}"; mmdebstrap --version; echo "$kver"
 	sed -n '/^make_base()/,/^}/p' "$0"; } | sha256sum | cut -c1-16)
-dir=$TEK_CACHE/realsys
+dir=$TKH_CACHE/realsys
 base=$dir/base-$key
 
 make_base() {

@@ -7,7 +7,7 @@
 #
 # 1. base.sh: mmdebstrap bookworm (systemd, initramfs-tools, the stock kernel
 #    and its headers, DKMS, keyutils, dmsetup, tpm2-tools), kept in
-#    $TEK_CACHE/realsys/ under a hash of its inputs;
+#    $TKH_CACHE/realsys/ under a hash of its inputs;
 # 2. a copy of it, where `apt-get install ./<our .deb>` (make deb) runs in a
 #    chroot: DKMS builds our modules there for the image's kernel;
 # 3. mkfs.ext4 -d of that tree: a GPT disk, the 3 GiB root file system on
@@ -82,11 +82,11 @@ NBOOTS=$(boot_table | wc -l)
 # login prompt, no crypto self-test failure on the console.
 PLAN=$((7 + NBOOTS * 4))
 
-run=$(tk_rundir)/realsys
+run=$(t_rundir)/realsys
 rm -rf "$run"
 mkdir -p "$run"
-# shellcheck disable=SC2034  # tk_step's
-tk_times=$run/times
+# shellcheck disable=SC2034  # t_step's
+t_times=$run/times
 n=0 pass=0 failn=0 skipn=0
 ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n $1"; }
 not_ok() { # desc [diagnostics]
@@ -123,7 +123,7 @@ finish() {
 	exit
 }
 # chroot_mounts ROOT: what apt, DKMS and update-initramfs need in a chroot.
-# shellcheck disable=SC2317  # called by the functions tk_step runs
+# shellcheck disable=SC2317  # called by the functions t_step runs
 chroot_mounts() {
 	mount -t proc proc "$1/proc" && mounts+=("$1/proc")
 	mount -t sysfs sysfs "$1/sys" && mounts+=("$1/sys")
@@ -142,7 +142,7 @@ tb=$(now)
 if [ -n "${TKH_REALSYS_DEB:-}" ]; then
 	deb=$TKH_REALSYS_DEB
 	if [ -f "$deb" ]; then ok "the package: $deb (TKH_REALSYS_DEB)"; else not_ok "the package: no $deb"; finish; fi
-elif deb=$(tk_step "make deb" "$TK_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) &&
+elif deb=$(t_step "make deb" "$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) &&
 	[ -f "$deb" ]; then
 	ok "make deb: $(basename "$deb") ($(elapsed "$tb") s)"
 else
@@ -150,7 +150,7 @@ else
 	finish
 fi
 tb=$(now)
-if base=$(tk_step "base image" "$TK_TOP/tests/realsys/base.sh" 2>"$run/base.log") && [ -d "$base" ]; then
+if base=$(t_step "base image" "$TKH_TOP/tests/realsys/base.sh" 2>"$run/base.log") && [ -d "$base" ]; then
 	ok "Debian 12 base by mmdebstrap: $base ($(elapsed "$tb") s)"
 else
 	not_ok "Debian 12 base by mmdebstrap" "$(tail -n 20 "$run/base.log")"
@@ -160,7 +160,7 @@ fi
 # --- the installed system -------------------------------------------------------
 root=$run/root
 tb=$(now)
-# shellcheck disable=SC2317  # run through tk_step
+# shellcheck disable=SC2317  # run through t_step
 install_pkg() {
 	rm -rf --one-file-system "$root"
 	cp -a "$base" "$root"
@@ -171,7 +171,7 @@ install_pkg() {
 		rm -f "$root/tmp/$(basename "$deb")"
 }
 kver=$(basename "$(ls -d "$base"/lib/modules/*)")
-if tk_step "apt-get install ./deb (DKMS)" install_pkg >"$run/install.log" 2>&1 &&
+if t_step "apt-get install ./deb (DKMS)" install_pkg >"$run/install.log" 2>&1 &&
 	in_root "$root" dkms status >"$run/dkms-status" 2>&1 &&
 	grep -q ", $kver, x86_64: installed" "$run/dkms-status" &&
 	compgen -G "$root/lib/modules/$kver/updates/dkms/trusted.ko*" >/dev/null; then
@@ -183,7 +183,7 @@ else
 fi
 
 tb=$(now)
-# shellcheck disable=SC2317  # run through tk_step
+# shellcheck disable=SC2317  # run through t_step
 make_image() {
 	if [ -n "${TKH_REALSYS_HOOK:-}" ]; then
 		install -m 0755 "$TKH_REALSYS_HOOK" "$root/usr/share/initramfs-tools/hooks/trusted-keys"
@@ -191,8 +191,8 @@ make_image() {
 	fi
 	echo "/dev/vda1 / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
 	echo realsys >"$root/etc/hostname"
-	install -m 0755 "$TK_TOP/tests/realsys/enrol.sh" "$root/usr/local/sbin/tek-realsys-enrol"
-	install -m 0755 "$TK_TOP/tests/realsys/check.sh" "$root/usr/local/sbin/tek-realsys-check"
+	install -m 0755 "$TKH_TOP/tests/realsys/enrol.sh" "$root/usr/local/sbin/tek-realsys-enrol"
+	install -m 0755 "$TKH_TOP/tests/realsys/check.sh" "$root/usr/local/sbin/tek-realsys-check"
 	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
 	[Unit]
 	Description=tests/realsys: the volumes after the boot (KTAP on ttyS1), then power off
@@ -217,15 +217,15 @@ make_image() {
 		mkfs.ext4 -q -F -L realsys -E offset=1048576,nodiscard -d "$root" "$run/disk.img" "${ROOT_MB}M" &&
 		rm -rf --one-file-system "$root"
 }
-if tk_step "image (mkfs.ext4 -d)" make_image >"$run/image.log" 2>&1; then
+if t_step "image (mkfs.ext4 -d)" make_image >"$run/image.log" 2>&1; then
 	ok "disk image: mkfs.ext4 -d of the installed system, $NVOLS volume partitions ($(elapsed "$tb") s)"
 else
 	not_ok "disk image" "$(tail -n 20 "$run/image.log")"
 	finish
 fi
 
-if "$TK_QEMU/provision.sh" 2.0 "$run/tpm-mine" --rsa-ecc >"$run/tpm.log" 2>&1 &&
-	"$TK_QEMU/provision.sh" 2.0 "$run/tpm-other" --rsa-ecc --fresh >>"$run/tpm.log" 2>&1; then
+if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm-mine" --rsa-ecc >"$run/tpm.log" 2>&1 &&
+	"$TKH_QEMU/provision.sh" 2.0 "$run/tpm-other" --rsa-ecc --fresh >>"$run/tpm.log" 2>&1; then
 	ok "two TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
 else
 	not_ok "TPMs" "$(tail -n 20 "$run/tpm.log")"
@@ -240,7 +240,7 @@ boot_points() { # OUTDIR NAME: the boot's guest results as a subtest
 }
 tb=$(now)
 rc=0
-tk_step "boot: enrolment" tk_boot_tries "${bootopts[@]}" --serial A --name realsys-enrol \
+t_step "boot: enrolment" t_boot_tries "${bootopts[@]}" --serial A --name realsys-enrol \
 	"$run/vmlinuz" "$run/initrd-enrol.img" "$run/tpm-mine" 2.0 \
 	"root=/dev/vda1 rw init=/usr/local/sbin/tek-realsys-enrol tk.realsys.vols=$VOLS" \
 	"$run/boot-enrol" >"$run/boot-enrol.out" 2>&1 || rc=$?
@@ -255,7 +255,7 @@ fi
 # --- update-initramfs on the host -------------------------------------------------
 mnt=$run/mnt
 tb=$(now)
-# shellcheck disable=SC2317  # run through tk_step
+# shellcheck disable=SC2317  # run through t_step
 initramfs() {
 	mkdir -p "$mnt"
 	mount -o loop,offset=1048576 "$run/disk.img" "$mnt" && mounts+=("$mnt")
@@ -268,7 +268,7 @@ initramfs() {
 	unmount_all
 	return "$rc"
 }
-if tk_step "update-initramfs" initramfs >"$run/initramfs.log" 2>&1 &&
+if t_step "update-initramfs" initramfs >"$run/initramfs.log" 2>&1 &&
 	grep -q 'usr/sbin/trusted-keys-unlock$' "$run/initrd.list"; then
 	ok "update-initramfs -u in a chroot: the hook put trusted-keys-unlock in ($(elapsed "$tb") s)"
 else
@@ -288,7 +288,7 @@ while read -r bname tpm serial closed; do
 	cl=$(echo "$closed" | tr ',' '\n' | sed -n 's/=.*//p' | paste -sd, -)
 	tb=$(now)
 	rc=0
-	tk_step "boot: $bname" tk_boot_tries "${bootopts[@]}" --serial "$serial" --name "realsys-$bname" \
+	t_step "boot: $bname" t_boot_tries "${bootopts[@]}" --serial "$serial" --name "realsys-$bname" \
 		"$run/vmlinuz" "$run/initrd.img" "$run/tpm-$tpm" 2.0 \
 		"root=/dev/vda1 ro panic_on_warn=0 tk.realsys.closed=${cl:--}" "$out" >"$run/boot-$bname.out" 2>&1 || rc=$?
 	boot_points "$out"

@@ -52,7 +52,7 @@ trap stop EXIT
 flags=()
 [ "$ver" = 2.0 ] && flags=(--tpm2)
 for try in 1 2 3 4 5; do
-	port=$(python3 "$TK_QEMU/tpm.py" freeport)
+	port=$(python3 "$TKH_QEMU/tpm.py" freeport)
 	if swtpm socket "${flags[@]}" --tpmstate dir="$state" \
 		--server type=tcp,port="$port",bindaddr=127.0.0.1 \
 		--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 \
@@ -66,10 +66,10 @@ done
 [ -n "$pid" ] || die "cannot start swtpm on $state"
 
 if [ "$ver" = 1.2 ]; then
-	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --data "${sec}01" >"$out/relay-blob"
-	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --data "${secba}01" \
+	python3 "$TKH_TOP/tests/relay/seal12.py" --port "$port" --data "${sec}01" >"$out/relay-blob"
+	python3 "$TKH_TOP/tests/relay/seal12.py" --port "$port" --data "${secba}01" \
 		--data-auth "$ba" >"$out/relay-blob-ba"
-	python3 "$TK_TOP/tests/relay/seal12.py" --port "$port" --savestate
+	python3 "$TKH_TOP/tests/relay/seal12.py" --port "$port" --savestate
 else
 	need tpm2_create tpm2_readpublic xxd tpm2_shutdown tpm2_createprimary tpm2_evictcontrol tpm2_flushcontext
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
@@ -86,7 +86,7 @@ else
 				-u "$work/$3.pub" -r "$work/$3.priv" || die "tpm2_create failed"
 			a=()
 			[ "$2" = - ] || a=(--auth)
-			python3 "$TK_TOP/tests/relay/tpmkey.py" "$work/$3.pub" "$work/$3.priv" 81000001 \
+			python3 "$TKH_TOP/tests/relay/tpmkey.py" "$work/$3.pub" "$work/$3.priv" 81000001 \
 				"${a[@]}" >"$out/$3" || die "tpmkey.py failed"
 		}
 		seal2 "$sec" - relay-blob
@@ -105,7 +105,7 @@ else
 		printf '%s' "$secrsa" | xxd -r -p >"$work/rsa.dat"
 		tpm2_create -Q -C 0x81000002 -i "$work/rsa.dat" -u "$work/rsa.pub" \
 			-r "$work/rsa.priv" || die "tpm2_create under 0x81000002 failed"
-		python3 "$TK_TOP/tests/relay/tpmkey.py" "$work/rsa.pub" "$work/rsa.priv" \
+		python3 "$TKH_TOP/tests/relay/tpmkey.py" "$work/rsa.pub" "$work/rsa.priv" \
 			81000002 >"$out/relay-blob-rsa" || die "tpmkey.py failed"
 		echo "$secrsa" >"$out/relay-secret-rsa"
 	fi

@@ -21,10 +21,10 @@ set -euo pipefail
 
 table=relay
 [ "${1:-}" = --fuzz ] && table=relay-fuzz
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_RUN=$run	# run-all.sh runs in the same directory
 rc=0
-"$TK_QEMU/run-all.sh" --table "$table" | tee "$run/run-all.out" || rc=1
+"$TKH_QEMU/run-all.sh" --table "$table" | tee "$run/run-all.out" || rc=1
 [ "$table" = relay ] || exit $rc
 
 # The host's own scan of a recording: ref leaks (proves the detector), ours reported.
@@ -34,14 +34,14 @@ for name in relay-tpm2 relay-tpm12; do
 	if [ ! -f "$out/relay-in/relay-secret" ] || [ ! -f "$out/relay.rec" ]; then continue; fi
 	sec=$(cat "$out/relay-in/relay-secret")
 	grep -q '^# mark ref' "$out/relay.rec" || { echo "  $name: no ref part in the recording"; continue; }
-	if python3 "$TK_TOP/tests/relay/detect.py" -q --from-mark ref --to-mark ours "$out/relay.rec" "$sec"; then
+	if python3 "$TKH_TOP/tests/relay/detect.py" -q --from-mark ref --to-mark ours "$out/relay.rec" "$sec"; then
 		echo "FAIL $name: detect.py does not find the sealed secret in the in-tree module's traffic"
 		f=$((f + 1)) rc=1
 	else
 		echo "PASS $name: detect.py finds the sealed secret in the in-tree module's traffic"
 		p=$((p + 1))
 	fi
-	n=$(python3 "$TK_TOP/tests/relay/detect.py" --from-mark ours --to-mark ours-end "$out/relay.rec" "$sec" \
+	n=$(python3 "$TKH_TOP/tests/relay/detect.py" --from-mark ours --to-mark ours-end "$out/relay.rec" "$sec" \
 		"$(cat "$out/relay-in/relay-secret-ba")" "$(cat "$out/relay-in/relay-ba")" | tail -n 1) || true
 	echo "  $name, ours: $n (recording: $out/relay.rec)"
 done

@@ -22,10 +22,10 @@ set -euo pipefail
 # shellcheck source=../qemu/common.sh
 . "$(dirname "$0")/../qemu/common.sh"
 
-run=$(tk_rundir)
+run=$(t_rundir)
 export TKH_RUN=$run	# run-all.sh runs in the same directory
 rc=0
-"$TK_QEMU/run-all.sh" --table stress || rc=1
+"$TKH_QEMU/run-all.sh" --table stress || rc=1
 echo "make stress figures ($run):"
 find "$run" -name results.ktap -print0 | xargs -0 grep -h '# \(faults\|fuzz\|tkfuzz\|stress\)' |
 	tr -d '\r' | sed 's/^ *//' | sort | uniq -c | sed 's/^ *1 /  /' || true

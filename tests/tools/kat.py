@@ -7,7 +7,7 @@
 #   blob     = AES-256-CBC(enc key, iv, data || zero pad) and HMAC-SHA256(auth
 #              key) over "format\0master\0datalen\0" iv "\0" ciphertext
 # Needs python3 and the openssl command. Writes
-#   tests/guest/encrypted/kat.inc   shell assignments (50-interop.sh)
+#   tests/guest/lib/kat.sh   shell assignments (50-interop.sh)
 #   tests/host/enc_kat.h            the new-style blob's hex (test_tk_enc_blob.c)
 # usage: kat.py [--check]   (--check: exit 1 when a written file is out of date;
 #                            make check's docs stage runs it)
@@ -50,7 +50,7 @@ hdr += "/* KAT_NEW: \"default user:ukm 32\", data 00..1f, IV a0..af; its hex par
 hdr += "static const char kat_hex[] =\n"
 hdr += "".join('\t"%s"\n' % new_hex[i:i + 64] for i in range(0, len(new_hex), 64))[:-1] + ";\n"
 stale = 0
-for rel, text in (("tests/guest/encrypted/kat.inc", inc), ("tests/host/enc_kat.h", hdr)):
+for rel, text in (("tests/guest/lib/kat.sh", inc), ("tests/host/enc_kat.h", hdr)):
     path = os.path.join(top, rel)
     old = open(path).read() if os.path.exists(path) else None
     if old == text:

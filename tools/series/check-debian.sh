@@ -28,14 +28,16 @@
 set -euo pipefail
 config_only=
 [ "${1:-}" = --config-only ] && config_only=1
-if [ -z "$config_only" ] && [ -z "${TEK_HEAVY_HELD:-}" ]; then
-	TEK_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
+if [ -z "$config_only" ] && [ -z "${TKH_HEAVY_HELD:-}" ]; then
+	TKH_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=../../tests/qemu/common.sh
 . "$top/tests/qemu/common.sh"
-cache=$TEK_CACHE/series
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
+cache=$TKH_CACHE/series
 jobs=${JOBS:-$(nproc)}
 ver=6.1
 targets=(security/keys/ security/integrity/ drivers/md/dm-crypt.o)
@@ -61,7 +63,7 @@ debian_config() {
 		echo "$c"
 		return
 	fi
-	deb=$(newest "$TEK_CACHE"/stock/"$ver".0-*-amd64/debs/linux-image-"$ver".0-*-amd64_*.deb)
+	deb=$(newest "$TKH_CACHE"/stock/"$ver".0-*-amd64/debs/linux-image-"$ver".0-*-amd64_*.deb)
 	[ -n "$deb" ] || die "no Debian $ver config: apt install linux-headers-amd64, or set DEBIAN_CONFIG"
 	tmp=$cache/debian-stock-config
 	rm -rf "$tmp" && mkdir -p "$tmp"
@@ -85,19 +87,6 @@ wanted=(
 	CONFIG_ENCRYPTED_KEYS=y CONFIG_EVM=y CONFIG_DM_CRYPT=m CONFIG_IMA=y
 )
 
-# worktree NAME COMMIT-ISH: a detached worktree of the base repository.
-worktree() {
-	local t=$cache/debian-src-$1
-	if [ ! -e "$t/.git" ]; then
-		rm -rf "$t"
-		git -C "$base" worktree prune
-		git -C "$base" worktree add -q --detach "$t" base
-	fi
-	git -C "$t" am --abort >/dev/null 2>&1 || true
-	git -C "$t" checkout -q -f --detach base
-	git -C "$t" clean -q -fdx
-	echo "$t"
-}
 
 # configure TREE OBJ LOG: Debian's config + overrides, olddefconfig; the
 # Kconfig output (its warnings) in LOG; fails when a wanted option is lost.
@@ -146,7 +135,7 @@ build() {
 	t0=$(date +%s)
 	configure "$tree" "$obj" "$cache/debian-log-$name-config"
 	[ -n "$config_only" ] && return
-	if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" prepare \
+	if ! t_ccache nice make -C "$tree" O="$obj" -j"$jobs" prepare \
 		>"$cache/debian-log-$name-prepare" 2>&1; then
 		tail -30 "$cache/debian-log-$name-prepare" >&2
 		die "$name: make prepare failed ($cache/debian-log-$name-prepare)"
@@ -159,7 +148,7 @@ build() {
 		else
 			rm -f "$obj/$d"
 		fi
-		if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" "$d" \
+		if ! t_ccache nice make -C "$tree" O="$obj" -j"$jobs" "$d" \
 			>"$cache/debian-log-$name-${d//\//_}" 2>&1; then
 			grep -E 'error|Error' "$cache/debian-log-$name-${d//\//_}" | head -20 >&2
 			die "$name: $d failed ($cache/debian-log-$name-${d//\//_})"
@@ -176,10 +165,11 @@ dcfg=$(debian_config)
 log "Debian config: $dcfg ($(sed -n 's/^# Linux.* \([0-9.]*\) Kernel Configuration/\1/p' "$dcfg"))"
 mkdir -p "$cache"
 
-tb=$(worktree base)
-tp=$(worktree patched)
-for p in "$dir"/0*.patch; do
-	case $p in */0000-cover-letter.patch) continue ;; esac
+tb=$cache/debian-src-base
+tp=$cache/debian-src-patched
+series_worktree "$base" "$tb"
+series_worktree "$base" "$tp"
+for p in $(series_patches "$dir"); do
 	git -C "$tp" am -q --whitespace=error "$p" || {
 		git -C "$tp" am --abort || true
 		die "git am ${p##*/} failed"

@@ -25,14 +25,16 @@
 # (tests/qemu/common.sh). The configured trees are cached in
 # ~/.cache/tek/series/obj-VER-VARIANT.
 set -euo pipefail
-if [ -z "${TEK_HEAVY_HELD:-}" ]; then
-	TEK_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
+if [ -z "${TKH_HEAVY_HELD:-}" ]; then
+	TKH_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=../../tests/qemu/common.sh
 . "$top/tests/qemu/common.sh"
-cache=$TEK_CACHE/series
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
+cache=$TKH_CACHE/series
 variants=${SERIES_VARIANTS:-y m mix}
 link=${SERIES_LINK:-1}
 jobs=${JOBS:-$(nproc)}
@@ -53,7 +55,7 @@ note() { summary+=("$*"); log "$*"; }
 kmake() {
 	local obj=$1
 	shift
-	tk_ccache nice make -s -C "$tree" O="$obj" -j"$jobs" "$@"
+	t_ccache nice make -s -C "$tree" O="$obj" -j"$jobs" "$@"
 }
 
 # configure VARIANT OBJ: tinyconfig + check.config (+ the variant's changes)
@@ -121,18 +123,10 @@ check_version() {
 	ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir (make series)"
 	base=$("$here/mkseries.sh" --base "$ver")
 	tree=$cache/check-$ver
-	if [ ! -e "$tree/.git" ]; then
-		rm -rf "$tree"
-		git -C "$base" worktree prune
-		git -C "$base" worktree add -q --detach "$tree" base
-	fi
-	git -C "$tree" am --abort >/dev/null 2>&1 || true
-	git -C "$tree" checkout -q -f --detach base
-	git -C "$tree" clean -q -fdx
+	series_worktree "$base" "$tree"
 
 	# 1. checkpatch
-	for p in "$dir"/0*.patch; do
-		case $p in */0000-cover-letter.patch) continue ;; esac
+	for p in $(series_patches "$dir"); do
 		# /usr/bin first: spdxcheck.py needs Debian's python3-ply and
 		# python3-git, not another python3 on PATH
 		out=$( (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
@@ -174,8 +168,7 @@ check_version() {
 	done
 
 	# 3. patch by patch
-	for p in "$dir"/0*.patch; do
-		case $p in */0000-cover-letter.patch) continue ;; esac
+	for p in $(series_patches "$dir"); do
 		step=$(basename "$p" | cut -c1-4)
 		if ! git -C "$tree" am -q --whitespace=error "$p"; then
 			note "$ver $step: FAIL git am"

@@ -18,14 +18,14 @@
 # ~/.cache/tek/series/debian-pkg/ (make puts them next to the object tree),
 # the log in debian-pkg/build.log.
 set -euo pipefail
-if [ -z "${TEK_HEAVY_HELD:-}" ]; then
-	TEK_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
+if [ -z "${TKH_HEAVY_HELD:-}" ]; then
+	TKH_HEAVY_HELD=1 exec flock /tmp/heavy.lock "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=../../tests/qemu/common.sh
 . "$top/tests/qemu/common.sh"
-cache=$TEK_CACHE/series
+cache=$TKH_CACHE/series
 jobs=${JOBS:-$(nproc)}
 pkg=$cache/debian-pkg
 obj=$pkg/obj
@@ -53,7 +53,7 @@ for l in CONFIG_TRUSTED_KEYS=y CONFIG_ENCRYPTED_KEYS=y CONFIG_EVM=y CONFIG_DM_CR
 	grep -qx "$l" "$obj/.config" || die "$obj/.config lost $l"
 done
 log "building $(make -s -C "$tree" O="$obj" "${kv[@]}" kernelrelease) packages in $obj (log: $pkg/build.log)"
-if ! tk_ccache nice make -C "$tree" O="$obj" -j"$jobs" "${kv[@]}" bindeb-pkg >"$pkg/build.log" 2>&1; then
+if ! t_ccache nice make -C "$tree" O="$obj" -j"$jobs" "${kv[@]}" bindeb-pkg >"$pkg/build.log" 2>&1; then
 	tail -30 "$pkg/build.log" >&2
 	die "bindeb-pkg failed ($pkg/build.log)"
 fi

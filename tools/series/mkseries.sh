@@ -28,7 +28,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tools/series
-cache=${TEK_CACHE:-$HOME/.cache/tek}/series
+cache=${TKH_CACHE:-$HOME/.cache/tek}/series
 out=${SERIES_OUT:-$top/build/series}
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(6.1 6.12)
@@ -38,6 +38,8 @@ email="maintainers@users.noreply.a-seed-55c5cf52.example"
 
 log() { echo "mkseries: $*" >&2; }
 die() { log "$*"; exit 1; }
+# shellcheck source=worktree.sh
+. "$here/worktree.sh"
 
 # base_repo VER: prints the base repository's path; made once.
 base_repo() {
@@ -96,7 +98,7 @@ EOF
 emit() {
 	local src=$top/src/$1 dst=$tree/$2 rc=0
 	mkdir -p "$(dirname "$dst")"
-	"$unifdef" -UTK_OUT_OF_TREE $tk_have "$src" >"$dst" || rc=$?
+	"$unifdef" -UTK_OUT_OF_TREE $t_have "$src" >"$dst" || rc=$?
 	[ $rc -le 1 ] || die "unifdef failed on $1"
 	if grep -q 'ENCRYPTED_EXPORT' "$dst"; then
 		sed -i -e 's/\bENCRYPTED_EXPORT_GPL(/EXPORT_SYMBOL_GPL(/' \
@@ -162,20 +164,14 @@ gen() {
 	base=$(base_repo "$ver")
 	unifdef=$(unifdef_bin "$base")
 	tree=$cache/gen-$ver
-	if [ ! -d "$tree/.git" ] && [ ! -f "$tree/.git" ]; then
-		rm -rf "$tree"
-		git -C "$base" worktree prune
-		git -C "$base" worktree add -q --detach "$tree" base
-	fi
-	git -C "$tree" checkout -q -f --detach base
-	git -C "$tree" clean -q -fdx
+	series_worktree "$base" "$tree"
 	git -C "$tree" config user.name "$name"
 	git -C "$tree" config user.email "$email"
 
 	# The probes of src/compat/Kbuild.include, on the base tree.
-	tk_have=-UTK_HAVE_TPM_BUF_LENGTH
+	t_have=-UTK_HAVE_TPM_BUF_LENGTH
 	grep -qsw tpm_buf_init_sized "$tree/include/linux/tpm.h" &&
-		tk_have=-DTK_HAVE_TPM_BUF_LENGTH
+		t_have=-DTK_HAVE_TPM_BUF_LENGTH
 	have_linux_unaligned=
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
 	local has_have_trusted=

@@ -5,15 +5,15 @@
 # same boot, alternated in rounds (ours ref lib, then lib ours ref, then ref
 # lib ours, ...; lib is ours with accel=0: the AES and SHA-256 libraries
 # whatever the kernel has), and a user key add of the same sizes as the
-# floor of "new". tests/tools/encbench.c
+# floor of "new". tests/guest/tools/encbench.c
 # does the operations and prints "# bench IMPL OP SIZE OPS NS" lines for
 # tests/qemu/bench-enc.sh, "# crypto ..." lines say what the CPU has and
 # which drivers ran; the results only say that every run worked.
 here=${0%/*}
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
-# shellcheck source=../encrypted/enc.inc
-. "$here/../encrypted/enc.inc"
+# shellcheck source=../lib/encrypted.sh
+. "$here/../lib/encrypted.sh"
 
 # tk.bench_ms=MS on the kernel command line: time per measurement;
 # tk.bench_runs=N: rounds (each implementation runs once a round).
@@ -33,7 +33,7 @@ while [ "$r" -lt "$RUNS" ]; do
 done
 
 t_plan $((3 * RUNS + 1))
-if [ "$TK_KERNEL" != test ] || [ -z "$TK_REF" ]; then
+if [ "$TKH_KERNEL" != test ] || [ -z "$TKH_REF" ]; then
 	t_skip_rest "needs the test kernel with the in-tree encrypted-keys.ko"
 	exit 0
 fi
@@ -50,14 +50,14 @@ for f in aes ssse3 avx avx2 sha_ni; do
 done
 echo "# crypto cpu:${have:- none of aes ssse3 avx avx2 sha_ni}"
 
-# bench_load IMPL: ek_mods for ours and ref; lib is ours with accel=0.
+# bench_load IMPL: t_mods_load, for ours and ref; lib is ours with accel=0.
 bench_load() {
 	case $1 in
 	lib)
-		ek_mods ours || return 1
-		rmmod encrypted_keys && insmod "$TK_MODS/encrypted-keys.ko" accel=0
+		t_mods_load ref ours || return 1
+		rmmod encrypted_keys && insmod "$TKH_MODS/encrypted-keys.ko" accel=0
 		;;
-	*) ek_mods "$1" ;;
+	*) t_mods_load ref "$1" ;;
 	esac
 }
 
@@ -71,8 +71,8 @@ for impl in $order; do
 	# $impl on the module list must be what is loaded, or the ratio lies.
 	want=$impl
 	[ "$impl" != lib ] || want=ours
-	if [ "$(ek_loaded_impl)" != "$want" ]; then
-		t_fail "$impl, run $round: $MS ms per measurement" "loaded: $(ek_loaded_impl)"
+	if [ "$(t_enc_loaded_impl)" != "$want" ]; then
+		t_fail "$impl, run $round: $MS ms per measurement" "loaded: $(t_enc_loaded_impl)"
 		continue
 	fi
 	if out=$(encbench bench "$impl" "$MS" 2>&1); then
@@ -94,4 +94,4 @@ dmesg | sed -n 's/.*encrypted_keys: \(SHA-256: .*\)/# crypto ours: \1/p' | sort 
 awk -F' *: ' '$1 == "name" { n = $2 } $1 == "driver" { d = $2 }
 	$1 == "priority" && (n == "cbc(aes)" || n == "hmac(sha256)" || n == "sha256") {
 		print "# crypto alg " n " " d " " $2 }' /proc/crypto
-mods_none
+t_mods_none

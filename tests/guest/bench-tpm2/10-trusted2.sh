@@ -8,16 +8,16 @@
 # number); the host counts the commands between markers in swtpm's log.
 # Latency: each operation N times a round, "# bench-tpm2 IMPL OP N MS" lines.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-10}
 KH=keyhandle=0x81000001
 
 t_plan 3
-if [ "$TK_TPM" != 2.0 ] || [ -z "$TK_REF" ] || ! tk2_srk_present; then
+if [ "$TKH_TPM" != 2.0 ] || [ -z "$TKH_REF" ] || ! t_tpm2_srk_present; then
 	t_skip_n 3 "needs a TPM 2.0 with an SRK and the in-tree module"
 	exit 0
 fi
@@ -46,22 +46,22 @@ repeat() {
 }
 
 counts() {
-	tk_mods ours || return 1
+	t_mods_load ours ref-if-any || return 1
 	# the module's first use checks the parent and starts the session it
 	# then keeps (ReadPublic, StartAuthSession): not counted
-	tk_add w "new 32 $KH" &&
-	seg 0 ours new-kh tk_add a "new 32 $KH" && ba=$(tk_blob a) &&
-	seg 1 ours load-kh tk_add a2 "load $ba" &&
-	seg 2 ours update tk_updates a "$KH" &&
-	seg 3 ours new-default tk_add d "new 32" &&
-	seg 4 ours new-primary tk_add o "new 32 keyhandle=0x40000001" && bo=$(tk_blob o) &&
-	seg 5 ours load-primary tk_add o2 "load $bo" &&
-	seg 6 ours new-pcrs tk_add p "new 32 pcrs=sha256:16" && bp=$(tk_blob p) &&
-	seg 7 ours load-pcrs tk_add p2 "load $bp" &&
-	tk_mods ref &&
-	seg 8 ref new-kh tk_add r "new 32 $KH" && br=$(tk_blob r) &&
-	seg 9 ref load-kh tk_add r2 "load $br" &&
-	seg 10 ref update tk_updates r "$KH" &&
+	t_key_add trusted w "new 32 $KH" &&
+	seg 0 ours new-kh t_key_add trusted a "new 32 $KH" && ba=$(t_key_blob trusted a) &&
+	seg 1 ours load-kh t_key_add trusted a2 "load $ba" &&
+	seg 2 ours update t_updates a "$KH" &&
+	seg 3 ours new-default t_key_add trusted d "new 32" &&
+	seg 4 ours new-primary t_key_add trusted o "new 32 keyhandle=0x40000001" && bo=$(t_key_blob trusted o) &&
+	seg 5 ours load-primary t_key_add trusted o2 "load $bo" &&
+	seg 6 ours new-pcrs t_key_add trusted p "new 32 pcrs=sha256:16" && bp=$(t_key_blob trusted p) &&
+	seg 7 ours load-pcrs t_key_add trusted p2 "load $bp" &&
+	t_mods_load ref ref-if-any &&
+	seg 8 ref new-kh t_key_add trusted r "new 32 $KH" && br=$(t_key_blob trusted r) &&
+	seg 9 ref load-kh t_key_add trusted r2 "load $br" &&
+	seg 10 ref update t_updates r "$KH" &&
 	marker 11
 }
 
@@ -69,7 +69,7 @@ counts() {
 round() {
 	_b=$ba
 	[ "$1" = ref ] && _b=$br
-	tk_mods "$1" || return 1
+	t_mods_load "$1" ref-if-any || return 1
 	repeat "$1" new-kh "keyctl add trusted n%I 'new 32 $KH' @u" &&
 	repeat "$1" load-kh "keyctl add trusted l%I 'load $_b' @u" &&
 	repeat "$1" update "keyctl update \$(keyctl search @u trusted n0) 'update $KH'" &&
@@ -80,7 +80,7 @@ round() {
 # guest's caches) weighs on both alike; then ours' own operations.
 latency() {
 	round ours && round ref && round ours && round ref || return 1
-	tk_mods ours &&
+	t_mods_load ours ref-if-any &&
 	repeat ours new-default "keyctl add trusted d%I 'new 32' @u" &&
 	repeat ours new-primary "keyctl add trusted o%I 'new 32 keyhandle=0x40000001' @u" &&
 	repeat ours load-primary "keyctl add trusted q%I 'load $bo' @u" &&
@@ -102,5 +102,5 @@ else
 	t_fail "2 x $N of each operation, ours and in-tree alternating" "$(cat /tmp/bench-tpm2.err)"
 fi
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
-mods_none
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
+t_mods_none

@@ -11,18 +11,18 @@
 # swtpm's log and names the segments from the "# seg s IMPL OP" lines.
 # Latency: "# bench IMPL OP N MS" lines for tests/qemu/bench.sh, 2 rounds each.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 # tk.bench_n=N on the kernel command line (tests/qemu/bench.sh sets it).
 N=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-20}
 # The in-tree TPM 2.0 code has no default parent: both get the SRK.
 KH=
-[ "$TK_TPM" = 2.0 ] && KH=" keyhandle=0x81000001"
+[ "$TKH_TPM" = 2.0 ] && KH=" keyhandle=0x81000001"
 
 t_plan 5
-if [ -z "$TK_REF" ] || [ ! -c /dev/tpm0 ]; then
+if [ -z "$TKH_REF" ] || [ ! -c /dev/tpm0 ]; then
 	t_skip_n 5 "needs a TPM and the in-tree reference on this kernel: no ratio to report"
 	exit 0
 fi
@@ -32,11 +32,11 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # marker S: one TPM command that reads PCR S and nothing else.
 marker() {
-	if [ "$TK_TPM" = 2.0 ]; then
+	if [ "$TKH_TPM" = 2.0 ]; then
 		cat /sys/class/tpm/tpm0/pcr-sha256/"$1" >/dev/null
 	else
 		# TPM_PCRRead: tag RQU_COMMAND, size 14, ordinal 0x15, pcrIndex
-		_m=$(tk1_tpm "00c10000000e00000015$(printf %08x "$1")") &&
+		_m=$(t_tpm1_send "00c10000000e00000015$(printf %08x "$1")") &&
 			[ "$(echo "$_m" | cut -c13-20)" = 00000000 ]
 	fi
 }
@@ -56,12 +56,12 @@ seg() {
 counts() {
 	_cs=0
 	for _ci in ours ref; do
-		tk_mods $_ci && tk_add w "new 32$KH" || return 1
-		seg $_cs $_ci new tk_add c "new 32$KH" && _cb=$(tk_blob c) &&
-			seg $((_cs + 1)) $_ci load tk_add c2 "load $_cb$KH" &&
-			seg $((_cs + 2)) $_ci update keyctl update "$(tk_id c)" "update$KH" &&
+		t_mods_load $_ci ref-if-any && t_key_add trusted w "new 32$KH" || return 1
+		seg $_cs $_ci new t_key_add trusted c "new 32$KH" && _cb=$(t_key_blob trusted c) &&
+			seg $((_cs + 1)) $_ci load t_key_add trusted c2 "load $_cb$KH" &&
+			seg $((_cs + 2)) $_ci update keyctl update "$(t_key_id trusted c)" "update$KH" &&
 			marker $((_cs + 3)) || return 1
-		tk_drop w c c2
+		t_drop w c c2
 		_cs=$((_cs + 4))
 	done
 }
@@ -84,9 +84,9 @@ op_update() { keyctl update "$_id" "update$KH"; }
 
 # measure IMPL: N x new, N x load, N x update; print the lines.
 measure() {
-	_dir=$TK_MODS
-	[ "$1" = ref ] && _dir=$TK_REF
-	mods_none && mod_insmod "$_dir" trusted.ko || return 1
+	_dir=$TKH_MODS
+	[ "$1" = ref ] && _dir=$TKH_REF
+	t_mods_none && t_mod_insmod "$_dir" trusted.ko || return 1
 	keyctl newring bench @s >/dev/null || return 1
 	_r=$(keyctl search @s keyring bench) || return 1
 	timed "$1" new op_new || return 1
@@ -105,8 +105,8 @@ if counts 2>/tmp/bench.err; then
 else
 	t_fail "one new, load, update each between markers, ours and in-tree" "$(cat /tmp/bench.err)"
 fi
-tk_drop w c c2
-mods_none
+t_drop w c c2
+t_mods_none
 
 # Rounds alternate between the modules, so that drift (the host's load, the
 # keyrings) weighs on both alike: ours, ref, ours, ref.
@@ -119,4 +119,4 @@ for round in "1 ours" "1 ref" "2 ours" "2 ref"; do
 		t_fail "round ${round% *}, $impl: $N x new, load, update" "$out"
 	fi
 done
-mods_none
+t_mods_none

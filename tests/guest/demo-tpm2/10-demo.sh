@@ -21,10 +21,10 @@
 # shellcheck disable=SC2016,SC2094  # command lines shown, then eval'd; state names = file names
 # shellcheck source=/dev/null
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/../relay/rl.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require tpm 2.0
 t_require disk
@@ -98,7 +98,7 @@ refuse() {
 # tpmbus mark LABEL | scan HEX [LABEL] | sniff ORD [LABEL] | tamper RULES |
 # disarm: tests/relay/relay.py's control command, sent through /dev/tpm0.
 tpmbus() {
-	_a=$(rl_ctl "$*") || { echo "tpmbus: no relay" >&2; return 1; }
+	_a=$(t_relay_ctl "$*") || { echo "tpmbus: no relay" >&2; return 1; }
 	case $_a in error*) echo "tpmbus: $_a" >&2; return 1 ;; esac
 	echo "$_a"
 }
@@ -115,30 +115,30 @@ sniffed32() {
 # lockout_counter: the TPM's failed-authorisation count
 # (tpm2_getcap properties-variable: TPM2_PT_LOCKOUT_COUNTER).
 lockout_counter() {
-	_r=$(tk2_tpm "$(tk2_cmd 8001 0000017a 000000060000020e00000001)")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "GetCapability: $_r" >&2; return 1; }
+	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000017a 000000060000020e00000001)")
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "GetCapability: $_r" >&2; return 1; }
 	echo "lockoutCounter $((0x$(echo "$_r" | cut -c47-54)))"
 }
 # pcr_extend N: TPM2_PCR_Extend of PCR N with SHA-256("x") (tpm2_pcrextend).
 pcr_extend() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000182 "000000$(printf %02x "$1")0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Extend: $_r" >&2; return 1; }
-	echo "PCR $1 (sha256): $(tk2_pcr "$1")"
+	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000182 "000000$(printf %02x "$1")0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Extend: $_r" >&2; return 1; }
+	echo "PCR $1 (sha256): $(t_tpm2_pcr "$1")"
 }
 
 # The modules: our trusted.ko (and ecdh_generic, which the salted sessions
 # need: busybox's modprobe does not resolve the crypto alias), dm-crypt.
 load_mods() {
 	grep -q 'ecdh-nist-p256' /proc/crypto || modprobe ecdh_generic 2>/dev/null
-	mods_load ours ours >/dev/null 2>&1 || return 1
+	t_mods_load ours ours >/dev/null 2>&1 || return 1
 	modprobe dm-crypt 2>/dev/null
 	modprobe crc32c_generic 2>/dev/null	# (ext4 asks for "crc32c" by alias)
 	modprobe ext4 2>/dev/null
 	grep -q '^trusted ' /proc/modules && grep -q '^dm_crypt ' /proc/modules
 }
-why=$(rl_why)
+why=$(t_relay_why)
 [ -z "$why" ] || t_skip_all "$why"
-load_mods || t_bail "load trusted.ko, dm-crypt and ext4" "$(mods_load ours ours 2>&1)"
+load_mods || t_bail "load trusted.ko, dm-crypt and ext4" "$(t_mods_load ours ours 2>&1)"
 say "(Debian kernel $(uname -r), our trusted.ko loaded; a TPM 2.0 with its SRK at 0x81000001; every TPM command goes through the recording relay)"
 
 phase1() {
@@ -149,7 +149,7 @@ phase1() {
 		"keyctl add trusted kmk \"new 32 $KH blobauth=$BA logon=demo:disk\" @u"
 	kmk=$_out
 	expect "the blob" "keyctl pipe $kmk > kmk.blob; wc -c < kmk.blob"
-	state_save kmk.blob <kmk.blob
+	t_state_save kmk.blob <kmk.blob
 	say "  # the key bytes are nowhere in user space (logon=: dm-crypt only); a sniffer learns"
 	say "  # them from a load without sessions (sessions=0, what the in-tree module sends):"
 	run "tpmbus mark load0"
@@ -188,7 +188,7 @@ phase1() {
 	else
 		bad "GetRandom's reply crossed encrypted" "${G:-no 32-byte GetRandom reply}"
 	fi
-	tk_drop kmk0 kmk1
+	t_drop kmk0 kmk1
 	shows "with our sessions the key and its blobauth never cross the TPM bus (0 messages); the in-tree behaviour (sessions=0) hands both to anyone on the bus"
 	step_end
 
@@ -196,8 +196,8 @@ phase1() {
 	step 2 "keys under it: an encrypted key, a dm-crypt volume, a file"
 	if run "keyctl add encrypted evm \"new trusted:kmk 32\" @u > evm.id && keyctl pipe \$(cat evm.id) > evm.blob && cut -c1-60 evm.blob"; then
 		ok "an encrypted key under kmk"
-		state_save evm.blob <evm.blob
-	elif keytype_builtin encrypted; then
+		t_state_save evm.blob <evm.blob
+	elif t_keytype_builtin encrypted; then
 		say "  # Debian's kernel has the encrypted type built in, compiled without trusted keys"
 		say "  # (CONFIG_TRUSTED_KEYS unset): it cannot use a trusted master. dm-crypt takes the"
 		say "  # sealed key itself, as a logon key (logon=demo:disk above):"
@@ -226,7 +226,7 @@ dk_close() {
 }
 
 phase2() {
-	state_get kmk.blob >kmk.blob || t_skip_all "boot 1 saved no blob"
+	t_state_get kmk.blob >kmk.blob || t_skip_all "boot 1 saved no blob"
 	# 3 ------------------------------------------------------------------
 	step 3 "reboot: the blob loads, the volume opens, the file reads back"
 	expect "the blob loads (with its blobauth)" \
@@ -242,13 +242,13 @@ phase2() {
 	dk_close
 	refuse "a wrong blobauth does not load it" \
 		"keyctl add trusted kmkx \"load \$(cat kmk.blob) $KH blobauth=$BAX\" @u"
-	tk2_da_reset >/dev/null 2>&1
+	t_tpm2_da_reset >/dev/null 2>&1
 	shows "after a reboot the same TPM unseals the blob and the volume opens: the disk needs this machine's TPM (and the blobauth)"
 	step_end
 
 	# 4 ------------------------------------------------------------------
 	step 4 "a signed policy: the key follows a PCR change without a reseal"
-	if ! command -v trusted-policy >/dev/null || [ -z "$(tk2_pcr $P)" ]; then
+	if ! command -v trusted-policy >/dev/null || [ -z "$(t_tpm2_pcr $P)" ]; then
 		bad "trusted-policy and PCR $P" "not in this initramfs"
 	else
 		expect "the signer's public key" \
@@ -265,15 +265,15 @@ phase2() {
 			"echo \"$P: \$(tr A-F a-f < /sys/class/tpm/tpm0/pcr-sha256/$P)\" > pcr.txt && trusted-policy add --signer $KEYS/ec.pem --pcrs sha256:$P --pcr-values pcr.txt --name boot2 pk1.blob pk2.blob && echo approved"
 		expect "the same blob loads with it, no reseal" "keyctl add trusted pk2 \"load \$(cat pk2.blob)\" @u"
 		b0=$(cat pk.blob) b2=$(cat pk2.blob)
-		if [ "$(tk2_der_get "$b2" 04 2)" = "$(tk2_der_get "$b0" 04 2)" ] &&
-			[ -n "$(tk2_der_get "$b0" 04 2)" ]; then
+		if [ "$(t_tpm2_der_get "$b2" 04 2)" = "$(t_tpm2_der_get "$b0" 04 2)" ] &&
+			[ -n "$(t_tpm2_der_get "$b0" 04 2)" ]; then
 			say "  (the sealed object in pk2.blob is byte for byte the one new made)"
 			ok "the same TPM object: nothing resealed"
 		else
 			bad "the same TPM object: nothing resealed"
 		fi
 		# A PIN: blobauth= on a pcrs= key; a wrong try counts.
-		tk2_da_reset >/dev/null 2>&1 && tk2_da_params 32 600 600 >/dev/null 2>&1
+		t_tpm2_da_reset >/dev/null 2>&1 && t_tpm2_da_params 32 600 600 >/dev/null 2>&1
 		expect "a key with a PIN (blobauth=) and a PCR policy" \
 			"keyctl add trusted pin \"new 32 $KH pcrs=sha256:$P blobauth=4711\" @u && keyctl pipe \$(keyctl search @u trusted pin) > pin.blob; lockout_counter"
 		refuse "a wrong PIN is refused" "keyctl add trusted pinx \"load \$(cat pin.blob) $KH blobauth=0815\" @u"
@@ -283,7 +283,7 @@ phase2() {
 			bad "the TPM counted the wrong try" "$_out"
 		fi
 		expect "the right PIN loads it" "keyctl add trusted pin2 \"load \$(cat pin.blob) $KH blobauth=4711\" @u"
-		tk2_da_restore >/dev/null 2>&1
+		t_tpm2_da_restore >/dev/null 2>&1
 	fi
 	shows "a key sealed to a signer survives a PCR change: a new signed approval, not a reseal; old approvals stop working; a PIN's wrong tries count toward the TPM's lockout"
 	step_end
@@ -293,13 +293,13 @@ phase2() {
 	K=
 	run "tpmbus mark forged"
 	expect "the relay will forge the next Unseal reply (one byte of outData)" "tpmbus tamper 15e:flip=16"
-	tk2_dmesg_mark
+	t_tpm2_dmesg_mark
 	refuse "a load given the forged reply is refused" \
 		"keyctl add trusted kmkf \"load \$(cat kmk.blob) $KH blobauth=$BA\" @u"
 	e=$_out
 	run "tpmbus disarm"
-	if [ "$_out" = "fired 1" ] && rl_errno_ok "$e" >/dev/null && key_absent trusted kmkf; then
-		ok "refused ($(rl_errno_ok "$e")), no key made"
+	if [ "$_out" = "fired 1" ] && t_relay_errno_ok "$e" >/dev/null && t_key_absent trusted kmkf; then
+		ok "refused ($(t_relay_errno_ok "$e")), no key made"
 	else
 		bad "refused, no key made" "$_out; $e"
 	fi
@@ -316,9 +316,9 @@ phase2() {
 	step_end
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1) phase1 ;;
 2) phase2 ;;
-*) t_skip_all "phase $TK_PHASE: nothing to do" ;;
+*) t_skip_all "phase $TKH_PHASE: nothing to do" ;;
 esac
 dk_close

@@ -11,11 +11,11 @@
 # every step is also a test point.
 # shellcheck disable=SC2094  # state names equal to file names
 # shellcheck source=/dev/null
-. "$TK_LIB"
+. "$TKH_LIB"
 
 mkdir -p /tmp/demo && cd /tmp/demo || exit 1
 opts=
-[ "$TK_TPM" = 2.0 ] && opts=" keyhandle=0x81000001"
+[ "$TKH_TPM" = 2.0 ] && opts=" keyhandle=0x81000001"
 
 # run CMDLINE: echo it, run it (eval), echo its output; long lines shortened.
 _out=
@@ -40,17 +40,17 @@ step() {
 	fi
 }
 
-impl=${TK_IMPL:-ours}
+impl=${TKH_IMPL:-ours}
 load_mods() {
 	if [ "$impl" = ref ]; then
 		echo "# (the in-tree trusted.ko and encrypted-keys.ko of this kernel)"
-		mods_ref
-	elif keytype_builtin encrypted; then
+		t_mods_ref
+	elif t_keytype_builtin encrypted; then
 		echo "# (our trusted.ko; this kernel's own, built-in, encrypted key type)"
-		mods_ours
+		t_mods_load ours ours
 	else
 		echo "# (our trusted.ko and encrypted-keys.ko)"
-		mods_ours
+		t_mods_load ours ours
 	fi
 }
 
@@ -59,7 +59,7 @@ load_mods() {
 # without trusted keys (CONFIG_TRUSTED_KEYS unset): it takes no trusted
 # master (keyctl pipe of such a key: EOPNOTSUPP).
 no_trusted_masters() {
-	keytype_builtin encrypted && [ "$TK_KERNEL" != test ]
+	t_keytype_builtin encrypted && [ "$TKH_KERNEL" != test ]
 }
 builtin_note() {
 	echo "#   (Debian's kernel has the encrypted type built in, compiled without trusted"
@@ -68,7 +68,7 @@ builtin_note() {
 	echo "#   then the dm-crypt key :32:logon:demo:disk; make demo shows it on a TPM 2.0.)"
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1)
 	t_plan 5
 	if load_mods; then t_ok "load the $impl modules"; else t_fail "load the $impl modules"; t_skip_rest "no modules"; exit 0; fi
@@ -77,11 +77,11 @@ case $TK_PHASE in
 	step "it is in the user keyring" "keyctl show @u"
 	step "print its sealed blob" "keyctl print $kmk"
 	step "save the blob" "keyctl pipe $kmk > kmk.blob; wc -c < kmk.blob"
-	state_save kmk.blob <kmk.blob
+	t_state_save kmk.blob <kmk.blob
 	;;
 2)
 	t_plan 8
-	state_get kmk.blob >kmk.blob
+	t_state_get kmk.blob >kmk.blob
 	echo "# (rebooted; kmk.blob was carried over)"
 	if load_mods; then t_ok "load the $impl modules"; else t_fail "load the $impl modules"; t_skip_rest "no modules"; exit 0; fi
 	step "load the trusted key from its blob" "keyctl add trusted kmk \"load \$(cat kmk.blob)$opts\" @u"
@@ -90,12 +90,12 @@ case $TK_PHASE in
 	step "update it: reseal" "keyctl update $kmk \"update\""
 	step "print it again: a new blob" "keyctl print $kmk"
 	step "save the new blob" "keyctl pipe $kmk > kmk.blob; wc -c < kmk.blob"
-	state_save kmk.blob <kmk.blob
+	t_state_save kmk.blob <kmk.blob
 	if no_trusted_masters; then
 		if run "keyctl add encrypted evm \"new trusted:kmk 32\" @u > evm.id && keyctl pipe \$(cat evm.id) > evm.blob"; then
 			t_ok "an encrypted key under it"
 			step "save the encrypted blob" "cat evm.blob; echo"
-			state_save evm.blob <evm.blob
+			t_state_save evm.blob <evm.blob
 		else
 			builtin_note
 			t_ok "an encrypted key under it: refused by this kernel's built-in type, as expected"
@@ -105,13 +105,13 @@ case $TK_PHASE in
 		step "an encrypted key under it" "keyctl add encrypted evm \"new trusted:kmk 32\" @u"
 		evm=$_out
 		step "save the encrypted blob" "keyctl pipe $evm > evm.blob; cat evm.blob; echo"
-		state_save evm.blob <evm.blob
+		t_state_save evm.blob <evm.blob
 	fi
 	;;
 *)
 	t_plan 5
-	state_get kmk.blob >kmk.blob
-	if ! state_get evm.blob >evm.blob 2>/dev/null; then
+	t_state_get kmk.blob >kmk.blob
+	if ! t_state_get evm.blob >evm.blob 2>/dev/null; then
 		echo "# (rebooted; kmk.blob was carried over)"
 		if load_mods; then t_ok "load the $impl modules"; else t_fail "load the $impl modules"; t_skip_rest "no modules"; exit 0; fi
 		step "load the trusted key" "keyctl add trusted kmk \"load \$(cat kmk.blob)$opts\" @u"

@@ -9,21 +9,21 @@
 # and invalidate of the trusted key revoke it; bad values are EINVAL, a
 # taken description EEXIST, and a failed add leaves no logon key behind.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/disk.sh"
 
 t_require phase 1
 t_require disk
 t_require cmd dmsetup
 t_require tpm any
 t_require impl
-dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
-O=$(dk_opts)
-dk_unmap dk10
+t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+O=$(t_disk_opts)
+t_disk_unmap dk10
 
 t_check "new 32 logon=tk:t10 into @u" keyctl add trusted t10 "new 32 logon=tk:t10 $O" @u
-tid=$(dk_id trusted t10)
-lid=$(dk_id logon tk:t10)
+tid=$(t_disk_id trusted t10)
+lid=$(t_disk_id logon tk:t10)
 t_check "the logon key tk:t10 is in the session keyring, root's" sh -c "
 	keyctl rdescribe @s | grep -q '^keyring;' &&
 	keyctl describe @s | grep -q . &&
@@ -31,9 +31,9 @@ t_check "the logon key tk:t10 is in the session keyring, root's" sh -c "
 	keyctl list @s | grep -q '^ *$lid: .* logon: tk:t10\$'"
 blob=$(keyctl pipe "$tid" 2>/dev/null)
 t_check "keyctl read/print/pipe: the blob of the trusted key, EOPNOTSUPP for the logon key" \
-	dk_no_read_path "$tid" "$lid" "$blob"
+	t_disk_no_read_path "$tid" "$lid" "$blob"
 
-sum=$(dk_write dk10 ":32:logon:tk:t10" "$DK_P20")
+sum=$(t_disk_write dk10 ":32:logon:tk:t10" "$T_DISK_P20")
 t_check "dm-crypt maps ':32:logon:tk:t10' and writes" [ -n "$sum" ]
 
 # Nobody may overwrite the logon key, its owner (root) included; update of
@@ -42,22 +42,22 @@ t_errno "keyctl update of the logon key: EACCES, root too" EACCES sh -c "
 	head -c 32 /dev/zero | keyctl pupdate '$lid'"
 kept() {
 	keyctl update "$tid" "update $O" >/dev/null &&
-		dk_reads dk10 :32:logon:tk:t10 "$DK_P20" "$sum"
+		t_disk_reads dk10 :32:logon:tk:t10 "$T_DISK_P20" "$sum"
 }
 t_check "keyctl update of the trusted key: the logon key still reads the data" kept
 
 renamed() {
 	keyctl update "$tid" "update $O logon=tk:t10b" >/dev/null &&
-		dk_reads dk10 :32:logon:tk:t10b "$DK_P20" "$sum" || return 1
+		t_disk_reads dk10 :32:logon:tk:t10b "$T_DISK_P20" "$sum" || return 1
 	! keyctl describe "$lid" >/dev/null 2>&1 || { echo "tk:t10 not revoked" >&2; return 1; }
 }
 t_check "update logon=tk:t10b: a new logon key with the secret, the old one revoked" renamed
-lid=$(dk_id logon tk:t10b)
+lid=$(t_disk_id logon tk:t10b)
 t_errno "keyctl revoke of the trusted key revokes its logon key" EKEYREVOKED sh -c "
 	keyctl revoke '$tid' && keyctl describe '$lid'"
 
 keyctl add trusted t10i "new 32 logon=tk:t10i $O" @u >/dev/null 2>&1
-iid=$(dk_id trusted t10i) lii=$(dk_id logon tk:t10i)
+iid=$(t_disk_id trusted t10i) lii=$(t_disk_id logon tk:t10i)
 # destroy (the garbage collector, after invalidate) revokes it
 gone() {
 	[ -n "$lii" ] && keyctl invalidate "$iid" || return 1
@@ -81,19 +81,19 @@ bad() {
 		fi
 		case $o in *"Invalid argument"*) ;; *) echo "logon=$v: $o" >&2; return 0 ;; esac
 	done
-	dk_id trusted t10bad >/dev/null && { echo "a key t10bad exists" >&2; return 0; }
+	t_disk_id trusted t10bad >/dev/null && { echo "a key t10bad exists" >&2; return 0; }
 	echo "x: Invalid argument" >&2
 	return 1
 }
 t_errno "bad logon= values are refused, nothing added" EINVAL bad
 
 keyctl add logon tk:taken "$(head -c 32 /dev/zero | tr '\0' x)" @s >/dev/null
-taken=$(dk_id logon tk:taken)
+taken=$(t_disk_id logon tk:taken)
 collide() {
 	keyctl add trusted t10c "new 32 $O logon=tk:taken" @u >/dev/null && return 0
-	[ "$(dk_id logon tk:taken)" = "$taken" ] || { echo "tk:taken replaced" >&2; return 0; }
+	[ "$(t_disk_id logon tk:taken)" = "$taken" ] || { echo "tk:taken replaced" >&2; return 0; }
 	keyctl describe "$taken" >/dev/null || { echo "tk:taken revoked" >&2; return 0; }
-	! dk_id trusted t10c >/dev/null || { echo "t10c added" >&2; return 0; }
+	! t_disk_id trusted t10c >/dev/null || { echo "t10c added" >&2; return 0; }
 	return 1
 }
 t_errno "a logon key of that description exists: EEXIST, it stays as it was" EEXIST collide
@@ -104,7 +104,7 @@ t_errno "a logon key of that description exists: EEXIST, it stays as it was" EEX
 noleft() {
 	keyctl add trusted t10q "new 32 $O" @u >/dev/null || return 0
 	keyctl add trusted t10q "new 32 $O logon=tk:t10q" @u >/dev/null && return 0
-	! dk_id logon tk:t10q >/dev/null || { echo "logon key tk:t10q left behind" >&2; return 0; }
+	! t_disk_id logon tk:t10q >/dev/null || { echo "logon key tk:t10q left behind" >&2; return 0; }
 	return 1
 }
 t_errno "an add refused after the logon key was made leaves no logon key" EINVAL noleft
@@ -120,4 +120,4 @@ t_check "update of a key whose logon key root invalidated works; logon=<same> ma
 	! keyctl search @s logon tk:t10r >/dev/null 2>&1 &&
 	keyctl update \$(keyctl search @s trusted t10r) 'update $O logon=tk:t10r' >/dev/null &&
 	keyctl describe \$(keyctl search @s logon tk:t10r) >/dev/null"
-dk_unmap dk10
+t_disk_unmap dk10

@@ -8,77 +8,77 @@
 # data and the in-tree trusted.ko loads the blob (and refuses logon=); on
 # the stock kernels dm-crypt refuses ":32:trusted:" (why logon= exists).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/disk.sh"
 
 t_require disk
 t_require cmd dmsetup
 t_require tpm any
 t_require impl
-dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
-O=$(dk_opts)
-dk_unmap dk20 dk20t
+t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+O=$(t_disk_opts)
+t_disk_unmap dk20 dk20t
 
 # trusted_spec: dm-crypt's own trusted-key path, where the kernel has one.
 trusted_spec() {
-	if [ "$TK_KERNEL" = test ]; then
-		dk_reads dk20t :32:trusted:p20 "$DK_P20" "$1"
+	if [ "$TKH_KERNEL" = test ]; then
+		t_disk_reads dk20t :32:trusted:p20 "$T_DISK_P20" "$1"
 	else
 		# the stock dm-crypt was built without trusted keys
-		! dk_map dk20t :32:trusted:p20 "$DK_P20" 2>/dev/null
+		! t_disk_map dk20t :32:trusted:p20 "$T_DISK_P20" 2>/dev/null
 	fi
 }
 what=":32:trusted:p20 reads the same data (test kernel) / is refused (stock)"
 
 phase1() {
 	t_check "new 32 logon=tk:p20" keyctl add trusted p20 "new 32 $O logon=tk:p20" @u
-	blob=$(keyctl pipe "$(dk_id trusted p20)" 2>/dev/null)
-	sum=$(dk_write dk20 :32:logon:tk:p20 "$DK_P20")
+	blob=$(keyctl pipe "$(t_disk_id trusted p20)" 2>/dev/null)
+	sum=$(t_disk_write dk20 :32:logon:tk:p20 "$T_DISK_P20")
 	t_check "data written through ':32:logon:tk:p20'" [ -n "$sum" ]
-	printf '%s\n%s\n' "$blob" "$sum" | state_save disk-p20
+	printf '%s\n%s\n' "$blob" "$sum" | t_state_save disk-p20
 	t_check "no read path: the blob or EOPNOTSUPP" \
-		dk_no_read_path "$(dk_id trusted p20)" "$(dk_id logon tk:p20)" "$blob"
+		t_disk_no_read_path "$(t_disk_id trusted p20)" "$(t_disk_id logon tk:p20)" "$blob"
 	t_check "$what" trusted_spec "$sum"
-	t_check "the disk holds ciphertext" sh -c "[ \"\$(dd if=/dev/vda bs=512 skip=$DK_P20 count=2048 2>/dev/null |
+	t_check "the disk holds ciphertext" sh -c "[ \"\$(dd if=/dev/vda bs=512 skip=$T_DISK_P20 count=2048 2>/dev/null |
 		sha256sum | cut -d' ' -f1)\" != '$sum' ]"
 	t_skip "in-tree trusted.ko loads the blob" "phase 2"
 }
 
 interop() {
-	mods_ref >&2 || return 1
-	mod_load dm-crypt >&2 || return 1
+	t_mods_ref >&2 || return 1
+	t_mod_load dm-crypt >&2 || return 1
 	if keyctl add trusted p20r "load $blob $O logon=tk:p20r" @u >/dev/null 2>&1; then
 		echo "in-tree trusted.ko accepted logon=" >&2
 		return 1
 	fi
 	keyctl add trusted p20 "load $blob $O" @u >/dev/null || return 1
-	dk_reads dk20t :32:trusted:p20 "$DK_P20" "$sum"
+	t_disk_reads dk20t :32:trusted:p20 "$T_DISK_P20" "$sum"
 }
 
 phase2() {
-	state_get disk-p20 >/tmp/p20 || { t_skip_rest "phase 1 saved nothing"; return; }
+	t_state_get disk-p20 >/tmp/p20 || { t_skip_rest "phase 1 saved nothing"; return; }
 	blob=$(sed -n 1p /tmp/p20) sum=$(sed -n 2p /tmp/p20)
 	t_check "load of the phase-1 blob with logon=tk:p20" \
 		keyctl add trusted p20 "load $blob $O logon=tk:p20" @u
-	t_check "':32:logon:tk:p20' reads the data of phase 1" dk_reads dk20 :32:logon:tk:p20 "$DK_P20" "$sum"
+	t_check "':32:logon:tk:p20' reads the data of phase 1" t_disk_reads dk20 :32:logon:tk:p20 "$T_DISK_P20" "$sum"
 	t_check "no read path: the blob or EOPNOTSUPP" \
-		dk_no_read_path "$(dk_id trusted p20)" "$(dk_id logon tk:p20)" "$blob"
+		t_disk_no_read_path "$(t_disk_id trusted p20)" "$(t_disk_id logon tk:p20)" "$blob"
 	t_check "$what" trusted_spec "$sum"
 	keyctl clear @u >/dev/null 2>&1
-	t_check "the disk holds ciphertext" sh -c "[ \"\$(dd if=/dev/vda bs=512 skip=$DK_P20 count=2048 2>/dev/null |
+	t_check "the disk holds ciphertext" sh -c "[ \"\$(dd if=/dev/vda bs=512 skip=$T_DISK_P20 count=2048 2>/dev/null |
 		sha256sum | cut -d' ' -f1)\" != '$sum' ]"
-	if [ "$TK_KERNEL" = test ] && [ -n "$TK_REF" ]; then
+	if [ "$TKH_KERNEL" = test ] && [ -n "$TKH_REF" ]; then
 		t_check "in-tree trusted.ko loads the blob (refusing logon=); :32:trusted: reads the data" interop
 	else
-		t_skip "in-tree trusted.ko loads the blob" "no in-tree trusted.ko on $TK_KERNEL"
+		t_skip "in-tree trusted.ko loads the blob" "no in-tree trusted.ko on $TKH_KERNEL"
 	fi
-	dk_unmap dk20 dk20t
-	mods_none >/dev/null 2>&1
+	t_disk_unmap dk20 dk20t
+	t_mods_none >/dev/null 2>&1
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1) phase1 ;;
 2) phase2 ;;
-*) t_skip_rest "phase $TK_PHASE: nothing to do" ;;
+*) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-dk_unmap dk20 dk20t
+t_disk_unmap dk20 dk20t

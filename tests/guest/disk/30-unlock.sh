@@ -7,31 +7,31 @@
 # goes on to the passphrase) with a missing blob, a wrong blob and a blob
 # sealed to a PCR that has changed since.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
-. "$here/../trusted-tpm1/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/disk.sh"
+. "$here/../lib/trusted.sh"
 
 t_require disk
 t_require cmd dmsetup
 t_require tpm any
 t_require impl
-dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
-O=$(dk_opts)
+t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+O=$(t_disk_opts)
 D=/tmp/dk30
 mkdir -p $D
-dk_unmap dkvol dkmiss dkwrong dkpcr
+t_disk_unmap dkvol dkmiss dkwrong dkpcr
 
 # conf NAME BLOB: a config of one volume (MiB 12-15 of the disk).
 conf() {
 	echo "# test volume" >$D/volumes
-	echo "$1 /dev/vda $2 $DK_CIPHER 32 offset=$DK_U30 sectors=$DK_LEN $O" >>$D/volumes
+	echo "$1 /dev/vda $2 $T_DISK_CIPHER 32 offset=$T_DISK_U30 sectors=$T_DISK_LEN $O" >>$D/volumes
 }
 
 # fails NAME BLOB PATTERN: the unlock exits 1 with one line on stderr
 # that matches PATTERN, and NAME is not mapped.
 fails() {
 	conf "$1" "$2"
-	if sh $DK_UNLOCK -c $D/volumes >$D/out 2>$D/err; then
+	if sh $T_DISK_UNLOCK -c $D/volumes >$D/out 2>$D/err; then
 		echo "exit 0" >&2
 		return 1
 	fi
@@ -44,11 +44,11 @@ fails() {
 phase1() {
 	t_check "enrol: new 32 logon=trusted-keys:dkvol, blob saved" \
 		keyctl add trusted dkvol "new 32 $O logon=trusted-keys:dkvol" @u
-	blob=$(keyctl pipe "$(dk_id trusted dkvol)" 2>/dev/null)
-	sum=$(dk_write dkvol :32:logon:trusted-keys:dkvol "$DK_U30")
+	blob=$(keyctl pipe "$(t_disk_id trusted dkvol)" 2>/dev/null)
+	sum=$(t_disk_write dkvol :32:logon:trusted-keys:dkvol "$T_DISK_U30")
 	t_check "enrol: data written through the volume" [ -n "$sum" ]
-	printf '%s\n%s\n' "$blob" "$sum" | state_save disk-u30
-	keyctl revoke "$(dk_id trusted dkvol)"
+	printf '%s\n%s\n' "$blob" "$sum" | t_state_save disk-u30
+	keyctl revoke "$(t_disk_id trusted dkvol)"
 	t_skip_rest "the unlock runs after the reboot"
 }
 
@@ -56,27 +56,27 @@ phase1() {
 # keys the script made went with its session.
 opens() {
 	conf dkvol $D/good.blob
-	sh $DK_UNLOCK -c $D/volumes || return 1
+	sh $T_DISK_UNLOCK -c $D/volumes || return 1
 	[ -b /dev/mapper/dkvol ] || { echo "no /dev/mapper/dkvol" >&2; return 1; }
-	s=$(dk_sum /dev/mapper/dkvol)
-	dk_unmap dkvol
+	s=$(t_disk_sum /dev/mapper/dkvol)
+	t_disk_unmap dkvol
 	[ "$s" = "$sum" ] || { echo "read $s, expected $sum" >&2; return 1; }
-	! dk_id logon trusted-keys:dkvol >/dev/null || { echo "logon key left in our session" >&2; return 1; }
+	! t_disk_id logon trusted-keys:dkvol >/dev/null || { echo "logon key left in our session" >&2; return 1; }
 }
 
 # pcr_changed: a blob sealed to PCR 16 opens until PCR 16 is extended.
 pcr_changed() {
-	if [ "$TK_TPM" = 2.0 ]; then
+	if [ "$TKH_TPM" = 2.0 ]; then
 		pol="pcrs=sha256:16"
 	else
-		pol="pcrinfo=$(tk_pcrinfo 16)" || { echo "PCR 16 unreadable" >&2; return 1; }
+		pol="pcrinfo=$(t_pcrinfo 16)" || { echo "PCR 16 unreadable" >&2; return 1; }
 	fi
 	keyctl add trusted dkpcr "new 32 $O $pol" @u >/dev/null || return 1
-	keyctl pipe "$(dk_id trusted dkpcr)" >$D/pcr.blob || return 1
+	keyctl pipe "$(t_disk_id trusted dkpcr)" >$D/pcr.blob || return 1
 	conf dkpcr $D/pcr.blob
-	sh $DK_UNLOCK -c $D/volumes && dmsetup info dkpcr >/dev/null ||
+	sh $T_DISK_UNLOCK -c $D/volumes && dmsetup info dkpcr >/dev/null ||
 		{ echo "the PCR-sealed blob does not open before the extend" >&2; return 1; }
-	dk_unmap dkpcr
+	t_disk_unmap dkpcr
 	# load with pcrlock=16 extends PCR 16
 	keyctl add trusted dklock "load $(cat $D/pcr.blob) $O pcrlock=16" @u >/dev/null ||
 		{ echo "pcrlock=16 failed" >&2; return 1; }
@@ -84,14 +84,14 @@ pcr_changed() {
 }
 
 phase2() {
-	state_get disk-u30 >/tmp/u30 || { t_skip_rest "phase 1 saved nothing"; return; }
+	t_state_get disk-u30 >/tmp/u30 || { t_skip_rest "phase 1 saved nothing"; return; }
 	sed -n 1p /tmp/u30 >$D/good.blob
 	sum=$(sed -n 2p /tmp/u30)
 	t_check "unlock: the saved blob opens the volume, the data of phase 1 reads back" opens
 	t_check "unlock: a second run says the volume is open and exits 0" sh -c "
-		sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q . && exit 1
-		sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q 'dkvol: already open'"
-	dk_unmap dkvol
+		sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q . && exit 1
+		sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q 'dkvol: already open'"
+	t_disk_unmap dkvol
 	t_check "unlock: a missing blob: one message, volume closed" fails dkmiss $D/none.blob "no blob"
 	sed 's/^/# said: /' $D/err
 	# four hex digits of the sealed data changed
@@ -102,16 +102,16 @@ phase2() {
 	sed 's/^/# said: /' $D/err
 	t_check "unlock: PCR 16 changed since sealing: one message, volume closed" pcr_changed
 	sed 's/^/# said: /' $D/err
-	t_check "unlock: no config: nothing to do, exit 0" sh $DK_UNLOCK -c $D/nothing
+	t_check "unlock: no config: nothing to do, exit 0" sh $T_DISK_UNLOCK -c $D/nothing
 	t_check "unlock: the keys of the unlock are gone with its session" \
 		sh -c "! keyctl search @s logon trusted-keys:dkvol >/dev/null 2>&1"
 	t_check "the unlock script is where the initramfs expects it" \
-		sh -n $DK_UNLOCK
+		sh -n $T_DISK_UNLOCK
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1) phase1 ;;
 2) phase2 ;;
-*) t_skip_rest "phase $TK_PHASE: nothing to do" ;;
+*) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-dk_unmap dkvol dkmiss dkwrong dkpcr
+t_disk_unmap dkvol dkmiss dkwrong dkpcr

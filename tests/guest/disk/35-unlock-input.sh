@@ -9,27 +9,27 @@
 # secret of the config reaches the kernel on stdin, never on any process's
 # command line.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/disk.sh"
 
 t_require phase 1
 t_require disk
 t_require cmd dmsetup
 t_require tpm any
 t_require ours
-dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
-O=$(dk_opts)
+t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+O=$(t_disk_opts)
 D=/tmp/dk35
 mkdir -p $D
 cd $D || t_bail "cd $D"
-dk_unmap dk35
+t_disk_unmap dk35
 
 # A 20-byte blobauth: the secret that must not show on any command line.
 SECRET=5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2
 keyctl add trusted dk35 "new 32 $O blobauth=$SECRET" @u >/dev/null ||
 	t_bail "new 32 blobauth=..."
-keyctl pipe "$(dk_id trusted dk35)" >$D/good.blob
-keyctl revoke "$(dk_id trusted dk35)"
+keyctl pipe "$(t_disk_id trusted dk35)" >$D/good.blob
+keyctl revoke "$(t_disk_id trusted dk35)"
 
 # conf NAME BLOB [WORDS...]: a config of one volume (MiB 12-15 of the disk,
 # only mapped, never written); WORDS replace the options.
@@ -39,7 +39,7 @@ conf() {
 	if [ $# -eq 0 ]; then
 		set -- "$O" blobauth=$SECRET
 	fi
-	echo "$_n /dev/vda $_b $DK_CIPHER 32 offset=$DK_U30 sectors=$DK_LEN $*" >$D/volumes
+	echo "$_n /dev/vda $_b $T_DISK_CIPHER 32 offset=$T_DISK_U30 sectors=$T_DISK_LEN $*" >$D/volumes
 }
 
 # refused NAME PATTERN: the unlock of $D/volumes exits 1 with one line
@@ -47,7 +47,7 @@ conf() {
 # logged by the trusted module (the kernel never saw the command).
 refused() {
 	echo "dk35 mark $1" >/dev/kmsg
-	if sh $DK_UNLOCK -c $D/volumes >$D/out 2>$D/err; then
+	if sh $T_DISK_UNLOCK -c $D/volumes >$D/out 2>$D/err; then
 		echo "exit 0" >&2
 		return 1
 	fi
@@ -55,7 +55,7 @@ refused() {
 	[ "$(wc -l <$D/err)" -eq 1 ] || { echo "not one line" >&2; return 1; }
 	grep -Eq "^trusted-keys: .*($2)" $D/err || return 1
 	! dmsetup info "$1" >/dev/null 2>&1 || { echo "$1 is mapped" >&2; return 1; }
-	! dk_id trusted "trusted-keys:$1" >/dev/null || { echo "a trusted key is left" >&2; return 1; }
+	! t_disk_id trusted "trusted-keys:$1" >/dev/null || { echo "a trusted key is left" >&2; return 1; }
 	! dmesg | sed -n "/dk35 mark $1\$/,\$p" | grep ' trusted: ' >&2 ||
 		{ echo "the kernel saw a command" >&2; return 1; }
 }
@@ -63,8 +63,8 @@ refused() {
 # opens BLOB: the unlock of a config naming BLOB maps dk35.
 opens() {
 	conf dk35 "$1"
-	sh $DK_UNLOCK -c $D/volumes && dmsetup info dk35 >/dev/null || return 1
-	dk_unmap dk35
+	sh $T_DISK_UNLOCK -c $D/volumes && dmsetup info dk35 >/dev/null || return 1
+	t_disk_unmap dk35
 }
 t_check "the good blob opens with the config's blobauth=" opens $D/good.blob
 
@@ -103,18 +103,18 @@ t_check "config: an option with a '\$(...)' value: refused" \
 t_check "config: a volume name with '/': refused" bad_conf x/y $D/good.blob
 t_check "config: a cipher with a '\$': refused" sh -c "
 	echo 'dk35 /dev/vda $D/good.blob aes\$x 32' >$D/volumes
-	sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad cipher'"
+	sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad cipher'"
 t_check "config: a key length of 0 or with letters: refused" sh -c "
 	echo 'dk35 /dev/vda $D/good.blob aes-cbc-plain64 32x' >$D/volumes
-	sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad key length' &&
+	sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad key length' &&
 	echo 'dk35 /dev/vda $D/good.blob aes-cbc-plain64 0' >$D/volumes
-	sh $DK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad key length'"
+	sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q 'bad key length'"
 
 asuser() {
 	command -v tklocal >/dev/null || { echo "no tklocal" >&2; return 1; }
 	conf dk35 $D/good.blob
 	chmod 0644 $D/volumes
-	! tklocal -u 65534 run sh $DK_UNLOCK -c $D/volumes 2>$D/err || return 1
+	! tklocal -u 65534 run sh $T_DISK_UNLOCK -c $D/volumes 2>$D/err || return 1
 	cat $D/err >&2
 	[ "$(cat $D/err)" = "trusted-keys: needs root (logon= needs CAP_SYS_ADMIN): no volume unlocked" ]
 }
@@ -148,8 +148,8 @@ argv() {
 	# command line held the options before), 20 runs at most
 	_i=0 _rc=0
 	while [ $_i -lt 20 ] && ! grep -qx child $D/seen; do
-		sh $DK_UNLOCK -c $D/volumes || _rc=1
-		dk_unmap dk35
+		sh $T_DISK_UNLOCK -c $D/volumes || _rc=1
+		t_disk_unmap dk35
 		_i=$((_i + 1))
 	done
 	touch $D/stop
@@ -182,7 +182,7 @@ copy_file() {
 }
 EOS
 	cp $D/good.blob /etc/trusted-keys/dk35.blob
-	echo "dk35 /dev/vda /etc/trusted-keys/dk35.blob $DK_CIPHER 32" >/etc/trusted-keys/volumes
+	echo "dk35 /dev/vda /etc/trusted-keys/dk35.blob $T_DISK_CIPHER 32" >/etc/trusted-keys/volumes
 	chmod 0644 /etc/trusted-keys/dk35.blob /etc/trusted-keys/volumes
 	chmod 0755 /etc/trusted-keys
 	rm -rf $D/r1 $D/r2
@@ -204,4 +204,4 @@ EOS
 t_check "the hook copies config and blobs 0600 (directory 0700), warns without UMASK=0077" hook_modes
 rm -rf /etc/trusted-keys /usr/share/initramfs-tools /boot/config-dk35
 unset version
-dk_unmap dk35
+t_disk_unmap dk35

@@ -20,8 +20,8 @@
 # revoke, unlink, invalidate, update logon=<other> make dm-crypt refuse it
 # within seconds (no garbage-collector delay).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/disk.sh"
 
 t_require phase 1
 t_require disk
@@ -29,13 +29,13 @@ t_require cmd dmsetup
 t_require cmd tklocal
 t_require tpm any
 t_require ours
-dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
-O=$(dk_opts)
+t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+O=$(t_disk_opts)
 U=65534
 D=/tmp/dk40
 mkdir -p $D
 chmod 0755 $D
-dk_unmap dk40 dk40u
+t_disk_unmap dk40 dk40u
 
 as_user() { tklocal -u $U run "$@"; }
 
@@ -72,8 +72,8 @@ dead() {
 	_i=0
 	while [ $_i -lt 50 ]; do
 		if ! keyctl search @s logon "$1" >/dev/null 2>&1; then
-			! dk_map dk40 ":32:logon:$1" "$DK_P20" >/dev/null 2>&1 && return 0
-			dk_unmap dk40
+			! t_disk_map dk40 ":32:logon:$1" "$T_DISK_P20" >/dev/null 2>&1 && return 0
+			t_disk_unmap dk40
 			echo "dm-crypt still maps :32:logon:$1" >&2
 			return 1
 		fi
@@ -86,17 +86,17 @@ dead() {
 
 # --- root's flow, and what the logon key looks like -------------------------
 t_check "root: new 32 logon=tk:l40 into @u" keyctl add trusted t40 "new 32 $O logon=tk:l40" @u
-tid=$(dk_id trusted t40)
-lid=$(dk_id logon tk:l40)
+tid=$(t_disk_id trusted t40)
+lid=$(t_disk_id logon tk:l40)
 blob=$(keyctl pipe "$tid")
 printf '%s\n' "$blob" >$D/blob
 chmod 0644 $D/blob	# readable on purpose: the kernel must refuse anyway
 t_check "the logon key is root's: uid 0, gid 0, VIEW|SEARCH for its owner only (00090000)" \
 	sh -c "keyctl rdescribe '$lid' | grep -qx 'logon;0;0;00090000;tk:l40'"
 mapped() {
-	_dev=$(dk_map dk40 :32:logon:tk:l40 "$DK_P20") || return 1
+	_dev=$(t_disk_map dk40 :32:logon:tk:l40 "$T_DISK_P20") || return 1
 	dd if="$_dev" of=/dev/null bs=4096 count=1 2>/dev/null || return 1
-	dk_unmap dk40
+	t_disk_unmap dk40
 }
 t_check "root: dm-crypt maps ':32:logon:tk:l40' (request_key finds it by its owner's SEARCH)" mapped
 
@@ -107,7 +107,7 @@ docflow() {
 		keyctl add trusted dkvol40 'new 32 $O logon=trusted-keys:dkvol40' @s >/dev/null &&
 		mkdir -p -m 0700 $D/etc &&
 		(umask 077 && keyctl pipe %trusted:dkvol40 > $D/etc/dkvol40.blob) &&
-		dmsetup create dk40 --noudevsync --table '0 $DK_LEN crypt $DK_CIPHER :32:logon:trusted-keys:dkvol40 0 /dev/vda $DK_P20' &&
+		dmsetup create dk40 --noudevsync --table '0 $T_DISK_LEN crypt $T_DISK_CIPHER :32:logon:trusted-keys:dkvol40 0 /dev/vda $T_DISK_P20' &&
 		dmsetup remove --noudevsync dk40" || return 1
 	[ "$(stat -c %a $D/etc/dkvol40.blob)" = 600 ] && [ "$(stat -c %a $D/etc)" = 700 ] ||
 		{ ls -ld $D/etc $D/etc/dkvol40.blob >&2; return 1; }
@@ -116,7 +116,7 @@ docflow() {
 	sh -c "keyctl new_session >/dev/null &&
 		printf 'load %s %s logon=trusted-keys:dkvol40' \"\$(cat $D/etc/dkvol40.blob)\" '$O' |
 			keyctl padd trusted dkvol40 @s >/dev/null &&
-		dmsetup create dk40 --noudevsync --table '0 $DK_LEN crypt $DK_CIPHER :32:logon:trusted-keys:dkvol40 0 /dev/vda $DK_P20' &&
+		dmsetup create dk40 --noudevsync --table '0 $T_DISK_LEN crypt $T_DISK_CIPHER :32:logon:trusted-keys:dkvol40 0 /dev/vda $T_DISK_P20' &&
 		dmsetup remove --noudevsync dk40"
 }
 t_check "docs/install.md as written: new_session, logon=, the blob 0600 in a 0700 directory, dmsetup maps; the load on stdin" docflow
@@ -241,8 +241,8 @@ refused "root in a session keyring owned by uid $U: logon= refused" EPERM \
 life() {
 	keyctl add trusted "$1" "load $blob $O logon=tk:$1" @u >/dev/null || return 1
 	# shellcheck disable=SC2034  # for the command "$2" evals
-	id=$(dk_id trusted "$1") || return 1
-	dk_id logon "tk:$1" >/dev/null || { echo "no logon key tk:$1" >&2; return 1; }
+	id=$(t_disk_id trusted "$1") || return 1
+	t_disk_id logon "tk:$1" >/dev/null || { echo "no logon key tk:$1" >&2; return 1; }
 	eval "$2" || return 1
 	dead "tk:$1"
 }
@@ -255,6 +255,6 @@ t_check "keyctl invalidate of the trusted key: refused within 5 s" \
 t_check "update logon=tk:t40v2: the old logon key tk:t40v is refused at once" \
 	life t40v 'keyctl update $id "update $O logon=tk:t40v2" >/dev/null'
 t_check "... and the new one tk:t40v2 maps" sh -c "
-	dmsetup create dk40 --noudevsync --table '0 $DK_LEN crypt $DK_CIPHER :32:logon:tk:t40v2 0 /dev/vda $DK_P20' &&
+	dmsetup create dk40 --noudevsync --table '0 $T_DISK_LEN crypt $T_DISK_CIPHER :32:logon:tk:t40v2 0 /dev/vda $T_DISK_P20' &&
 	dmsetup remove --noudevsync dk40"
-dk_unmap dk40 dk40u
+t_disk_unmap dk40 dk40u

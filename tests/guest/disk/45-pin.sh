@@ -8,33 +8,33 @@
 # pin it writes lets the blob load; the same pin with one digit changed
 # (another machine's TPM, an interposer's key) is refused (EKEYREJECTED).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/dk.inc"
-. "$here/../trusted-tpm1/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/disk.sh"
+. "$here/../lib/trusted.sh"
 
 t_require tpm any
 t_require phase 1
 t_require ours	# the pins are ours; the in-tree module has none
-dk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
-O=$(dk_opts)
+t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+O=$(t_disk_opts)
 D=/tmp/dk45
 mkdir -p $D
 P=/sys/module/trusted/parameters
 
-t_check "a key made (the parent checked and trusted)" tk_add pn_k "new 32 $O"
-b=$(tk_blob pn_k)
+t_check "a key made (the parent checked and trusted)" t_key_add trusted pn_k "new 32 $O"
+b=$(t_key_blob trusted pn_k)
 t_check "--pin writes the module's options, exit 0" \
-	sh $DK_UNLOCK --pin $D/pin.conf
+	sh $T_DISK_UNLOCK --pin $D/pin.conf
 opt=srk_pub
-[ "$TK_TPM" = 2.0 ] && opt=srk_name
+[ "$TKH_TPM" = 2.0 ] && opt=srk_name
 # shellcheck disable=SC2016  # expanded by eval
 t_check "... one line: options trusted $opt=<the pins parents= lists>" \
 	eval 'want=$(awk "NF == 2 { printf \"%s%s\", s, \$2; s = \",\" }" $P/parents) &&
 	      [ -n "$want" ] &&
-	      tk_eq pin.conf "$(cat $D/pin.conf)" "options trusted $opt=$want"'
+	      t_eq pin.conf "$(cat $D/pin.conf)" "options trusted $opt=$want"'
 pins=$(sed -n "s/^options trusted $opt=//p" $D/pin.conf)
 echo "$pins" >$P/$opt
-t_check "with that pin set, the blob loads" tk_add pn_l "load $b $O"
+t_check "with that pin set, the blob loads" t_key_add trusted pn_l "load $b $O"
 # another key: the first pin with its last digit changed
 case $pins in
 *0) other=${pins%0}1 ;;
@@ -42,12 +42,12 @@ case $pins in
 esac
 echo "$other" >$P/$opt
 t_errno "with another key pinned, the load is refused: EKEYREJECTED" \
-	EKEYREJECTED tk_refused pn_x "load $b $O"
+	EKEYREJECTED t_key_refused trusted pn_x "load $b $O"
 t_check "... with one line that names the pin" \
 	eval 'dmesg | grep -q "refused: not a key $opt pins"'
 echo "" >$P/$opt
-t_check "pins cleared: the blob loads again" tk_add pn_c "load $b $O"
+t_check "pins cleared: the blob loads again" t_key_add trusted pn_c "load $b $O"
 t_check "--pin to a file it cannot write: exit 1, one line" \
-	eval '! sh $DK_UNLOCK --pin /nonexistent/dir/x.conf 2>$D/err &&
+	eval '! sh $T_DISK_UNLOCK --pin /nonexistent/dir/x.conf 2>$D/err &&
 	      [ "$(wc -l <$D/err)" -eq 1 ]'
-tk_drop pn_k pn_l pn_c
+t_drop pn_k pn_l pn_c

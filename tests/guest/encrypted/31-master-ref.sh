@@ -2,6 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The master key tests of 30-master.sh against the in-tree encrypted-keys.ko: the
 # errnos we return are the reference's.
-TK_ENC_IMPL=ref
-export TK_ENC_IMPL
+TKH_ENC_IMPL=ref
+export TKH_ENC_IMPL
 exec sh "${0%/*}/30-master.sh"

@@ -3,24 +3,24 @@
 # Bad input: damaged and forged blobs, bad master prefixes, unknown formats
 # and commands, oversized input. Each gets EINVAL and leaves no key; no
 # secret reaches the log, and the log lines are rate-limited.
-# TK_ENC_IMPL=ref runs the same against the in-tree module.
+# TKH_ENC_IMPL=ref runs the same against the in-tree module.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 t_require masters	# the test kernel (with ref) or an EVM kernel
 t_require phase 1	# nothing after the reboot that phase 1 did not check
 t_require tpm 1.2
 t_mods ref test
-[ "${TK_ENC_IMPL:-ours}" = ref ] && [ -z "$TK_REF" ] &&
+[ "${TKH_ENC_IMPL:-ours}" = ref ] && [ -z "$TKH_REF" ] &&
 	t_skip_all "no in-tree encrypted-keys.ko on this kernel (its key types are built in)"
-if [ "${TK_ENC_IMPL:-ours}" = ref ]; then
-	ek_mods ref || { t_skip_rest "in-tree module did not load"; exit 0; }
+if [ "${TKH_ENC_IMPL:-ours}" = ref ]; then
+	t_mods_load ref ref || { t_skip_rest "in-tree module did not load"; exit 0; }
 fi
-ek_masters >/dev/null 2>&1
-M=$(ek_master user)
-ek_add b_ok "new $M 32"
-B=$(ek_blob b_ok 2>/dev/null)
+t_enc_masters >/dev/null 2>&1
+M=$(t_enc_master user)
+t_key_add encrypted b_ok "new $M 32"
+B=$(t_key_blob encrypted b_ok 2>/dev/null)
 set -- $B
 HEAD="$1 $2 $3"
 HEX=$4
@@ -37,30 +37,30 @@ flip() {
 	sub "$1" "$2" $_r
 }
 
-t_check "the good blob loads" ek_reloads b_ok2 "$B"
-t_errno "non-hex digit in the ciphertext" EINVAL ek_refused b_x "load $HEAD $(sub $HEX 40 g)"
-t_errno "non-hex digit in the HMAC" EINVAL ek_refused b_x "load $HEAD $(sub $HEX $L z)"
+t_check "the good blob loads" t_enc_reloads b_ok2 "$B"
+t_errno "non-hex digit in the ciphertext" EINVAL t_key_refused encrypted b_x "load $HEAD $(sub $HEX 40 g)"
+t_errno "non-hex digit in the HMAC" EINVAL t_key_refused encrypted b_x "load $HEAD $(sub $HEX $L z)"
 t_check "uppercase hex loads (as hex2bin reads it)" \
-	ek_add b_up "load $HEAD $(echo $HEX | tr a-f A-F)"
-t_errno "odd length (one digit dropped)" EINVAL ek_refused b_x "load $HEAD $(echo $HEX | cut -c2-)"
-t_errno "truncated by one byte" EINVAL ek_refused b_x "load $HEAD $(echo $HEX | cut -c3-)"
-t_errno "truncated to the IV" EINVAL ek_refused b_x "load $HEAD $(echo $HEX | cut -c1-32)"
-t_errno "one byte too long" EINVAL ek_refused b_x "load $HEAD ${HEX}00"
-t_errno "blob missing" EINVAL ek_refused b_x "load $HEAD"
-t_errno "tampered IV" EINVAL ek_refused b_x "load $HEAD $(flip $HEX 5)"
-t_errno "tampered ciphertext" EINVAL ek_refused b_x "load $HEAD $(flip $HEX 40)"
-t_errno "tampered last ciphertext byte" EINVAL ek_refused b_x "load $HEAD $(flip $HEX $((L - 64)))"
-t_errno "tampered HMAC" EINVAL ek_refused b_x "load $HEAD $(flip $HEX $L)"
+	t_key_add encrypted b_up "load $HEAD $(echo $HEX | tr a-f A-F)"
+t_errno "odd length (one digit dropped)" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo $HEX | cut -c2-)"
+t_errno "truncated by one byte" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo $HEX | cut -c3-)"
+t_errno "truncated to the IV" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo $HEX | cut -c1-32)"
+t_errno "one byte too long" EINVAL t_key_refused encrypted b_x "load $HEAD ${HEX}00"
+t_errno "blob missing" EINVAL t_key_refused encrypted b_x "load $HEAD"
+t_errno "tampered IV" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX 5)"
+t_errno "tampered ciphertext" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX 40)"
+t_errno "tampered last ciphertext byte" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX $((L - 64)))"
+t_errno "tampered HMAC" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX $L)"
 t_errno "blob claimed under another user master" EINVAL \
-	ek_refused b_x "load default user:$EK_UMASTER2 32 $HEX"
-t_errno "blob with its key length rewritten (032)" EINVAL ek_refused b_x "load default $M 032 $HEX"
-t_errno "blob with its format rewritten (enc32)" EINVAL ek_refused b_x "load enc32 $M 32 $HEX"
+	t_key_refused encrypted b_x "load default user:$T_ENC_UMASTER2 32 $HEX"
+t_errno "blob with its key length rewritten (032)" EINVAL t_key_refused encrypted b_x "load default $M 032 $HEX"
+t_errno "blob with its format rewritten (enc32)" EINVAL t_key_refused encrypted b_x "load enc32 $M 32 $HEX"
 t_errno "blob with the format dropped (old-style HMAC differs)" EINVAL \
-	ek_refused b_x "load $M 32 $HEX"
-t_errno "blob with the key length changed (48)" EINVAL ek_refused b_x "load default $M 48 $HEX"
-if [ "${TK_ENC_IMPL:-ours}" = ours ]; then
+	t_key_refused encrypted b_x "load $M 32 $HEX"
+t_errno "blob with the key length changed (48)" EINVAL t_key_refused encrypted b_x "load default $M 48 $HEX"
+if [ "${TKH_ENC_IMPL:-ours}" = ours ]; then
 	t_errno "separator after the IV not 00 (ours: forged)" EINVAL \
-		ek_refused b_x "load $HEAD $(sub $HEX 34 1)"
+		t_key_refused encrypted b_x "load $HEAD $(sub $HEX 34 1)"
 else
 	t_skip "separator after the IV not 00" "the in-tree module ignores those two digits"
 fi
@@ -68,24 +68,24 @@ fi
 for mp in foo:ukm user: trusted: :ukm ukm USER:ukm " user:ukm" user:ukm: logon:ukm encrypted:ukm; do
 	case $mp in user:ukm:) want=ENOKEY ;; *) want=EINVAL ;; esac
 	if [ $want = EINVAL ]; then
-		t_errno "master '$mp' refused" EINVAL ek_refused b_m "new $mp 32"
+		t_errno "master '$mp' refused" EINVAL t_key_refused encrypted b_m "new $mp 32"
 	else
-		t_check "master '$mp' is a description (no key of that name: created)" ek_add b_m "new $mp 32"
+		t_check "master '$mp' is a description (no key of that name: created)" t_key_add encrypted b_m "new $mp 32"
 	fi
 done
 for f in aes Default ecryptfs32 "default default"; do
-	t_errno "format '$f' refused" EINVAL ek_refused b_f "new $f $M 32"
+	t_errno "format '$f' refused" EINVAL t_key_refused encrypted b_f "new $f $M 32"
 done
 t_errno "ecryptfs key whose description is not 16 hex digits" EINVAL \
-	ek_refused 0011223344 "new ecryptfs $M 64"
+	t_key_refused encrypted 0011223344 "new ecryptfs $M 64"
 t_errno "ecryptfs key whose description has a non-hex digit" EINVAL \
-	ek_refused 001122334455667g "new ecryptfs $M 64"
+	t_key_refused encrypted 001122334455667g "new ecryptfs $M 64"
 for c in create NEW "" new "new $M" "load $M 32" "update"; do
-	t_errno "command '$c' refused" EINVAL ek_refused b_c "$c"
+	t_errno "command '$c' refused" EINVAL t_key_refused encrypted b_c "$c"
 done
-t_errno "two blanks between tokens refused" EINVAL ek_refused b_c "new  $M 32"
+t_errno "two blanks between tokens refused" EINVAL t_key_refused encrypted b_c "new  $M 32"
 big=$(head -c 33000 /dev/zero | tr '\0' a)
-t_errno "33000-byte command refused" EINVAL ek_refused b_big "new user:$big 32"
+t_errno "33000-byte command refused" EINVAL t_key_refused encrypted b_big "new user:$big 32"
 
 # Nothing secret in the log, and no flood: printk's rate limit lets through
 # at most 10 lines per 5 s. When the loop runs too slowly (an emulated CPU)
@@ -102,7 +102,7 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 lines=$(dmesg | grep -c 'encrypted_keys: refused')
 most=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", 10 * (int((b - a) / 5) + 2) }')
 t_check "no user data in the log" sh -c "! dmesg | grep -q 5ec5ec5ec"
-if [ "${TK_ENC_IMPL:-ours}" != ours ]; then
+if [ "${TKH_ENC_IMPL:-ours}" != ours ]; then
 	t_skip "log rate-limited" "the in-tree module logs every one"
 elif [ "$most" -ge 40 ]; then
 	t_skip "log rate-limited" "40 bad commands took $t0..$t1 s: too slow to exceed the limit"

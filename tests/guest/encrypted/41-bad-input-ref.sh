@@ -2,6 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bad input tests of 40-bad-input.sh against the in-tree encrypted-keys.ko: the
 # errnos we return are the reference's.
-TK_ENC_IMPL=ref
-export TK_ENC_IMPL
+TKH_ENC_IMPL=ref
+export TKH_ENC_IMPL
 exec sh "${0%/*}/40-bad-input.sh"

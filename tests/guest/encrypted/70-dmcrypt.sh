@@ -8,7 +8,7 @@
 # then with the in-tree encrypted-keys.ko. Needs the run's persistent disk.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 t_require kernel test
 t_require ref
@@ -16,11 +16,11 @@ t_require tpm 1.2
 t_require disk
 t_require cmd dmsetup
 t_mods ours test	# both key types from our modules
-ek_dm_remove ek_enc ek_trs
+t_enc_dm_remove ek_enc ek_trs
 
 # dm_up: dm-crypt loaded on top of what is loaded now.
 dm_up() {
-	mod_load dm-crypt || return 1
+	t_mod_load dm-crypt || return 1
 	[ -e /sys/module/encrypted_keys/holders/dm_crypt ] &&
 		[ -e /sys/module/trusted/holders/dm_crypt ] ||
 		{ echo "dm_crypt does not hold encrypted_keys and trusted" >&2; return 1; }
@@ -29,19 +29,19 @@ dm_up() {
 # map_write NAME KEYSPEC START: map, fill 1 MiB with random data; prints
 # its sha256 after reading it back.
 map_write() {
-	_dev=$(ek_dm_create "$1" "$2" "$3") || return 1
+	_dev=$(t_enc_dm_create "$1" "$2" "$3") || return 1
 	dd if=/dev/urandom of="$_dev" bs=1048576 count=1 conv=fsync 2>/dev/null || return 1
-	_s=$(ek_sum "$_dev")
-	ek_dm_remove "$1"
+	_s=$(t_enc_sum "$_dev")
+	t_enc_dm_remove "$1"
 	echo "$_s"
 }
 
 # map_reads NAME KEYSPEC START SUM: the mapping reads SUM back.
 map_reads() {
-	_dev=$(ek_dm_create "$1" "$2" "$3") || return 1
-	_s=$(ek_sum "$_dev")
-	ek_dm_remove "$1"
-	ek_eq sha256 "$_s" "$4"
+	_dev=$(t_enc_dm_create "$1" "$2" "$3") || return 1
+	_s=$(t_enc_sum "$_dev")
+	t_enc_dm_remove "$1"
+	t_eq sha256 "$_s" "$4"
 }
 
 phase1() {
@@ -60,20 +60,20 @@ phase1() {
 	s2=$(map_write ek_trs :32:trusted:dmt 8192)
 	t_check "data written through ':32:trusted:dmt'" [ -n "$s2" ]
 	t_check "the disk holds ciphertext, not the data" \
-		sh -c "[ \"\$(dd if=$(ek_disk) bs=1048576 count=1 2>/dev/null | sha256sum | cut -d' ' -f1)\" != '$s1' ]"
+		sh -c "[ \"\$(dd if=$(t_enc_disk) bs=1048576 count=1 2>/dev/null | sha256sum | cut -d' ' -f1)\" != '$s1' ]"
 	{
 		keyctl pipe %trusted:tkm && echo
 		keyctl pipe %encrypted:dmk && echo
 		keyctl pipe %trusted:dmt && echo
 		echo "$s1"
 		echo "$s2"
-	} | state_save enc-dm
+	} | t_state_save enc-dm
 	for t in $(seq 6); do t_skip "phase 2 test $t" "runs after the reboot"; done
 }
 
 phase2() {
 	for t in $(seq 6); do t_skip "phase 1 test $t" "ran before the reboot"; done
-	state_get enc-dm >/tmp/dm || { t_skip_rest "phase 1 saved nothing"; return; }
+	t_state_get enc-dm >/tmp/dm || { t_skip_rest "phase 1 saved nothing"; return; }
 	tkm=$(sed -n 1p /tmp/dm) dmk=$(sed -n 2p /tmp/dm) dmt=$(sed -n 3p /tmp/dm)
 	s1=$(sed -n 4p /tmp/dm) s2=$(sed -n 5p /tmp/dm)
 	if keyctl add trusted tkm "load $tkm" @u >/dev/null &&
@@ -87,22 +87,22 @@ phase2() {
 	t_check "':32:encrypted:dmk' reads the data of phase 1" map_reads ek_enc :32:encrypted:dmk 0 "$s1"
 	t_check "':32:trusted:dmt' reads the data of phase 1" map_reads ek_trs :32:trusted:dmt 8192 "$s2"
 	# The same blob in the in-tree encrypted-keys.ko (our trusted.ko below it).
-	if ek_mods ref ours && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
+	if t_mods_load ours ref && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
 		keyctl add encrypted dmk "load $dmk" @u >/dev/null; then
 		t_ok "in-tree encrypted-keys.ko loads our blob"
 	else
 		t_fail "in-tree encrypted-keys.ko loads our blob"
 	fi
-	mod_load dm-crypt >/dev/null 2>&1
+	t_mod_load dm-crypt >/dev/null 2>&1
 	t_check "in-tree: ':32:encrypted:dmk' reads the same data" \
 		map_reads ek_enc :32:encrypted:dmk 0 "$s1"
-	ek_dm_remove ek_enc ek_trs
-	mods_none >/dev/null 2>&1
+	t_enc_dm_remove ek_enc ek_trs
+	t_mods_none >/dev/null 2>&1
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1) phase1 ;;
 2) phase2 ;;
-*) t_skip_rest "phase $TK_PHASE: nothing to do" ;;
+*) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-ek_dm_remove ek_enc ek_trs
+t_enc_dm_remove ek_enc ek_trs

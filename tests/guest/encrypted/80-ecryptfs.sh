@@ -7,7 +7,7 @@
 # in-tree encrypted-keys.ko.
 here=${0%/*}
 . "$here/../lib.sh"
-. "$here/enc.inc"
+. "$here/../lib/encrypted.sh"
 
 SIG=0123456789abcdef
 OPTS=ecryptfs_sig=$SIG,ecryptfs_cipher=aes,ecryptfs_key_bytes=32,ecryptfs_unlink_sigs
@@ -18,7 +18,7 @@ t_require ref
 t_require tpm 1.2
 t_require disk
 t_mods ours test	# both key types from our modules
-mod_load ecryptfs 2>/dev/null ||
+t_mod_load ecryptfs 2>/dev/null ||
 	t_skip_all "no ecryptfs.ko for this kernel (CONFIG_ECRYPT_FS)"
 mkdir -p $LOWER $UPPER
 
@@ -27,8 +27,8 @@ mkdir -p $LOWER $UPPER
 lower_up() {
 	grep -q " $LOWER " /proc/mounts && return 0
 	_loop=$(losetup -f) || return 1
-	losetup -o 16777216 "$_loop" "$(ek_disk)" || return 1
-	if [ "$TK_PHASE" = 1 ]; then
+	losetup -o 16777216 "$_loop" "$(t_enc_disk)" || return 1
+	if [ "$TKH_PHASE" = 1 ]; then
 		mke2fs -F "$_loop" >/dev/null 2>&1 || return 1
 	fi
 	mount -t ext2 "$_loop" $LOWER && mkdir -p $LOWER/secret
@@ -48,7 +48,7 @@ ecr_mount() {
 phase1() {
 	keyctl add trusted tkm "new 32" @u >/dev/null &&
 		t_check "ecryptfs key $SIG (ours, under trusted:tkm)" \
-			ek_add $SIG "new ecryptfs trusted:tkm 64" ||
+			t_key_add encrypted $SIG "new ecryptfs trusted:tkm 64" ||
 		t_fail "ecryptfs key $SIG (ours, under trusted:tkm)"
 	t_check "ext2 on the persistent disk" lower_up
 	t_check "mount -t ecryptfs with our key" ecr_mount
@@ -58,36 +58,36 @@ phase1() {
 	down
 	{
 		keyctl pipe %trusted:tkm && echo
-		ek_blob $SIG && echo
+		t_key_blob encrypted $SIG && echo
 		echo "$text"
-	} | state_save enc-ecryptfs
+	} | t_state_save enc-ecryptfs
 	for t in $(seq 5); do t_skip "phase 2 test $t" "runs after the reboot"; done
 }
 
 phase2() {
 	for t in $(seq 5); do t_skip "phase 1 test $t" "ran before the reboot"; done
-	state_get enc-ecryptfs >/tmp/ec || { t_skip_rest "phase 1 saved nothing"; return; }
+	t_state_get enc-ecryptfs >/tmp/ec || { t_skip_rest "phase 1 saved nothing"; return; }
 	tkm=$(sed -n 1p /tmp/ec) key=$(sed -n 2p /tmp/ec) text=$(sed -n 3p /tmp/ec)
 	keyctl add trusted tkm "load $tkm" @u >/dev/null &&
-		t_check "key reloaded from its blob (ours)" ek_add $SIG "load $key" ||
+		t_check "key reloaded from its blob (ours)" t_key_add encrypted $SIG "load $key" ||
 		t_fail "key reloaded from its blob (ours)"
 	if lower_up && ecr_mount; then t_ok "mount again"; else t_fail "mount again"; fi
-	t_check "the file reads back" ek_eq file "$(cat $UPPER/file 2>&1)" "$text"
+	t_check "the file reads back" t_eq file "$(cat $UPPER/file 2>&1)" "$text"
 	down
-	if mods_none && ek_mods ref ours && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
-		ek_add $SIG "load $key" && mod_load ecryptfs; then
+	if t_mods_none && t_mods_load ours ref && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
+		t_key_add encrypted $SIG "load $key" && t_mod_load ecryptfs; then
 		t_ok "in-tree encrypted-keys.ko loads our ecryptfs blob"
 	else
 		t_fail "in-tree encrypted-keys.ko loads our ecryptfs blob"
 	fi
 	lower_up && ecr_mount
-	t_check "in-tree: the file reads back" ek_eq file "$(cat $UPPER/file 2>&1)" "$text"
+	t_check "in-tree: the file reads back" t_eq file "$(cat $UPPER/file 2>&1)" "$text"
 	down
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1) phase1 ;;
 2) phase2 ;;
-*) t_skip_rest "phase $TK_PHASE: nothing to do" ;;
+*) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
 down

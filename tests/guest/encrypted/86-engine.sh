@@ -11,8 +11,8 @@
 here=${0%/*}
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
-# shellcheck source=enc.inc
-. "$here/enc.inc"
+# shellcheck source=../lib/encrypted.sh
+. "$here/../lib/encrypted.sh"
 
 t_require kernel test
 t_require phase 1	# nothing after the reboot that phase 1 did not check
@@ -30,11 +30,11 @@ engine() {
 # fresh [PARAM]: ours reloaded (with PARAM), masters back, one key made and
 # read (the first operation sets the engine up).
 fresh() {
-	mods_load ref ours >/dev/null &&
-		{ [ -z "${1:-}" ] || { rmmod encrypted_keys && insmod "$TK_MODS/encrypted-keys.ko" "$1"; }; } &&
-		keyctl add user "$EK_UMASTER" "$EK_UBYTES" @u >/dev/null &&
-		keyctl add user "$EK_UMASTER2" "$EK_UBYTES2" @u >/dev/null &&
-		ek_add e_first "new user:$EK_UMASTER 32" && ek_blob e_first >/dev/null
+	t_mods_load ref ours >/dev/null &&
+		{ [ -z "${1:-}" ] || { rmmod encrypted_keys && insmod "$TKH_MODS/encrypted-keys.ko" "$1"; }; } &&
+		keyctl add user "$T_ENC_UMASTER" "$T_ENC_UBYTES" @u >/dev/null &&
+		keyctl add user "$T_ENC_UMASTER2" "$T_ENC_UBYTES2" @u >/dev/null &&
+		t_key_add encrypted e_first "new user:$T_ENC_UMASTER 32" && t_key_blob encrypted e_first >/dev/null
 }
 
 # seal_all: one key of each size under each user master, of known
@@ -42,10 +42,10 @@ fresh() {
 M32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 M4K=$(i=0; while [ $i -lt 128 ]; do printf '%s' "$M32"; i=$((i + 1)); done)
 seal_all() {
-	for m in $EK_UMASTER $EK_UMASTER2; do
+	for m in $T_ENC_UMASTER $T_ENC_UMASTER2; do
 		for hex in "$M32" "$M4K"; do
-			ek_add "e_$m" "new user:$m $((${#hex} / 2)) $hex" &&
-				_b=$(ek_blob "e_$m") && echo "$_b" || return 1
+			t_key_add encrypted "e_$m" "new user:$m $((${#hex} / 2)) $hex" &&
+				_b=$(t_key_blob encrypted "e_$m") && echo "$_b" || return 1
 		done
 	done
 }
@@ -72,7 +72,7 @@ fi
 # reload_all FILE: every line of FILE (a blob) loads and reads back identical.
 reload_all() {
 	while read -r _b; do
-		ek_reloads e_x "$_b" >/dev/null 2>&1 ||
+		t_enc_reloads e_x "$_b" >/dev/null 2>&1 ||
 			{ echo "$(echo "$_b" | cut -d' ' -f1-3) ...: not read back identical" >&2; return 1; }
 	done <"$1"
 }
@@ -96,11 +96,11 @@ fi
 
 # Reads side by side under two masters: each blob is the one read alone.
 fresh || t_bail "reload ours" "could not set up"
-if ! ek_add e_p1 "new user:$EK_UMASTER 4096" || ! ek_add e_p2 "new user:$EK_UMASTER2 32"; then
+if ! t_key_add encrypted e_p1 "new user:$T_ENC_UMASTER 4096" || ! t_key_add encrypted e_p2 "new user:$T_ENC_UMASTER2 32"; then
 	t_bail "keys for the parallel reads" "could not add"
 fi
-want1=$(ek_blob e_p1) want2=$(ek_blob e_p2)
-i1=$(ek_id e_p1) i2=$(ek_id e_p2)
+want1=$(t_key_blob encrypted e_p1) want2=$(t_key_blob encrypted e_p2)
+i1=$(t_key_id encrypted e_p1) i2=$(t_key_id encrypted e_p2)
 for j in 1 2 3 4; do
 	(
 		n=0
@@ -115,4 +115,4 @@ wait
 t_check "4 readers x 25 reads under two masters side by side: every blob as read alone" \
 	sh -c "! cat par.1 par.2 par.3 par.4 | grep ."
 rm -f par.1 par.2 par.3 par.4 blobs.default blobs.lib
-ek_drop e_first e_x e_p1 e_p2 "e_$EK_UMASTER" "e_$EK_UMASTER2"
+t_key_drop encrypted e_first e_x e_p1 e_p2 "e_$T_ENC_UMASTER" "e_$T_ENC_UMASTER2"

@@ -7,13 +7,13 @@
 here=${0%/*}
 . "$here/../lib.sh"
 
-keytype_builtin encrypted ||
+t_keytype_builtin encrypted ||
 	t_skip_all "the encrypted key type is not built into this kernel"
-keytype_builtin trusted &&
+t_keytype_builtin trusted &&
 	t_skip_all "both key types are built into this kernel (an EVM kernel): no modules of ours to check"
 t_check "no encrypted-keys.ko of ours for this kernel" \
-	sh -c "! ls $TK_MODS/encrypted-keys.ko* 2>/dev/null"
-t_check "trusted.ko of ours for this kernel" test -f "$TK_MODS/trusted.ko"
+	sh -c "! ls $TKH_MODS/encrypted-keys.ko* 2>/dev/null"
+t_check "trusted.ko of ours for this kernel" test -f "$TKH_MODS/trusted.ko"
 keyctl link @u @s >/dev/null 2>&1
 keyctl add user bk 0123456789abcdef0123456789abcdef @u >/dev/null
 t_check "the built-in encrypted type still works" \

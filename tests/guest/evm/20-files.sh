@@ -10,35 +10,35 @@
 # Phase 3 (keys loaded, EVM on, IMA appraising): the untouched files open,
 #   the three whose metadata changed offline are refused (EACCES).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/evm.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/evm.sh"
 
-evm_begin
+t_evm_begin
 t_require cmd getfattr
-t_check "the scratch disk's ext2 mounts on $EVM_MNT" evm_mount || exit 0
-t_cleanup evm_umount
-cd $EVM_MNT || t_bail "cd $EVM_MNT"
+t_check "the scratch disk's ext2 mounts on $T_EVM_MNT" t_evm_mount || exit 0
+t_cleanup t_evm_umount
+cd $T_EVM_MNT || t_bail "cd $T_EVM_MNT"
 FILES="untouched online-chmod keyless-chmod host-uid host-mode"
 
 # opens FILE: its content is "data FILE".
 opens() {
 	[ "$(cat "$1")" = "data $1" ] || { echo "$1: unexpected content" >&2; return 1; }
 }
-# hmac_ok FILE: security.evm is the HMAC evm_hmac_expect computes.
+# hmac_ok FILE: security.evm is the HMAC t_evm_hmac_expect computes.
 hmac_ok() {
-	_got=$(evm_xattr security.evm "$1") || { echo "no security.evm on $1" >&2; return 1; }
-	_exp=$(evm_hmac_expect "$1") || return 1
-	tk_eq "security.evm of $1" "$_got" "$_exp"
+	_got=$(t_evm_xattr security.evm "$1") || { echo "no security.evm on $1" >&2; return 1; }
+	_exp=$(t_evm_hmac_expect "$1") || return 1
+	t_eq "security.evm of $1" "$_got" "$_exp"
 }
 # ima_is_evmctls FILE: security.ima is evmctl's: 04 (digest_ng) 04 (sha256) digest.
 ima_is_evmctls() {
-	_ima=$(evm_xattr security.ima "$1") || { echo "no security.ima on $1" >&2; return 1; }
-	tk_eq "security.ima of $1" "$_ima" "0404$(sha256sum "$1" | cut -d' ' -f1)"
+	_ima=$(t_evm_xattr security.ima "$1") || { echo "no security.ima on $1" >&2; return 1; }
+	t_eq "security.ima of $1" "$_ima" "0404$(sha256sum "$1" | cut -d' ' -f1)"
 }
 
-case $TK_PHASE in
+case $TKH_PHASE in
 1)
 	t_require cmd evmctl
 	n=0
@@ -57,14 +57,14 @@ case $TK_PHASE in
 	;;
 2)
 	t_check "EVM off in this boot (no keys)" \
-		sh -c "[ \$((\$(cat $EVM_SECFS/evm) & 1)) = 0 ]"
+		sh -c "[ \$((\$(cat $T_EVM_SECFS/evm) & 1)) = 0 ]"
 	t_check "offline chmod of keyless-chmod succeeds" chmod 0640 keyless-chmod
 	t_check "  ... its security.evm stays as it was (no key to make a new one)" \
-		evm_xattr security.evm keyless-chmod
+		t_evm_xattr security.evm keyless-chmod
 	sync
 	;;
 3)
-	t_check "EVM on (10-boot)" sh -c "[ \$((\$(cat $EVM_SECFS/evm) & 1)) = 1 ]"
+	t_check "EVM on (10-boot)" sh -c "[ \$((\$(cat $T_EVM_SECFS/evm) & 1)) = 1 ]"
 	t_check "the untouched file opens" opens untouched
 	t_check "  ... its HMAC still matches the evm-key's bytes (the key the blob restored)" hmac_ok untouched
 	t_check "the file chmod'ed while EVM ran opens" opens online-chmod

@@ -15,13 +15,13 @@
 #    20-files labelled (IMA wrote security.ima, the kernel the HMAC): the
 #    HMAC key file holds the evm-key's bytes; the UUID is ext2's zero one.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/evm.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/evm.sh"
 
 PEER=/peer/ima-evm-utils
-evm_begin
+t_evm_begin
 t_require phase 1,3
 [ -x $PEER/bin/evmctl ] ||
 	t_skip_all "ima-evm-utils >= 1.6 not in the initramfs (its source is not in the cache: tests/qemu/build-imaevm.sh)"
@@ -39,12 +39,12 @@ case $rc in
 *) t_fail "ima-evm-utils evm_hmac.test as shipped: exit $rc ($sum)" "$out" ;;
 esac
 
-t_check "the ext2 of 20-files mounts" evm_mount || exit 0
-t_cleanup evm_umount
+t_check "the ext2 of 20-files mounts" t_evm_mount || exit 0
+t_cleanup t_evm_umount
 funcs=$(sed -n '/^get_xattr() {/,/^}/p; /^compare_xattr() {/,/^}/p' $PEER/tests/evm_hmac.test)
 t_check "evm_hmac.test's get_xattr and compare_xattr found" \
 	test "$(printf '%s\n' "$funcs" | grep -c '() {$')" = 2
-tk_unhex "$EVM_KEY_HEX" >/tmp/evm-hmackey
+t_unhex "$T_EVM_KEY_HEX" >/tmp/evm-hmackey
 t_cleanup "rm -f /tmp/evm-hmackey"
 # peer_compare FILE: compare_xattr sha1 FILE in bash, in the test's
 # directory, with functions.sh sourced as the test does (0 OK, 1 FAIL)
@@ -56,5 +56,5 @@ peer_compare() {
 }
 for f in untouched online-chmod; do
 	t_check "compare_xattr: the kernel's security.evm of $f = evmctl hmac --hmackey's" \
-		peer_compare "$EVM_MNT/$f"
+		peer_compare "$T_EVM_MNT/$f"
 done

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Differential fuzzing (issue 9): the same random and mutated payloads
-# (tests/tools/tkfuzz.c: the ABI's grammar, mutated words, mutated blobs)
+# (tests/guest/tools/tkfuzz.c: the ABI's grammar, mutated words, mutated blobs)
 # go to our modules and to the in-tree ones, loaded in turn in this boot;
 # the outcome classes (key made, or which errno) must agree input by input,
 # except for the deliberate differences of the table below. make check: a
 # fixed slice (FZ_N inputs per key type); make stress: FZ_FULL inputs.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/ft.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/faults.sh"
 
 # The only mismatches allowed. Columns: KIND TPM TYPE CATEGORY OURS IN-TREE
 # WHY. CATEGORY is an extended regular expression over tkfuzz's category
@@ -68,31 +68,31 @@ if [ "${FZ_FULL:-0}" = 1 ]; then
 fi
 
 t_plan 4
-why=$(ft_why)
-[ -n "$why" ] || [ -n "$TK_REF" ] || why="no in-tree reference modules"
-[ -n "$why" ] || [ "$TK_TPM" != none ] || why="no TPM in this boot"
+why=$(t_fault_why)
+[ -n "$why" ] || [ -n "$TKH_REF" ] || why="no in-tree reference modules"
+[ -n "$why" ] || [ "$TKH_TPM" != none ] || why="no TPM in this boot"
 [ -n "$why" ] || command -v tkfuzz >/dev/null || why="no tkfuzz in the initramfs"
 if [ -n "$why" ]; then
 	t_skip_rest "$why"
 	exit 0
 fi
-o=$(ft_opts)
+o=$(t_fault_opts)
 rm -rf /tmp/tkfuzz
 W=/tmp/fz
 mkdir -p $W
 
 # run IMPL TYPE N: the batch against IMPL (ours|ref) into $W/IMPL.TYPE
 run() {
-	if [ "$1" = ours ]; then mods_ours; else mods_ref; fi || {
+	if [ "$1" = ours ]; then t_mods_load ours ours; else t_mods_ref; fi || {
 		echo "modules $1 did not load" >&2
 		return 1
 	}
-	tkfuzz -t "$TK_TPM" -x "$o" "$2" "$FZ_SEED" 0 "$3" >"$W/$1.$2" 2>"$W/$1.$2.err" || {
+	tkfuzz -t "$TKH_TPM" -x "$o" "$2" "$FZ_SEED" 0 "$3" >"$W/$1.$2" 2>"$W/$1.$2.err" || {
 		echo "tkfuzz ($1) failed; its last lines:"
 		tail -3 "$W/$1.$2" "$W/$1.$2.err"
 		return 1
 	}
-	mods_none
+	t_mods_none
 	# TPM 1.2: tkfuzz flushes the sessions an input left (in-tree leaves
 	# some on its error paths); ours must leave none
 	if [ "$1" = ours ] && grep -q 'sessions left [1-9]' "$W/$1.$2"; then
@@ -105,7 +105,7 @@ run() {
 # the counts, and per finding row its count and first input, on stderr.
 compare() {
 	allowed >$W/allowed
-	paste -d ' ' "$W/ours.$1" "$W/ref.$1" | awk -v t="$1" -v tpm="$TK_TPM" -v tab=$W/allowed '
+	paste -d ' ' "$W/ours.$1" "$W/ref.$1" | awk -v t="$1" -v tpm="$TKH_TPM" -v tab=$W/allowed '
 	BEGIN {
 		while ((getline l < tab) > 0) {
 			split(l, a, " ")
@@ -140,7 +140,7 @@ compare() {
 for ty in trusted encrypted; do
 	n=$FZ_N_T
 	[ $ty = encrypted ] && n=$FZ_N_E
-	if [ $ty = trusted ] && [ "$TK_TPM" = 1.2 ]; then
+	if [ $ty = trusted ] && [ "$TKH_TPM" = 1.2 ]; then
 		# The in-tree module sends malformed blobs and options to the
 		# TPM, which counts some as failed authorisations and locks out
 		# after a few (EPERM, then EBUSY for everything): tkfuzz clears
@@ -168,10 +168,10 @@ for ty in trusted encrypted; do
 	else
 		t_fail "$ty: same outcome classes" "$(printf '%s\n' "$bad" | head -30 | while read -r i c a b; do
 			printf '%s %s ours %s in-tree %s: ' "$i" "$c" "$a" "$b"
-			tkfuzz -n -t "$TK_TPM" -x "$o" $ty "$FZ_SEED" "$i" 1 | head -1 | cut -d' ' -f3- | cut -c1-160
+			tkfuzz -n -t "$TKH_TPM" -x "$o" $ty "$FZ_SEED" "$i" 1 | head -1 | cut -d' ' -f3- | cut -c1-160
 		done)"
 		# the categories of the unexplained ones, for the table
 		printf '%s\n' "$bad" | awk '{ print $2, $3, $4 }' | sort | uniq -c | sort -rn | head -20 | sed 's/^/# /'
 	fi
 done
-mods_ours >/dev/null 2>&1
+t_mods_load ours ours >/dev/null 2>&1

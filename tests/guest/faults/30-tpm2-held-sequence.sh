@@ -11,19 +11,19 @@
 # may fail. Without the hold, a flush between Load and Unseal fails the
 # load (TPM_RC_HANDLE / TPM_RC_REFERENCE_*).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/ft.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/faults.sh"
 
 N=${TH_N:-25}
 t_plan 4
 why=
-[ "$TK_KERNEL" = test ] || why="runs on the test kernel"
-[ -n "$why" ] || [ "${TK_PHASE:-1}" = 1 ] || why="runs in phase 1 only"
-[ -n "$why" ] || [ "$TK_TPM" = 2.0 ] || why="TPM $TK_TPM: TPM 2.0 sequences"
+[ "$TKH_KERNEL" = test ] || why="runs on the test kernel"
+[ -n "$why" ] || [ "${TKH_PHASE:-1}" = 1 ] || why="runs in phase 1 only"
+[ -n "$why" ] || [ "$TKH_TPM" = 2.0 ] || why="TPM $TKH_TPM: TPM 2.0 sequences"
 [ -n "$why" ] || [ -c /dev/tpm0 ] || why="no /dev/tpm0"
-[ -n "$why" ] || mods_ours || why="our modules did not load"
+[ -n "$why" ] || t_mods_load ours ours || why="our modules did not load"
 if [ -n "$why" ]; then
 	t_skip_rest "$why"
 	exit 0
@@ -44,7 +44,7 @@ flusher() {
 	while [ ! -e $W/stop ]; do
 		for _h in 80000000 80000001 80000002 02000000 02000001 02000002 \
 			03000000 03000001 03000002; do
-			tk2_flush $_h 2>/dev/null
+			t_tpm2_flush $_h 2>/dev/null
 		done
 		_r=$((_r + 1))
 		echo $_r >$W/rounds
@@ -85,7 +85,7 @@ echo "# held: flusher rounds during the operations: $((r1 - r0)) ($(((r1 - r0) *
 t_check "the flusher ran throughout (at least $((N / 5)) rounds)" test $((r1 - r0)) -ge $((N / 5))
 t_check "afterwards the blob still loads" keyctl add trusted th_l "load $blob $O" @u
 no_left() {
-	_l=$(tk2_leftovers)
+	_l=$(t_tpm2_leftovers)
 	[ "$_l" = "0 0 0" ] || { echo "transient, loaded, saved: $_l" >&2; return 1; }
 }
 t_check "no transient object or session left in the TPM" no_left

@@ -11,18 +11,18 @@ MAGIC='~Module signature appended~'
 t_require kernel test	# its signing key signed the module
 grep -qw 'module.sig_enforce=1' /proc/cmdline ||
 	t_skip_all "the kernel was not booted with module.sig_enforce=1"
-[ -f "$TK_MODS/trusted-unsigned.ko" ] ||
+[ -f "$TKH_MODS/trusted-unsigned.ko" ] ||
 	t_skip_all "no trusted-unsigned.ko: not a DKMS signing run"
 t_check "the kernel enforces module signatures" \
 	grep -qx Y /sys/module/module/parameters/sig_enforce
 t_check "trusted.ko carries a signature" \
-	sh -c "tail -c 28 '$TK_MODS/trusted.ko' | grep -qF '$MAGIC'"
+	sh -c "tail -c 28 '$TKH_MODS/trusted.ko' | grep -qF '$MAGIC'"
 t_check "trusted-unsigned.ko carries none" \
-	sh -c "! tail -c 28 '$TK_MODS/trusted-unsigned.ko' | grep -qF '$MAGIC'"
-mods_none >/dev/null 2>&1
-t_errno "the unsigned module is refused" EKEYREJECTED insmod "$TK_MODS/trusted-unsigned.ko"
-t_check "the DKMS-signed module loads" mod_insmod "$TK_MODS" trusted.ko
+	sh -c "! tail -c 28 '$TKH_MODS/trusted-unsigned.ko' | grep -qF '$MAGIC'"
+t_mods_none >/dev/null 2>&1
+t_errno "the unsigned module is refused" EKEYREJECTED insmod "$TKH_MODS/trusted-unsigned.ko"
+t_check "the DKMS-signed module loads" t_mod_insmod "$TKH_MODS" trusted.ko
 t_check "a trusted key works with it" \
 	sh -c "keyctl add trusted modsig 'new 32' @u >/dev/null &&
 		keyctl pipe %trusted:modsig >/dev/null"
-mods_none >/dev/null 2>&1
+t_mods_none >/dev/null 2>&1

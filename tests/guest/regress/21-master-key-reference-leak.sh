@@ -7,14 +7,14 @@
 # HMAC, wrong length) and reads under a master of the wrong kind. The
 # masters' usage counts in /proc/keys are the same before and after.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/regress.sh"
 
-rg_begin || exit 0
+t_regress_begin || exit 0
 
 # usage ID: the usage count /proc/keys shows for key ID.
 usage() {
-	rg_proc_keys "$1" 3
+	t_regress_proc_keys "$1" 3
 }
 
 # ops MASTER: ROUNDS rounds of every operation under MASTER (user:ukm or

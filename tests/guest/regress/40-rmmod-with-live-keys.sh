@@ -9,10 +9,10 @@
 # KASAN and kmemleak (the boot's final scan) watch for use-after-free
 # and leaks.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/regress.sh"
 
-rg_begin || exit 0
+t_regress_begin || exit 0
 
 # dead ID: for t_check; reading key ID fails with EKEYREVOKED or ENOKEY.
 dead() {
@@ -36,25 +36,25 @@ live() {
 		keyctl update "$e1" "update user:ukm" &&
 		e2=$(keyctl add encrypted rg_l4 "new trusted:rg_l1 32" @u) &&
 		keyctl pipe "$e2" >/dev/null &&
-		rg_negative encrypted rg_l5 >/dev/null &&
-		rg_negative trusted rg_l6 >/dev/null
+		t_regress_negative encrypted rg_l5 >/dev/null &&
+		t_regress_negative trusted rg_l6 >/dev/null
 }
 if live; then
 	t_ok "keys alive: trusted (updated, revoked), encrypted (updated, under a trusted master), negative"
 else
 	t_fail "keys alive: trusted (updated, revoked), encrypted (updated, under a trusted master), negative"
 fi
-t_check "rmmod encrypted-keys and trusted with those keys alive" mods_none
+t_check "rmmod encrypted-keys and trusted with those keys alive" t_mods_none
 t_check "/proc/keys reads afterwards" cat /proc/keys
 t_check "the trusted key is dead" dead "${t1:-0}"
 t_check "the encrypted key is dead" dead "${e1:-0}"
 reload() {
-	mods_ours &&
-		keyctl add user ukm "$RG_UBYTES" @u >/dev/null &&
+	t_mods_load ours ours &&
+		keyctl add user ukm "$T_REGRESS_UBYTES" @u >/dev/null &&
 		keyctl add trusted rg_l7 "new 32" @u >/dev/null &&
 		keyctl add encrypted rg_l8 "new trusted:rg_l7 32" @u >/dev/null &&
 		keyctl pipe "$(keyctl search @u encrypted rg_l8)" >/dev/null
 }
 t_check "reloaded: new trusted and encrypted keys work" reload
-rg_drop trusted rg_l1 rg_l2 rg_l6 rg_l7
-rg_drop encrypted rg_l3 rg_l4 rg_l5 rg_l8
+t_regress_drop trusted rg_l1 rg_l2 rg_l6 rg_l7
+t_regress_drop encrypted rg_l3 rg_l4 rg_l5 rg_l8

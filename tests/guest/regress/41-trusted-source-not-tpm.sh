@@ -6,17 +6,17 @@
 # (source=tee, caam, dcp) or an unknown rng=, with one log line, rather than
 # run without a backend; and it still loads with source=tpm.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/regress.sh"
 
-rg_begin || exit 0
+t_regress_begin || exit 0
 
 # refused PARAM: insmod trusted.ko PARAM fails, the module is not loaded,
 # and the log names the parameter.
 refused() {
-	mods_none || return 1
+	t_mods_none || return 1
 	dmesg -c >/dev/null 2>&1
-	if mod_insmod "$TK_MODS" trusted.ko "$1" 2>/dev/null; then
+	if t_mod_insmod "$TKH_MODS" trusted.ko "$1" 2>/dev/null; then
 		echo "insmod trusted.ko $1 worked" >&2
 		return 1
 	fi
@@ -27,9 +27,9 @@ for p in source=tee source=caam source=dcp rng=bogus; do
 	t_check "insmod trusted.ko $p refused" refused $p
 done
 loads() {
-	mods_none && mod_insmod "$TK_MODS" trusted.ko source=tpm &&
+	t_mods_none && t_mod_insmod "$TKH_MODS" trusted.ko source=tpm &&
 		keyctl add trusted rg_src "new 32" @u >/dev/null
 }
 t_check "insmod trusted.ko source=tpm loads and seals" loads
-rg_drop trusted rg_src
-mods_none >/dev/null 2>&1
+t_regress_drop trusted rg_src
+t_mods_none >/dev/null 2>&1

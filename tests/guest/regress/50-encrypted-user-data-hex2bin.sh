@@ -8,10 +8,10 @@
 # HEX directly give the same ciphertext; a control with the hex text's
 # ASCII bytes as the key gives another.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/regress.sh"
 
-rg_begin || exit 0
+t_regress_begin || exit 0
 D=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 IMG=/tmp/rg-dm.img
 
@@ -20,7 +20,7 @@ if [ ! -r /sys/module/encrypted_keys/parameters/user_decrypted_data ] ||
 	t_skip_rest "user_decrypted_data is off on this kernel"
 	exit 0
 fi
-if ! command -v dmsetup >/dev/null || ! mod_load dm-crypt >/dev/null 2>&1; then
+if ! command -v dmsetup >/dev/null || ! t_mod_load dm-crypt >/dev/null 2>&1; then
 	t_skip_rest "no dmsetup or dm-crypt.ko in this guest"
 	exit 0
 fi
@@ -64,4 +64,4 @@ else
 		"the control mapping could not be made"
 fi
 rm -f $IMG
-rg_drop encrypted rg_ud
+t_regress_drop encrypted rg_ud

@@ -5,17 +5,17 @@
 # user-supplied bytes ("new user:M 32 HEX": EINVAL, no key) and still makes
 # keys from the kernel's RNG; the parameter reads N.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/rg.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/regress.sh"
 
-rg_begin || exit 0
+t_regress_begin || exit 0
 D=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
 off() {
-	mods_none || return 1
-	mod_insmod "$TK_MODS" trusted.ko || return 1
-	mod_insmod "$TK_MODS" encrypted-keys.ko user_decrypted_data=0 || return 1
-	keyctl add user ukm "$RG_UBYTES" @u >/dev/null
+	t_mods_none || return 1
+	t_mod_insmod "$TKH_MODS" trusted.ko || return 1
+	t_mod_insmod "$TKH_MODS" encrypted-keys.ko user_decrypted_data=0 || return 1
+	keyctl add user ukm "$T_REGRESS_UBYTES" @u >/dev/null
 }
 # no_key: for t_errno; the add with user data failed and left no key.
 no_key() {
@@ -23,7 +23,7 @@ no_key() {
 		echo "add succeeded" >&2
 		return 0
 	fi
-	if rg_pid encrypted rg_off >/dev/null; then
+	if t_regress_pid encrypted rg_off >/dev/null; then
 		echo "a key rg_off exists after the failed add" >&2
 		return 0
 	fi
@@ -33,5 +33,5 @@ t_check "encrypted-keys.ko loads with user_decrypted_data=0" off
 t_check "the parameter reads N" grep -qx N /sys/module/encrypted_keys/parameters/user_decrypted_data
 t_errno "new with user data: EINVAL, no key" EINVAL no_key
 t_check "new from the RNG still works" keyctl add encrypted rg_rng "new user:ukm 32" @u
-rg_drop encrypted rg_off rg_rng
-mods_none >/dev/null 2>&1
+t_regress_drop encrypted rg_off rg_rng
+t_mods_none >/dev/null 2>&1

@@ -10,17 +10,17 @@
 # seals. Asserted always: a failure is an errno add_key(2) or the key type
 # documents and leaves no key; no hang (the script's timeout), no KASAN,
 # kmemleak or warning (the harness reads the console); the TPM still works
-# afterwards. Asserted with RL_AUTH2/RL_AUTH12 (rl.inc; TPM 1.2 on, TPM 2.0
+# afterwards. Asserted with T_RELAY_AUTH2/RL_AUTH12 (lib/relay.sh; TPM 1.2 on, TPM 2.0
 # once responses are authenticated): no key is instantiated from a tampered response.
 # Until then an accepted tampered response is a skip that says whether the
 # key bytes were right (proven with an encrypted key made under a clean load).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
-if [ "$TK_TPM" = 1.2 ]; then
+if [ "$TKH_TPM" = 1.2 ]; then
 	# TPM 1.2 Unseal response: header, u32 size (10), data (14), then two
 	# (nonceEven 20, continue 1, resAuth 20). Seal, GetRandom. No OIAP/OSAP:
 	# a wrong nonce makes the TPM count authorisation failures (lockout).
@@ -51,8 +51,8 @@ fi
 NC=$(echo "$CASES" | wc -w)
 N=$((NC + 3))
 t_plan $N
-rl_setup
-strict=$(rl_auth)
+t_relay_setup
+strict=$(t_relay_auth)
 
 # leftovers ORD: what the tampered exchange left in the TPM 2.0 (then
 # flushed, so that the next test starts clean). A tampered Load response
@@ -60,10 +60,10 @@ strict=$(rl_auth)
 # unavoidable and only reported; after any other ordinal it is a failure.
 leftovers() {
 	left=''
-	[ "$TK_TPM" = 2.0 ] || return 0
-	_l=$(tk2_leftovers)
-	rl_flush_transients >/dev/null
-	tk2_da_reset >/dev/null 2>&1
+	[ "$TKH_TPM" = 2.0 ] || return 0
+	_l=$(t_tpm2_leftovers)
+	t_relay_flush_transients >/dev/null
+	t_tpm2_da_reset >/dev/null 2>&1
 	[ "$_l" = "0 0 0" ] && return 0
 	if [ "$1" = 157 ]; then
 		note="$note${note:+; }$1:$act left $_l"
@@ -100,13 +100,13 @@ for c in $CASES; do
 	# A tampering that the hwrng's GetRandom took is tried again (3 times in all).
 	try=0
 	while :; do
-		a=$(rl_ctl "tamper $ord:$act")
+		a=$(t_relay_ctl "tamper $ord:$act")
 		[ "$a" = "armed 1" ] || break
-		tk_drop good
+		t_drop good
 		err=$(keyctl add trusted good "$data" @u 2>&1 >/dev/null)
 		rc=$?
-		cmd=$(rl_ctl tampered)
-		fired=$(rl_ctl disarm)
+		cmd=$(t_relay_ctl tampered)
+		fired=$(t_relay_ctl disarm)
 		leftovers "$ord"
 		try=$((try + 1))
 		hwrng=0 again=0
@@ -119,7 +119,7 @@ for c in $CASES; do
 			again=1
 		fi
 		[ $again = 1 ] && [ $try -lt 3 ] || break
-		tk_drop good
+		t_drop good
 	done
 	if [ "$a" != "armed 1" ]; then
 		t_fail "$d" "the relay did not arm: $a"
@@ -127,19 +127,19 @@ for c in $CASES; do
 	fi
 	if [ $hwrng = 1 ]; then
 		t_skip "$d" "3 tries, each tampered the hwrng's GetRandom, not $impl's"
-		tk_drop good
+		t_drop good
 		continue
 	fi
 	[ -z "$left" ] || bad="$bad${bad:+; }$ord:$act: $left"
 	if [ "$fired" = "fired 0" ]; then
 		t_skip "$d" "$impl sent no command $ord here (rc $rc)"
-		tk_drop good
+		t_drop good
 		continue
 	fi
 	if [ $rc -ne 0 ]; then
-		if ! e=$(rl_errno_ok "$err"); then
+		if ! e=$(t_relay_errno_ok "$err"); then
 			t_fail "$d" "refused with an undocumented error: $err"
-		elif ! tk_absent good; then
+		elif ! t_key_absent trusted good; then
 			t_fail "$d" "refused ($e) but a key good exists"
 		else
 			t_ok "$d: refused ($e)"
@@ -148,14 +148,14 @@ for c in $CASES; do
 	fi
 	what="accepted"
 	if [ "$op" = load ] && [ $check_enc = 1 ]; then
-		if tk_enc_loads e_chk "$EB" 2>/dev/null; then
+		if t_enc_loads e_chk "$EB" 2>/dev/null; then
 			what="accepted, same key bytes"
 		else
 			what="accepted, WRONG key bytes"
 		fi
-		tk_drop e_chk
+		t_drop e_chk
 	fi
-	tk_drop good
+	t_drop good
 	if [ "$strict" = 1 ]; then
 		t_fail "$d" "a key was instantiated from a tampered response ($what)"
 	else
@@ -163,7 +163,7 @@ for c in $CASES; do
 	fi
 done
 
-rl_still_works
+t_relay_still_works
 [ -z "$note" ] || _t_diag "left by a tampered Load (the kernel cannot know the handle): $note"
 if [ -z "$bad" ]; then
 	t_ok "$impl: no TPM object or session left behind by a tampered exchange"

@@ -11,26 +11,26 @@
 # is read again, and the substitution is refused then. Ours only (the
 # in-tree module reads no public area).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require tpm 2.0
 t_require ours	# the in-tree module has no sessions
-rl_setup
+t_relay_setup
 P=/sys/module/trusted/parameters/srk_name
 
 # outpub HANDLE: the public area (TPMT_PUBLIC, hex) ReadPublic returns.
 outpub() {
-	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
+	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000173 "$1")")
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
 	_l=$((0x$(echo "$_r" | cut -c21-24)))
 	echo "$_r" | cut -c25-$((24 + 2 * _l))
 }
 # name_of HANDLE: the Name it reports (hex).
 name_of() {
-	_r=$(tk2_tpm "$(tk2_cmd 8001 00000173 "$1")")
+	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000173 "$1")")
 	_n=$((0x$(echo "$_r" | cut -c21-24)))
 	_o=$((24 + 2 * _n))
 	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
@@ -41,9 +41,9 @@ name_of() {
 # attributes, or the TCG template's): the other key is the other one.
 srk=$(outpub 81000001) other=
 for at in 00030472 00030072; do
-	h=$(tk2_primary $at) || continue
+	h=$(t_tpm2_primary $at) || continue
 	o=$(outpub "$h")
-	tk2_flush "$h" 2>/dev/null
+	t_tpm2_flush "$h" 2>/dev/null
 	[ "$o" != "$srk" ] && other=$o && break
 done
 if [ -z "$other" ] || [ ${#other} != ${#srk} ] || [ "$other" = "$srk" ]; then
@@ -58,37 +58,37 @@ SN=$(name_of 81000001)
 forge() {
 	_r=$1 _w=$2
 	shift 2
-	_a=$(rl_ctl "tamper $_r")
+	_a=$(t_relay_ctl "tamper $_r")
 	[ "$_a" = "armed $(($(echo "$_r" | tr -cd , | wc -c) + 1))" ] ||
 		{ echo "the relay did not arm: $_a" >&2; return 2; }
 	_o=$("$@" 2>&1)
 	_rc=$?
-	_f=$(rl_ctl disarm)
+	_f=$(t_relay_ctl disarm)
 	[ "$_f" = "fired $_w" ] || { echo "the rules fired: $_f, not $_w" >&2; return 2; }
 	[ -z "$_o" ] || echo "$_o" >&2
 	return $_rc
 }
 # swapped NAME DATA: the next ReadPublic response carries the other key.
-swapped() { forge "173:byte=12=$other" 1 tk_refused "$@"; }
+swapped() { forge "173:byte=12=$other" 1 t_key_refused trusted "$@"; }
 # kept NAME DATA: the add works with that swap armed, which never fires.
-kept() { forge "173:byte=12=$other" 0 tk_add "$@"; }
+kept() { forge "173:byte=12=$other" 0 t_key_add trusted "$@"; }
 # reread ORD NAME DATA: the operation's first command (ORD: Load 157,
 # GetRandom 17b) fails once (0x902), so the kept parent is read again:
 # that ReadPublic carries the other key.
 reread() {
 	_ord=$1
 	shift
-	forge "$_ord:rc=902,173:byte=12=$other" 2 tk_refused "$@"
+	forge "$_ord:rc=902,173:byte=12=$other" 2 t_key_refused trusted "$@"
 }
-t_check "a clean use: the parent is checked and kept" tk_add s_k "load $A $KH"
+t_check "a clean use: the parent is checked and kept" t_key_add trusted s_k "load $A $KH"
 echo "$SN" >$P
 t_errno "srk_name= pinned: load, the parent read again and swapped: EKEYREJECTED" \
 	EKEYREJECTED reread 157 s_l "load $A $KH"
 t_errno "srk_name= pinned: new with it swapped (nothing kept): EKEYREJECTED" \
 	EKEYREJECTED swapped s_n "new 32 $KH"
-t_check "srk_name= pinned: the same load without the swap works" tk_add s_c "load $A $KH"
+t_check "srk_name= pinned: the same load without the swap works" t_key_add trusted s_c "load $A $KH"
 echo "" >$P
-t_check "trust on first use: a clean first use" tk_add s_t "load $A $KH"
+t_check "trust on first use: a clean first use" t_key_add trusted s_t "load $A $KH"
 t_check "trust on first use: then the parent is kept, no ReadPublic to swap" \
 	kept s_t2 "load $A $KH"
 t_errno "trust on first use: a failure has it read again, swapped: EKEYREJECTED" \
@@ -97,8 +97,8 @@ t_errno "trust on first use: a new after that (nothing kept), swapped: EKEYREJEC
 	EKEYREJECTED swapped s_t4 "new 32 $KH"
 t_check "the log names the parent and the reason" \
 	eval 'dmesg | grep -q "parent 0x81000001 refused: its public area is not the one seen first"'
-tk_drop s_k s_c s_t s_t2
-rl_flush_transients "80 02 03" >/dev/null
-tk2_da_reset
+t_drop s_k s_c s_t s_t2
+t_relay_flush_transients "80 02 03" >/dev/null
+t_tpm2_da_reset
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"

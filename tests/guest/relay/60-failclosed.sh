@@ -37,53 +37,53 @@
 # default of every key (in clear, warned); a pin that disagrees refuses a
 # clean load; the parameter `parents` lists the parent used. Ours only.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require ours	# the in-tree module has no sessions
-rl_setup
+t_relay_setup
 MP=/sys/module/trusted/parameters
-S=$(rl_get relay-secret) SBA=$(rl_get relay-secret-ba) BA=$(rl_get relay-ba)
-B=$(rl_get relay-blob-ba)
+S=$(t_relay_get relay-secret) SBA=$(t_relay_get relay-secret-ba) BA=$(t_relay_get relay-ba)
+B=$(t_relay_get relay-blob-ba)
 BA2=c0ffee0123456789abcdefc0ffee0123456789ab
 ENOENT=0xfffffffffffffffe	# -2, for fail_function
-if [ "$TK_TPM" = 1.2 ]; then
+if [ "$TKH_TPM" = 1.2 ]; then
 	PH=0x40000000
-	NEWD="new 32 $KH blobauth=$BA2 keyauth=$TK_Z40"
+	NEWD="new 32 $KH blobauth=$BA2 keyauth=$T_Z40"
 else
 	PH=0x81000001
 	NEWD="new 32 $KH blobauth=$BA2"
 fi
 LOADB="load $B $KH blobauth=$BA"
 CLEAR="sessions=0: key material crosses the TPM bus in clear"
-t_cleanup "tk_ff_off; fc_readsrkpub_restore; tk_drop fc fc_g"
+t_cleanup "t_ff_off; fc_readsrkpub_restore; t_drop fc fc_g"
 
 # fresh: our trusted.ko loaded again (no parent seen yet, no pin).
 fresh() {
-	tk_mods ours >/dev/null 2>&1 || t_bail "modules" "our trusted.ko did not load again"
-	rl_ctl disarm >/dev/null
+	t_mods_load ours ref-if-any >/dev/null 2>&1 || t_bail "modules" "our trusted.ko did not load again"
+	t_relay_ctl disarm >/dev/null
 }
 
 # fc_run RULES DATA: the add of trusted key fc with DATA, the relay armed
 # with RULES (- for none) and marked first. Sets rc, err (keyctl's
 # message), fired (tamperings), log (our kernel log lines since).
 fc_run() {
-	tk_drop fc
-	rl_ctl "mark fc" >/dev/null
-	tk2_dmesg_mark
+	t_drop fc
+	t_relay_ctl "mark fc" >/dev/null
+	t_tpm2_dmesg_mark
 	fired=0
 	if [ "$1" != - ]; then
-		_a=$(rl_ctl "tamper $1")
+		_a=$(t_relay_ctl "tamper $1")
 		[ "$_a" = "armed $(echo "$1" | tr ',' '\n' | wc -l)" ] ||
 			{ rc=99 err="the relay did not arm $1: $_a" log=; return; }
 	fi
 	err=$(keyctl add trusted fc "$2" @u 2>&1 >/dev/null)
 	rc=$?
-	fired=$(rl_ctl disarm)
+	fired=$(t_relay_ctl disarm)
 	fired=${fired#fired }
-	log=$(tk2_dmesg_new)
+	log=$(t_tpm2_dmesg_new)
 }
 
 # fc_seen NAME:HEX...: what of the secrets went over the bus since the
@@ -92,12 +92,12 @@ fc_run() {
 fc_seen() {
 	_s=
 	for _x; do
-		_h=$(rl_hits "${_x#*:}")
+		_h=$(t_relay_hits "${_x#*:}")
 		[ "$_h" = 0 ] || _s="$_s${_s:+, }${_x%%:*} in $_h message(s)"
 	done
-	if [ "$TK_TPM" = 1.2 ]; then
+	if [ "$TKH_TPM" = 1.2 ]; then
 		for _o in 17:TPM_Seal 18:TPM_Unseal; do
-			_c=$(rl_ctl "count ${_o%%:*}")
+			_c=$(t_relay_ctl "count ${_o%%:*}")
 			[ "$_c" = "count 0" ] || _s="$_s${_s:+, }${_o#*:} in clear (${_c:-no answer})"
 		done
 	fi
@@ -135,7 +135,7 @@ refused() {
 		t_fail "$_d: EKEYREJECTED" "the operation succeeded (tamperings fired: $fired)"
 	elif ! errtxt EKEYREJECTED; then
 		t_fail "$_d: EKEYREJECTED" "refused otherwise (tamperings fired: $fired): $err"
-	elif ! tk_absent fc; then
+	elif ! t_key_absent trusted fc; then
 		t_fail "$_d: EKEYREJECTED" "a key fc exists after the refusal"
 	else
 		t_ok "$_d: EKEYREJECTED"
@@ -150,7 +150,7 @@ refused() {
 	else
 		t_fail "$_d: the log says why" "no log line /$_re/; ours since the mark: ${log:-none}"
 	fi
-	tk_drop fc
+	t_drop fc
 }
 
 # cached D OP ERE: after a good first use: the parent is cached and the
@@ -170,7 +170,7 @@ cached() {
 		t_fail "$1: no key byte, blobauth or keyauth on the bus" "seen: $_seen (relay.rec, mark fc)"
 	fi
 	t_ok "$1: the log says why (nothing to say: nothing forged reached us)"
-	tk_drop fc
+	t_drop fc
 }
 
 # in_clear D OP PARENT_ERE: sessions=0 with the same forged reply: works, the
@@ -193,7 +193,7 @@ in_clear() {
 	else
 		t_fail "$1: sessions=0: the detector sees it" "nothing secret seen in clear"
 	fi
-	tk_drop fc
+	t_drop fc
 }
 
 # pin_mismatch D PARAM VALUE: a pin that names another key refuses a
@@ -211,7 +211,7 @@ pin_mismatch() {
 	else
 		t_fail "$1" "exit $rc: $err; log: ${log:-none}"
 	fi
-	tk_drop fc
+	t_drop fc
 }
 
 # parents_has HANDLE: the line of HANDLE in the parameter parents.
@@ -223,7 +223,7 @@ parents_has() {
 # DATA is refused with ENOPKG and the log names ALG and CONFIG; with
 # sessions=0 it works.
 fc_alg() {
-	_why=$(tk_ff_why "$2")
+	_why=$(t_ff_why "$2")
 	case $_why in
 	'') ;;
 	"no fail_function"*)
@@ -235,27 +235,27 @@ fc_alg() {
 		return ;;
 	esac
 	fresh
-	if ! tk_ff_arm "$2" 1 $ENOENT || ! echo -1 >"$TK_FF/times"; then
-		tk_ff_off
+	if ! t_ff_arm "$2" 1 $ENOENT || ! echo -1 >"$T_FF/times"; then
+		t_ff_off
 		t_fail "$1: ENOPKG, the log names $3" "cannot arm fail_function on $2"
 		t_skip "$1: with sessions=0 it works" "not armed"
 		return
 	fi
 	fc_run - "$5"
-	if [ $rc -ne 0 ] && errtxt ENOPKG && tk_absent fc &&
+	if [ $rc -ne 0 ] && errtxt ENOPKG && t_key_absent trusted fc &&
 		logged "no $3 in this kernel \($4\)"; then
 		t_ok "$1: ENOPKG, the log names $3"
 	else
 		t_fail "$1: ENOPKG, the log names $3" "exit $rc: $err; log: ${log:-none}"
 	fi
 	fc_run - "$5 sessions=0"
-	tk_ff_off
+	t_ff_off
 	if [ $rc -eq 0 ]; then
 		t_ok "$1: with sessions=0 it works"
 	else
 		t_fail "$1: with sessions=0 it works" "$err; log: ${log:-none}"
 	fi
-	tk_drop fc
+	t_drop fc
 }
 
 # require_sessions D DATA: with require_sessions=Y, sessions=0 is EPERM.
@@ -267,12 +267,12 @@ require_sessions() {
 	fi
 	fc_run - "$2 sessions=0"
 	echo N >"$MP/require_sessions"
-	if [ $rc -ne 0 ] && errtxt EPERM && tk_absent fc; then
+	if [ $rc -ne 0 ] && errtxt EPERM && t_key_absent trusted fc; then
 		t_ok "$1"
 	else
 		t_fail "$1" "exit $rc: $err"
 	fi
-	tk_drop fc
+	t_drop fc
 }
 
 # sessions_default_off D: with the module parameter sessions=N, a load
@@ -307,14 +307,14 @@ xorpad() {
 
 # hmac1 KEY MSG: HMAC-SHA1 of the bytes MSG (hex) keyed by KEY (hex).
 hmac1() {
-	_in=$(tk_unhex "$(xorpad "$1" 36)$2" | sha1sum | cut -c1-40)
-	tk_unhex "$(xorpad "$1" 5c)$_in" | sha1sum | cut -c1-40
+	_in=$(t_unhex "$(xorpad "$1" 36)$2" | sha1sum | cut -c1-40)
+	t_unhex "$(xorpad "$1" 5c)$_in" | sha1sum | cut -c1-40
 }
 
 # readsrkpub: the TPM's permanent flag readSRKPub (0 or 1): TPM_GetCapability
 # TPM_CAP_FLAG, TPM_CAP_FLAG_PERMANENT; the 17th flag after the tag.
 readsrkpub() {
-	_r=$(tk1_tpm 00c10000001600000065000000040000000400000108) || return 1
+	_r=$(t_tpm1_send 00c10000001600000065000000040000000400000108) || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] || { echo "GetCapability: $_r" >&2; return 1; }
 	echo $((0x$(echo "$_r" | cut -c65-66)))
 }
@@ -322,14 +322,14 @@ readsrkpub() {
 # set_readsrkpub 0|1: TPM_SetCapability(TPM_SET_PERM_FLAGS,
 # TPM_PF_READSRKPUB) in an OIAP session with the owner's authorisation.
 set_readsrkpub() {
-	_r=$(tk1_tpm 00c10000000a0000000a) || return 1
+	_r=$(t_tpm1_send 00c10000000a0000000a) || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] || { echo "OIAP: $_r" >&2; return 1; }
 	_h=$(echo "$_r" | cut -c21-28) _ne=$(echo "$_r" | cut -c29-68)
 	_p=00000001000000040000001100000001$(printf %02x "$1")
 	_no=$(head -c 20 /dev/urandom | xxd -p | tr -d '\n')
-	_dig=$(tk_unhex "0000003f$_p" | sha1sum | cut -c1-40)
+	_dig=$(t_unhex "0000003f$_p" | sha1sum | cut -c1-40)
 	_mac=$(hmac1 $OWNER "$_dig$_ne${_no}00")
-	_r=$(tk1_tpm "00c2000000480000003f$_p$_h${_no}00$_mac") || return 1
+	_r=$(t_tpm1_send "00c2000000480000003f$_p$_h${_no}00$_mac") || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] || { echo "SetCapability(readSRKPub): $_r" >&2; return 1; }
 	[ "$(readsrkpub)" = "$1" ]
 }
@@ -341,8 +341,8 @@ fc_readsrkpub_restore() {
 }
 
 # --- TPM 2.0 ---------------------------------------------------------------
-if [ "$TK_TPM" = 2.0 ]; then
-	SN=$(tk2_name 81000001)
+if [ "$TKH_TPM" = 2.0 ]; then
+	SN=$(t_tpm2_name 81000001)
 	NAMEALG=173:byte=14=0004
 	NOSRK=173:rc=18b,173:trunc=10
 	# CreatePrimary of the owner hierarchy in a password session of the
@@ -360,13 +360,13 @@ if [ "$TK_TPM" = 2.0 ]; then
 	refused "$d" new "parent $PH refused"
 	d="case 1 nameAlg 0004: after a good first use: load"
 	fresh
-	if tk_add fc_g "load $A $KH"; then
+	if t_key_add trusted fc_g "load $A $KH"; then
 		fc_run $NAMEALG "$LOADB"
 		cached "$d" load "parent $PH refused"
 	else
 		t_fail "$d: a clean first use" "load of A failed"
 	fi
-	tk_drop fc_g
+	t_drop fc_g
 	d="case 1 nameAlg 0004: srk_name pinned: load"
 	fresh
 	echo "$SN" >$MP/srk_name
@@ -391,9 +391,9 @@ if [ "$TK_TPM" = 2.0 ]; then
 	# HMAC), so how it goes is reported, not asserted.
 	# shellcheck disable=SC2046  # words
 	seen=$(fc_seen $(secrets new))
-	_t_diag "$d: CreatePrimary in a password session: $(rl_hits "${PWPRIM#*:}") message(s)"
+	_t_diag "$d: CreatePrimary in a password session: $(t_relay_hits "${PWPRIM#*:}") message(s)"
 	if [ $rc -eq 0 ]; then
-		p=$(tk2_parent "$(tk_blob fc)")
+		p=$(t_tpm2_parent "$(t_key_blob trusted fc)")
 		if [ "$p" = 40000001 ]; then
 			t_ok "$d: made under the owner primary (nothing tells the forgery on a first use)"
 		else
@@ -409,14 +409,14 @@ if [ "$TK_TPM" = 2.0 ]; then
 	else
 		t_fail "$d: no key byte, blobauth or keyauth on the bus" "seen: $seen"
 	fi
-	tk_drop fc
+	t_drop fc
 	# Then the same forgery with another owner primary (noDA cleared in
 	# CreatePrimary's outPublic, response offset 26: a valid key, another
 	# public area): not the one recorded, refused; or, when the kernel
 	# kept the first one and made no CreatePrimary, nothing to forge.
 	d="case 2 no SRK forged: then another owner primary: new"
 	fc_run "$NOSRK,131:byte=26=00" "$NEW2"
-	if [ "$(rl_ctl "count 131")" = "count 0" ] && [ $rc -eq 0 ]; then
+	if [ "$(t_relay_ctl "count 131")" = "count 0" ] && [ $rc -eq 0 ]; then
 		fired=0
 		cached "$d" new "parent 0x40000001 refused"
 	else
@@ -424,10 +424,10 @@ if [ "$TK_TPM" = 2.0 ]; then
 	fi
 	d="case 2 no SRK forged: after a good first use: new"
 	fresh
-	if tk_add fc_g "$NEW2"; then
+	if t_key_add trusted fc_g "$NEW2"; then
 		fc_run $NOSRK "$NEW2"
-		if [ $rc -eq 0 ] && [ "$(tk2_parent "$(tk_blob fc)")" != 81000001 ]; then
-			t_fail "$d: EKEYREJECTED" "made under $(tk2_parent "$(tk_blob fc)") (tamperings fired: $fired)"
+		if [ $rc -eq 0 ] && [ "$(t_tpm2_parent "$(t_key_blob trusted fc)")" != 81000001 ]; then
+			t_fail "$d: EKEYREJECTED" "made under $(t_tpm2_parent "$(t_key_blob trusted fc)") (tamperings fired: $fired)"
 			# shellcheck disable=SC2046  # words
 			seen=$(fc_seen $(secrets new))
 			if [ -z "$seen" ]; then
@@ -436,14 +436,14 @@ if [ "$TK_TPM" = 2.0 ]; then
 				t_fail "$d: no key byte, blobauth or keyauth on the bus" "seen: $seen"
 			fi
 			t_fail "$d: the log says why" "not refused; ours since the mark: ${log:-none}"
-			tk_drop fc
+			t_drop fc
 		else
 			cached "$d" new "parent 0x81000001 refused"
 		fi
 	else
 		t_fail "$d: a clean first use" "new without keyhandle= failed"
 	fi
-	tk_drop fc_g
+	t_drop fc_g
 	d="case 2 no SRK forged: srk_name pinned: new"
 	fresh
 	echo "$SN" >$MP/srk_name
@@ -456,7 +456,7 @@ if [ "$TK_TPM" = 2.0 ]; then
 	in_clear "$d" new "0x(81000001|40000001)"
 
 	# Case 4: a forged PCR value.
-	if [ -z "$(tk2_pcr 16)" ]; then
+	if [ -z "$(t_tpm2_pcr 16)" ]; then
 		t_skip_n 4 "no PCR 16 (sha256) in sysfs"
 	else
 		d="case 4 PCR_Read value forged: new pcrs=sha256:16"
@@ -464,13 +464,13 @@ if [ "$TK_TPM" = 2.0 ]; then
 		fc_run 17e:flip=40 "$NEWD pcrs=sha256:16"
 		if [ $rc -eq 0 ]; then
 			# diagnostic: sealed to the forged value, it does not load
-			_b=$(tk_blob fc)
-			if tk_add fc_g "load $_b $KH blobauth=$BA2" 2>/dev/null; then
+			_b=$(t_key_blob trusted fc)
+			if t_key_add trusted fc_g "load $_b $KH blobauth=$BA2" 2>/dev/null; then
 				_t_diag "$d: made (fired $fired) and loads"
 			else
 				_t_diag "$d: made (fired $fired), sealed to the forged value: it does not load"
 			fi
-			tk_drop fc_g
+			t_drop fc_g
 		fi
 		refused "$d" new "TPM response to 0x17e refused"
 		d="case 4 PCR_Read value forged: sessions=0 chosen: new pcrs=sha256:16"
@@ -481,19 +481,19 @@ if [ "$TK_TPM" = 2.0 ]; then
 		else
 			t_fail "$d: goes through, warned" "exit $rc: $err; log: ${log:-none}"
 		fi
-		tk_drop fc
+		t_drop fc
 	fi
 
 	# Pins and the enrolment parameters.
 	fresh
-	tk_add fc_g "load $A $KH" 2>/dev/null
+	t_key_add trusted fc_g "load $A $KH" 2>/dev/null
 	p=$(parents_has $PH)
-	if [ "$(tk_lower "${p#* }")" = "$(tk_lower "$SN")" ]; then
+	if [ "$(t_lower "${p#* }")" = "$(t_lower "$SN")" ]; then
 		t_ok "parents lists $PH with its Name after a use"
 	else
 		t_fail "parents lists $PH with its Name after a use" "parents: $(cat $MP/parents 2>&1); Name: $SN"
 	fi
-	tk_drop fc_g
+	t_drop fc_g
 	pin_mismatch "srk_name naming another key: a clean load is EKEYREJECTED" srk_name \
 		000b0000000000000000000000000000000000000000000000000000000000000000
 	require_sessions "require_sessions: sessions=0 is EPERM" "load $A $KH"
@@ -502,7 +502,7 @@ if [ "$TK_TPM" = 2.0 ]; then
 	# Case 7: the session algorithms missing.
 	fc_alg "case 7 no ecdh: new under the ECC SRK" trusted_crypto_alloc_ecdh \
 		ecdh-nist-p256 CONFIG_CRYPTO_ECDH "new 32 $KH"
-	if [ -f "$TK_STATE/relay-blob-rsa" ]; then
+	if [ -f "$TKH_STATE/relay-blob-rsa" ]; then
 		fc_alg "case 7 no rsa: new under the RSA parent 0x81000002" trusted_crypto_alloc_rsa \
 			rsa CONFIG_CRYPTO_RSA "new 32 keyhandle=0x81000002"
 	else
@@ -510,14 +510,14 @@ if [ "$TK_TPM" = 2.0 ]; then
 	fi
 
 	fresh
-	left=$(tk2_leftovers)
-	rl_flush_transients "80 02 03" >/dev/null
-	tk2_da_reset
+	left=$(t_tpm2_leftovers)
+	t_relay_flush_transients "80 02 03" >/dev/null
+	t_tpm2_da_reset
 fi
 
 # --- TPM 1.2 ---------------------------------------------------------------
-if [ "$TK_TPM" = 1.2 ]; then
-	a0=$(tk1_sessions) x0=$(tk1_transports)
+if [ "$TKH_TPM" = 1.2 ]; then
+	a0=$(t_tpm1_sessions) x0=$(t_tpm1_transports)
 	NOPUB=21:rc=c,21:tag=c4,21:trunc=10
 
 	# Case 3.
@@ -531,16 +531,16 @@ if [ "$TK_TPM" = 1.2 ]; then
 	refused "$d" new "parent $PH refused"
 	d="case 3 GetPubKey error forged: after a good first use: load"
 	fresh
-	if tk_add fc_g "load $A $KH"; then
+	if t_key_add trusted fc_g "load $A $KH"; then
 		fc_run $NOPUB "$LOADB"
 		cached "$d" load "parent $PH refused"
 	else
 		t_fail "$d: a clean first use" "load of A failed"
 	fi
-	tk_drop fc_g
+	t_drop fc_g
 	# The pin: the digest parents lists after a good use.
 	fresh
-	tk_add fc_g "load $A $KH" 2>/dev/null
+	t_key_add trusted fc_g "load $A $KH" 2>/dev/null
 	p=$(parents_has $PH)
 	pin=${p#* }
 	if [ -n "$p" ] && [ ${#pin} = 64 ]; then
@@ -549,7 +549,7 @@ if [ "$TK_TPM" = 1.2 ]; then
 		t_fail "parents lists $PH with the digest of its public key after a use" \
 			"parents: $(cat $MP/parents 2>&1)"
 	fi
-	tk_drop fc_g
+	t_drop fc_g
 	d="case 3 GetPubKey error forged: srk_pub pinned: load"
 	fresh
 	if [ -n "$p" ] && echo "$pin" >$MP/srk_pub 2>/dev/null; then
@@ -595,7 +595,7 @@ if [ "$TK_TPM" = 1.2 ]; then
 					t_fail "$d: no key byte, blobauth or keyauth on the bus" "seen: $seen"
 				fi
 				t_ok "$d: the log says why (nothing to say: protected)"
-				tk_drop fc
+				t_drop fc
 			else
 				refused "$d" $op "parent $PH refused: .*tpm_restrictsrk -a"
 			fi
@@ -619,13 +619,13 @@ if [ "$TK_TPM" = 1.2 ]; then
 	fresh
 	# shellcheck disable=SC2016  # expanded by eval
 	t_check "no authorisation or transport session left ($a0, $x0)" \
-		eval 'tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
-		      tk_eq "transport sessions" "$(tk1_transports)" "$x0"'
+		eval 't_eq "auth sessions" "$(t_tpm1_sessions)" "$a0" &&
+		      t_eq "transport sessions" "$(t_tpm1_transports)" "$x0"'
 fi
 
-rl_still_works
-if [ "$TK_TPM" = 2.0 ]; then
+t_relay_still_works
+if [ "$TKH_TPM" = 2.0 ]; then
 	t_check "no transient object or session left in the TPM by the refusals" \
-		tk_eq "objects, loaded and saved sessions" "$left" "0 0 0"
+		t_eq "objects, loaded and saved sessions" "$left" "0 0 0"
 fi
-rl_ctl "mark failclosed-end" >/dev/null
+t_relay_ctl "mark failclosed-end" >/dev/null

@@ -5,7 +5,7 @@
 # public area and Name) and the PolicyNV reply; ours (sessions on) must
 # refuse each, never seal a key to an index the TPM does not have, and
 # leave no key. The counter 0x01800110 is defined and incremented by the
-# owner through /dev/tpm0 (tk2.inc). Cases:
+# owner through /dev/tpm0 (lib/tpm2.sh). Cases:
 #   new, 1st NV_ReadPublic (in clear): attributes changed (the Name no
 #     longer matches): EKEYREJECTED.
 #   new, 1st NV_ReadPublic: attributes and Name forged together, an
@@ -18,14 +18,14 @@
 #   load, PolicyNV's reply HMAC flipped: EKEYREJECTED.
 # Controls: the same new and load without the relay armed work. Ours only.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
-. "$here/rl.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
+. "$here/../lib/relay.sh"
 
 t_require tpm 2.0
 t_require ours	# the in-tree module has no signed policies
-rl_setup
+t_relay_setup
 NV=01800110
 KEYS=$here/../trusted-tpm2/keys
 W=/tmp/rl-revoke
@@ -35,13 +35,13 @@ if ! command -v trusted-policy >/dev/null; then
 	t_skip_rest "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
 	exit 0
 fi
-t_cleanup "rl_ctl disarm >/dev/null; tk2_nv_undefine $NV; tk_drop rv rv_l rv_x; rm -rf $W"
-tk2_nv_undefine $NV
-if ! tk2_nv_define $NV || [ "$(tk2_nv_increment $NV)" != 00000000 ]; then
+t_cleanup "t_relay_ctl disarm >/dev/null; t_tpm2_nv_undefine $NV; t_drop rv rv_l rv_x; rm -rf $W"
+t_tpm2_nv_undefine $NV
+if ! t_tpm2_nv_define $NV || [ "$(t_tpm2_nv_increment $NV)" != 00000000 ]; then
 	t_skip_rest "cannot define the NV counter $NV"
 	exit 0
 fi
-n=$(tk2_nv_count $NV)
+n=$(t_tpm2_nv_count $NV)
 trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
 EC=$(xxd -p $W/s.pub | tr -d '\n')
 NEW="new 32 policykey=$EC revoke=$NV"
@@ -50,26 +50,26 @@ NEW="new 32 policykey=$EC revoke=$NV"
 # with RULES; sets rc, err (keyctl's message), fired, log (our kernel log
 # lines since).
 rv_run() {
-	tk_drop "$1"
-	tk2_dmesg_mark
-	_a=$(rl_ctl "tamper $2")
+	t_drop "$1"
+	t_tpm2_dmesg_mark
+	_a=$(t_relay_ctl "tamper $2")
 	[ "$_a" = "armed $(echo "$2" | tr ',' '\n' | wc -l)" ] ||
 		{ rc=99 fired=0 log="the relay did not arm $2: $_a"; return; }
 	err=$(keyctl add trusted "$1" "$3" @u 2>&1 >/dev/null)
 	rc=$?
-	fired=$(rl_ctl disarm)
+	fired=$(t_relay_ctl disarm)
 	fired=${fired#fired }
-	log=$(tk2_dmesg_new)
+	log=$(t_tpm2_dmesg_new)
 }
 # rv_refused DESC ERRNO ERE RULES DATA: the forgery fired, the add failed
 # with ERRNO, no key, and our log has ERE.
 rv_refused() {
 	rv_run rv_x "$4" "$5"
-	t_check "$1: the forgery fired" tk_eq "fired" "$fired" "$(echo "$4" | tr ',' '\n' | wc -l)"
+	t_check "$1: the forgery fired" t_eq "fired" "$fired" "$(echo "$4" | tr ',' '\n' | wc -l)"
 	# shellcheck disable=SC2016  # expanded by the inner sh
 	t_check "  ... refused with $2" sh -c '[ "$1" != 0 ] && case $2 in *": $3"*) ;; *) exit 1 ;; esac' \
 		- "$rc" "$err" "$(t_strerror "$2")"
-	t_check "  ... no key" tk_absent rv_x
+	t_check "  ... no key" t_key_absent trusted rv_x
 	# shellcheck disable=SC2016  # expanded by the inner sh
 	t_check "  ... the log says why: $3" sh -c 'printf "%s\n" "$1" | grep -qE "$2"' - "$log" "$3"
 }
@@ -79,20 +79,20 @@ rv_refused() {
 # nameAlg): attributes, authPolicy, dataSize, the Name's TPM2B.
 forged() {
 	_area=${NV}000b${1}00000008
-	_name=000b$(tk_unhex "$_area" | sha256sum | cut -c1-64)
+	_name=000b$(t_unhex "$_area" | sha256sum | cut -c1-64)
 	echo "${1}000000080022${_name}"
 }
 # an ordinary index anyone may write (authwrite|authread|no_da|written)
 ORD=$(forged 22040004)
 
-t_check "control: new with revoke= (no forgery)" tk_add rv "$NEW"
-b0=$(tk_blob rv)
-echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+t_check "control: new with revoke= (no forgery)" t_key_add trusted rv "$NEW"
+b0=$(t_key_blob trusted rv)
+echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 echo "$b0" >$W/b0.hex
 trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
 	--name a1 --counter "$n" --counter-index 0x$NV $W/b0.hex $W/b1.hex
 b1=$(cat $W/b1.hex)
-t_check "control: its approval for $n loads" tk_add rv_l "load $b1"
+t_check "control: its approval for $n loads" t_key_add trusted rv_l "load $b1"
 
 rv_refused "new, NV_ReadPublic: attributes changed" EKEYREJECTED \
 	"not its public area's" "169:byte=21=ff" "$NEW"
@@ -106,6 +106,6 @@ rv_refused "load, NV_ReadPublic: TPM_RC_HANDLE (a missing index)" ENOENT \
 	"no NV index 0x$NV" "169:rc=18b,169:trunc=10" "load $b1"
 rv_refused "load, PolicyNV: its reply's HMAC" EKEYREJECTED \
 	"PolicyNV reply fails its HMAC" "149:flip=-1" "load $b1"
-rl_flush_transients 80 02 03 >/dev/null
-t_check "after them, the clean load works" tk_add rv_l "load $b1"
-rl_still_works
+t_relay_flush_transients 80 02 03 >/dev/null
+t_check "after them, the clean load works" t_key_add trusted rv_l "load $b1"
+t_relay_still_works

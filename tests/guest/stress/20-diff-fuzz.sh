@@ -1,4 +1,4 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# make stress: tests/guest/faults/20-diff-fuzz.sh over the whole space (FT_FULL, FZ_FULL).
-FT_FULL=1 FZ_FULL=1 exec sh "${0%/*}/../faults/20-diff-fuzz.sh"
+# make stress: tests/guest/faults/20-diff-fuzz.sh over the whole space (T_FAULT_FULL, FZ_FULL).
+T_FAULT_FULL=1 FZ_FULL=1 exec sh "${0%/*}/../faults/20-diff-fuzz.sh"

@@ -15,79 +15,79 @@
 # encrypted key's HMAC; the revoke= key's approval is refused once the
 # counter is incremented.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/../trusted-tpm2/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1,2
-tk2_begin || exit 0
-if ! tk2_srk_present; then
+t_tpm2_begin || exit 0
+if ! t_tpm2_srk_present; then
 	t_skip_rest "no SRK at 0x81000001"
 	exit 0
 fi
-host=$(state_get tpm2tools-host.result 2>/dev/null)
+host=$(t_state_get tpm2tools-host.result 2>/dev/null)
 case $host in
 "skip host: "*) t_skip_rest "${host#skip host: }"; exit 0 ;;
 esac
 
 got() { # NAME: what the host or phase 1 saved
-	state_get "tpm2tools-$1" || { echo "no saved tpm2tools-$1 (did the host step run?)" >&2; return 1; }
+	t_state_get "tpm2tools-$1" || { echo "no saved tpm2tools-$1 (did the host step run?)" >&2; return 1; }
 }
 loads() { # NAME SAVED [OPTIONS]
 	_b=$(got "$1") || return 1
-	tk_add "$2" "load $_b${3:+ $3}" || return 1
-	tk_eq "print" "$(tk_blob "$2")" "$_b"
+	t_key_add trusted "$2" "load $_b${3:+ $3}" || return 1
+	t_eq "print" "$(t_key_blob trusted "$2")" "$_b"
 }
 enc() { # SAVED: load the host's encrypted key under trusted:tt
 	_e=$(got "$1") || return 1
-	tk_enc_loads e_tt "$_e"
+	t_enc_loads e_tt "$_e"
 }
 with_enc() { # DESC CMD...
-	if tk_have_enc; then
+	if t_have_enc; then
 		t_check "$@"
 	else
-		t_skip "$1" "no encrypted key type taking trusted masters on ${TK_KERNEL:-this kernel}"
+		t_skip "$1" "no encrypted key type taking trusted masters on ${TKH_KERNEL:-this kernel}"
 	fi
 }
 save() { # NAME VALUE
 	[ -n "$2" ] || { echo "nothing to save for $1" >&2; return 1; }
-	printf '%s' "$2" | state_save "tpm2tools-$1"
+	printf '%s' "$2" | t_state_save "tpm2tools-$1"
 }
 
-if [ "${TK_PHASE:-1}" = 1 ]; then
+if [ "${TKH_PHASE:-1}" = 1 ]; then
 	t_check "tpm2-tools sealed key (loadable OID) loads, print gives it back" \
 		loads tools-s.blob tt
 	with_enc "... it holds the host's secret: its encrypted key loads under it" \
 		enc tools.enc
-	if tk_have_enc; then
+	if t_have_enc; then
 		t_errno "control: an encrypted key made with another secret: EINVAL" EINVAL \
 			enc tools-other.enc
 	else
 		t_skip "control: an encrypted key made with another secret" \
-			"no encrypted key type taking trusted masters on ${TK_KERNEL:-this kernel}"
+			"no encrypted key type taking trusted masters on ${TKH_KERNEL:-this kernel}"
 	fi
 	t_check "tpm2-tools key with password hello loads with blobauth=hello" \
 		loads tools-a.blob tt "blobauth=hello"
 	with_enc "... and holds the same secret" enc tools.enc
-	t_errno "... without blobauth: EPERM" EPERM tk_refused ta "load $(got tools-a.blob)"
-	tk2_da_reset
+	t_errno "... without blobauth: EPERM" EPERM t_key_refused trusted ta "load $(got tools-a.blob)"
+	t_tpm2_da_reset
 	t_errno "tpm2-tools HMAC key (loadable OID, not sealed data): EINVAL" EINVAL \
-		tk_refused th "load $(got tools-h.blob)"
-	t_check "no transient object or session left" tk_eq leftovers "$(tk2_leftovers)" "0 0 0"
+		t_key_refused trusted th "load $(got tools-h.blob)"
+	t_check "no transient object or session left" t_eq leftovers "$(t_tpm2_leftovers)" "0 0 0"
 
 	# shellcheck disable=SC2317  # run through t_check
 	ours_seal() { # NAME OPTIONS
-		tk_add "o_$1" "new 32 $2" && save "ours-$1.blob" "$(tk_blob "o_$1")" || return 1
-		tk_have_enc || return 0
-		tk_enc_new "oe_$1" "o_$1" && save "ours-$1.enc" "$(tk_enc_blob "oe_$1")"
+		t_key_add trusted "o_$1" "new 32 $2" && save "ours-$1.blob" "$(t_key_blob trusted "o_$1")" || return 1
+		t_have_enc || return 0
+		t_enc_new "oe_$1" "o_$1" && save "ours-$1.enc" "$(t_key_blob encrypted "oe_$1")"
 	}
 	t_check "ours: sealed under 0x81000001 and saved for tpm2-tools" ours_seal srk keyhandle=0x81000001
 	t_check "ours: sealed with blobauth=hello and saved" ours_seal auth "keyhandle=0x81000001 blobauth=hello"
 	# PCR 16 reset to zero (TPM2_PCR_Reset), as the host's copy starts it
 	# shellcheck disable=SC2317  # run through t_check
 	pin_seal() {
-		_r=$(tk2_tpm "$(tk2_cmd 8002 0000013d 0000001000000009400000090000000000)")
-		[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
+		_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000013d 0000001000000009400000090000000000)")
+		[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
 		ours_seal pin "keyhandle=0x81000001 pcrs=sha256:16 blobauth=4711"
 	}
 	t_check "ours: sealed with pcrs=sha256:16 (reset) and a PIN, saved" pin_seal
@@ -97,15 +97,15 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 	RV=01800120
 	rv_seal() {
 		command -v trusted-policy >/dev/null || { echo "no trusted-policy" >&2; return 1; }
-		tk2_nv_undefine "$RV"
-		tk2_nv_define "$RV" && tk_eq "NV_Increment" "$(tk2_nv_increment "$RV")" 00000000 || return 1
-		_n=$(tk2_nv_count "$RV") || return 1
-		_r=$(tk2_tpm "$(tk2_cmd 8002 0000013d 0000001000000009400000090000000000)")
-		[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
+		t_tpm2_nv_undefine "$RV"
+		t_tpm2_nv_define "$RV" && t_eq "NV_Increment" "$(t_tpm2_nv_increment "$RV")" 00000000 || return 1
+		_n=$(t_tpm2_nv_count "$RV") || return 1
+		_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000013d 0000001000000009400000090000000000)")
+		[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
 		_k=$here/../trusted-tpm2/keys/ec.pem
 		trusted-policy signer-public --signer "$_k" -o /tmp/rv.pub || return 1
 		ours_seal rv "keyhandle=0x81000001 policykey=$(xxd -p /tmp/rv.pub | tr -d '\n') revoke=$RV" || return 1
-		echo "16: $(tk2_pcr 16)" >/tmp/rv.pcr
+		echo "16: $(t_tpm2_pcr 16)" >/tmp/rv.pcr
 		_ap=$(trusted-policy pcr-digest --pcrs sha256:16 --pcr-values /tmp/rv.pcr \
 			--counter "$_n" --counter-index "0x$RV") &&
 		trusted-policy sign --signer "$_k" --policy "$_ap" --counter-index "0x$RV" -o /tmp/rv.sig &&
@@ -118,9 +118,9 @@ if [ "${TK_PHASE:-1}" = 1 ]; then
 		t_skip "ours: sealed with policykey= revoke=, an approval saved" \
 			"trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
 	fi
-	tk_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth o_pin oe_pin o_rv oe_rv
+	t_drop tt ta th e_tt o_srk o_auth oe_srk oe_auth o_pin oe_pin o_rv oe_rv
 	t_check "ours: sealed under 0x40000001 and saved" ours_seal owner keyhandle=0x40000001
-	tk_drop o_owner oe_owner
+	t_drop o_owner oe_owner
 	exit 0
 fi
 

@@ -3,8 +3,8 @@
 # Regression: "pcrlock=0 extended PCR 0". pcrlock=0 means no lock, as
 # in-tree: no PCR 0 extension, and no CAP_SYS_ADMIN needed for it.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1
@@ -12,15 +12,15 @@ t_require impl
 t_mods test ref-if-any
 
 t_check "pcrlock=0 as root: key created, PCR 0 unchanged" \
-	tk_pcr_stays 0 tk_add z_root "new 32 pcrlock=0"
-t_check "the pcrlock=0 key exists" tk_id z_root
-if tk_user_setup; then
+	t_pcr_stays 0 t_key_add trusted z_root "new 32 pcrlock=0"
+t_check "the pcrlock=0 key exists" t_key_id trusted z_root
+if t_user_setup; then
 	t_check "pcrlock=0 without CAP_SYS_ADMIN is allowed (no lock)" \
-		tk_user_add z_user "new 32 pcrlock=0"
+		t_user_add z_user "new 32 pcrlock=0"
 	t_check "unprivileged pcrlock=0 leaves PCR 0 as it was" \
-		tk_pcr_stays 0 tk_user_add z_user2 "new 32 pcrlock=0"
-	tk_as_user keyctl clear @u >/dev/null 2>&1
+		t_pcr_stays 0 t_user_add z_user2 "new 32 pcrlock=0"
+	t_as_user keyctl clear @u >/dev/null 2>&1
 else
 	t_skip "pcrlock=0 without CAP_SYS_ADMIN" "cannot run as an unprivileged user (busybox su)"
 fi
-tk_drop z_root
+t_drop z_root

@@ -7,15 +7,15 @@
 # the session(s); TPM_GetCapability (TPM_RT_AUTH) must then show no
 # session left.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1
 t_require impl
 t_mods test ref-if-any
-why=$(tk_ff_why trusted_hmac_work_alloc)
-[ -n "$why" ] || why=$(tk_ff_why trusted_tpm1_parse_session)
+why=$(t_ff_why trusted_hmac_work_alloc)
+[ -n "$why" ] || why=$(t_ff_why trusted_tpm1_parse_session)
 if [ -n "$why" ]; then
 	t_skip_all "$why"
 fi
@@ -24,21 +24,21 @@ EBADMSG=0xffffffffffffffb6	# -74
 # left CMD...: CMD fails, leaves no key, and the TPM holds as many
 # sessions afterwards as before.
 left() {
-	_s0=$(tk1_sessions) || return 1
+	_s0=$(t_tpm1_sessions) || return 1
 	"$@" || { echo "the add did not fail, or left a key" >&2; return 1; }
-	_s1=$(tk1_sessions) || return 1
-	tk_eq "authorisation sessions in the TPM" "$_s1" "$_s0"
+	_s1=$(t_tpm1_sessions) || return 1
+	t_eq "authorisation sessions in the TPM" "$_s1" "$_s0"
 }
 # The plain path (sessions=0): its exchanges are the ones counted here;
 # 18-tpm1-transport.sh covers the transport session's own.
 fails() { # FUNC NTH RETVAL DATA
-	! tk_ff_refused "$1" "$2" "$3" s_x "$4 sessions=0" >/dev/null 2>&1
+	! t_ff_refused "$1" "$2" "$3" s_x "$4 sessions=0" >/dev/null 2>&1
 }
 
-s0=$(tk1_sessions)
+s0=$(t_tpm1_sessions)
 t_check "control: new 32 and its load; TPM_GetCapability counts sessions ($s0)" \
-	eval 'tk_add s_k "new 32" && tk_add s_l "load $(tk_blob s_k)" && [ -n "$s0" ]'
-b=$(tk_blob s_k)
+	eval 't_key_add trusted s_k "new 32" && t_key_add trusted s_l "load $(t_key_blob trusted s_k)" && [ -n "$s0" ]'
+b=$(t_key_blob trusted s_k)
 t_check "new: allocation after OSAP fails: no session left" \
 	left fails trusted_hmac_work_alloc 1 "" "new 32"
 t_check "new: malformed OSAP response: no session left" \
@@ -50,6 +50,6 @@ t_check "load: malformed second OIAP response: no session left" \
 t_check "load: allocation after both OIAPs fails: no session left" \
 	left fails trusted_hmac_work_alloc 1 "" "load $b"
 t_check "afterwards new and load work, and the TPM holds no session" \
-	eval 'tk_add s_2 "new 32" && tk_add s_3 "load $(tk_blob s_2)" && tk_eq sessions "$(tk1_sessions)" "$s0"'
-tk_ff_off
-tk_drop s_k s_l s_2 s_3
+	eval 't_key_add trusted s_2 "new 32" && t_key_add trusted s_3 "load $(t_key_blob trusted s_2)" && t_eq sessions "$(t_tpm1_sessions)" "$s0"'
+t_ff_off
+t_drop s_k s_l s_2 s_3

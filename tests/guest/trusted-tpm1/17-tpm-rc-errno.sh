@@ -8,22 +8,22 @@
 # of a new key, after GetRandom) return each code, as the TPM core would;
 # sessions=0: without the transport session's exchanges in between.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1
 t_require impl
 t_mods test ref-if-any
-why=$(tk_ff_why trusted_tpm_exchange)
+why=$(t_ff_why trusted_tpm_exchange)
 if [ -n "$why" ]; then
 	t_skip_all "$why"
 fi
 # shellcheck disable=SC2034  # used in eval
-s0=$(tk1_sessions)
+s0=$(t_tpm1_sessions)
 
 rc() { # DESC ERRNO CODE
-	t_errno "$1" "$2" tk_ff_refused trusted_tpm_exchange 2 "$3" r_x "new 32 sessions=0"
+	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange 2 "$3" r_x "new 32 sessions=0"
 }
 rc "TPM_AUTHFAIL (0x1): EPERM, as in-tree" EPERM 0x1
 rc "TPM_RESOURCES (0x15): EAGAIN" EAGAIN 0x15
@@ -31,6 +31,6 @@ rc "TPM_DEFEND_LOCK_RUNNING (0x803): EBUSY" EBUSY 0x803
 rc "0x1000, not a TPM 1.2 return code: EIO" EIO 0x1000
 rc "0x80000001 (a negative int from the TPM core): EIO" EIO 0x80000001
 t_check "no session left; a new key works afterwards" \
-	eval 'tk_eq sessions "$(tk1_sessions)" "$s0" && tk_add r_k "new 32"'
-tk_ff_off
-tk_drop r_k
+	eval 't_eq sessions "$(t_tpm1_sessions)" "$s0" && t_key_add trusted r_k "new 32"'
+t_ff_off
+t_drop r_k

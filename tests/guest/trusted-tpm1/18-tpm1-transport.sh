@@ -14,8 +14,8 @@
 # with its warning. The SRK's public key, once checked, is kept: a later
 # operation sends no TPM_GetPubKey.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1
@@ -27,52 +27,52 @@ NOTICE="refused: its public key is not readable"
 # shellcheck disable=SC2034  # used in eval
 CLEAR="sessions=0: key material crosses the TPM bus in clear"
 
-a0=$(tk1_sessions)
-t0=$(tk1_transports)
+a0=$(t_tpm1_sessions)
+t0=$(t_tpm1_transports)
 t_check "new 32 (transport) and its load (transport)" \
-	eval 'tk_add x_1 "new 32" && tk_add x_2 "load $(tk_blob x_1)"'
+	eval 't_key_add trusted x_1 "new 32" && t_key_add trusted x_2 "load $(t_key_blob trusted x_1)"'
 t_check "new 64 sessions=0 and its load (transport)" \
-	eval 'tk_add x_3 "new 64 sessions=0" && tk_add x_4 "load $(tk_blob x_3)"'
+	eval 't_key_add trusted x_3 "new 64 sessions=0" && t_key_add trusted x_4 "load $(t_key_blob trusted x_3)"'
 t_check "a transport blob loads with sessions=0" \
-	eval 'tk_add x_5 "load $(tk_blob x_1) sessions=0"'
-t_check "new 128 keyhandle=$TK_SRK keyauth=\$Z40 migratable=0 in a transport" \
-	eval 'tk_add x_6 "new 128 keyhandle=$TK_SRK keyauth=$TK_Z40 migratable=0" &&
-	      tk_add x_7 "load $(tk_blob x_6) keyhandle=$TK_SRK"'
+	eval 't_key_add trusted x_5 "load $(t_key_blob trusted x_1) sessions=0"'
+t_check "new 128 keyhandle=$T_SRK keyauth=\$Z40 migratable=0 in a transport" \
+	eval 't_key_add trusted x_6 "new 128 keyhandle=$T_SRK keyauth=$T_Z40 migratable=0" &&
+	      t_key_add trusted x_7 "load $(t_key_blob trusted x_6) keyhandle=$T_SRK"'
 t_check "no authorisation or transport session left ($a0, $t0)" \
-	eval 'tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
-	      tk_eq "transport sessions" "$(tk1_transports)" "$t0"'
+	eval 't_eq "auth sessions" "$(t_tpm1_sessions)" "$a0" &&
+	      t_eq "transport sessions" "$(t_tpm1_transports)" "$t0"'
 t_check "the TPM's public SRK was read: no refusal logged" \
 	eval '! dmesg | grep -q "$NOTICE"'
 t_check "sessions=0 is warned about" eval 'dmesg | grep -q "$CLEAR"'
 
-ff=$(tk_ff_why trusted_tpm1_parse_pubkey)
+ff=$(t_ff_why trusted_tpm1_parse_pubkey)
 if [ -n "$ff" ]; then
 	t_skip_rest "$ff"
 else
 	# a fresh module: nothing kept, the next key reads the SRK
 	t_mods test ref-if-any
 	t_errno "a malformed TPM_GetPubKey answer stops a default key: EIO" EIO \
-		tk_ff_refused trusted_tpm1_parse_pubkey 1 $EBADMSG x_8 "new 32"
+		t_ff_refused trusted_tpm1_parse_pubkey 1 $EBADMSG x_8 "new 32"
 	# shellcheck disable=SC2016  # expanded by eval
 	t_check "... but not a sessions=0 one (the transport is not tried)" \
-		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 $EBADMSG &&
-		      tk_add x_8 "new 32 sessions=0"; _r=$?; tk_ff_off; [ $_r = 0 ]'
+		eval 't_ff_arm trusted_tpm1_parse_pubkey 1 $EBADMSG &&
+		      t_key_add trusted x_8 "new 32 sessions=0"; _r=$?; t_ff_off; [ $_r = 0 ]'
 	t_errno "no readSRKPub (TPM_INVALID_KEYHANDLE): refused, EKEYREJECTED" \
-		EKEYREJECTED tk_ff_refused trusted_tpm1_parse_pubkey 1 12 x_9 "new 32"
+		EKEYREJECTED t_ff_refused trusted_tpm1_parse_pubkey 1 12 x_9 "new 32"
 	t_check "... the log names the parent and the fix" \
 		eval 'dmesg | grep "$NOTICE" | grep -q "0x40000000.*tpm_restrictsrk -a"'
 	t_check "... no session left" \
-		eval 'tk_eq "auth sessions" "$(tk1_sessions)" "$a0" &&
-		      tk_eq "transport sessions" "$(tk1_transports)" "$t0"'
+		eval 't_eq "auth sessions" "$(t_tpm1_sessions)" "$a0" &&
+		      t_eq "transport sessions" "$(t_tpm1_transports)" "$t0"'
 	# shellcheck disable=SC2016  # expanded by eval
 	t_check "... with sessions=0 it goes through" \
-		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
-		      tk_add x_9 "new 32 sessions=0"; _r=$?; tk_ff_off; [ $_r = 0 ] &&
-		      tk_add x_9 "load $(tk_blob x_9)"'
+		eval 't_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
+		      t_key_add trusted x_9 "new 32 sessions=0"; _r=$?; t_ff_off; [ $_r = 0 ] &&
+		      t_key_add trusted x_9 "load $(t_key_blob trusted x_9)"'
 	# shellcheck disable=SC2016  # expanded by eval
 	t_check "once checked, the SRK is kept: no TPM_GetPubKey to fail" \
-		eval 'tk_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
-		      tk_add x_10 "new 32"; _r=$?; tk_ff_off; [ $_r = 0 ]'
+		eval 't_ff_arm trusted_tpm1_parse_pubkey 1 12 &&
+		      t_key_add trusted x_10 "new 32"; _r=$?; t_ff_off; [ $_r = 0 ]'
 fi
-tk_ff_off
-tk_drop x_1 x_2 x_3 x_4 x_5 x_6 x_7 x_8 x_9 x_10
+t_ff_off
+t_drop x_1 x_2 x_3 x_4 x_5 x_6 x_7 x_8 x_9 x_10

@@ -6,8 +6,8 @@
 # update (pcrinfo, keyauth, migratable=0) and updates that are refused
 # (EINVAL, the blob stays as it was).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 1
@@ -15,55 +15,55 @@ t_require impl
 t_mods test ref-if-any
 PCR=23
 
-t_check "new key" tk_add u_k "new 32"
-id1=$(tk_id u_k)
-blob1=$(tk_blob u_k)
+t_check "new key" t_key_add trusted u_k "new 32"
+id1=$(t_key_id trusted u_k)
+blob1=$(t_key_blob trusted u_k)
 have_enc=
-tk_have_enc && tk_enc_new u_e u_k && eblob=$(tk_enc_blob u_e) && have_enc=1
+t_have_enc && t_enc_new u_e u_k && eblob=$(t_key_blob encrypted u_e) && have_enc=1
 
-t_check "update reseals: a new blob" tk_updates u_k
-t_check "update keeps the key id" tk_eq "id" "$(tk_id u_k)" "$id1"
-blob2=$(tk_blob u_k)
-t_check "the new blob loads" tk_add u_k2 "load $blob2"
-t_check "the old blob still loads" tk_add u_k3 "load $blob1"
+t_check "update reseals: a new blob" t_updates u_k
+t_check "update keeps the key id" t_eq "id" "$(t_key_id trusted u_k)" "$id1"
+blob2=$(t_key_blob trusted u_k)
+t_check "the new blob loads" t_key_add trusted u_k2 "load $blob2"
+t_check "the old blob still loads" t_key_add trusted u_k3 "load $blob1"
 
 if [ -n "$have_enc" ]; then
-	tk_drop u_k u_k2 u_k3 u_e
-	tk_add u_k "load $blob2"
+	t_drop u_k u_k2 u_k3 u_e
+	t_key_add trusted u_k "load $blob2"
 	t_check "the resealed key has the same bytes (its encrypted key loads)" \
-		tk_enc_loads u_e "$eblob"
-	tk_add u_k "new 32"
+		t_enc_loads u_e "$eblob"
+	t_key_add trusted u_k "new 32"
 	t_errno "control: another master of the same name does not load it" \
-		EINVAL tk_enc_loads u_e "$eblob"
-	tk_drop u_e
-	tk_add u_k "load $blob2"
+		EINVAL t_enc_loads u_e "$eblob"
+	t_drop u_e
+	t_key_add trusted u_k "load $blob2"
 else
-	t_skip "update keeps the key bytes (via an encrypted key)" "no encrypted key type with trusted masters on $TK_KERNEL"
+	t_skip "update keeps the key bytes (via an encrypted key)" "no encrypted key type with trusted masters on $TKH_KERNEL"
 fi
 
-if pi=$(tk_pcrinfo $PCR); then
-	t_check "update pcrinfo= (PCR $PCR) reseals" tk_updates u_k "pcrinfo=$pi"
-	b=$(tk_blob u_k)
+if pi=$(t_pcrinfo $PCR); then
+	t_check "update pcrinfo= (PCR $PCR) reseals" t_updates u_k "pcrinfo=$pi"
+	b=$(t_key_blob trusted u_k)
 	t_check "the resealed blob carries the PCR info" \
-		tk_eq sealInfoSize "$(tk_u32_at "$b" 4)" 45
-	t_check "the PCR-bound blob loads" tk_add u_k4 "load $b"
+		t_eq sealInfoSize "$(t_u32_at "$b" 4)" 45
+	t_check "the PCR-bound blob loads" t_key_add trusted u_k4 "load $b"
 else
 	t_skip "update pcrinfo=" "PCR $PCR not readable from sysfs"
 fi
-t_check "update keyauth=<zeros> reseals" tk_updates u_k "keyauth=$TK_Z40"
-t_check "update keyhandle=$TK_SRK reseals" tk_updates u_k "keyhandle=$TK_SRK"
+t_check "update keyauth=<zeros> reseals" t_updates u_k "keyauth=$T_Z40"
+t_check "update keyhandle=$T_SRK reseals" t_updates u_k "keyhandle=$T_SRK"
 
 t_errno "update with an unknown option refused" EINVAL \
-	tk_update_refused u_k "update foo=1"
+	t_key_update_refused trusted u_k "update foo=1"
 t_errno "update with a non-hex pcrinfo refused" EINVAL \
-	tk_update_refused u_k "update pcrinfo=zz"
-t_errno "\"new 32\" as an update refused" EINVAL tk_update_refused u_k "new 32"
+	t_key_update_refused trusted u_k "update pcrinfo=zz"
+t_errno "\"new 32\" as an update refused" EINVAL t_key_update_refused trusted u_k "new 32"
 t_errno "\"load BLOB\" as an update refused" EINVAL \
-	tk_update_refused u_k "load $blob1"
+	t_key_update_refused trusted u_k "load $blob1"
 
-tk_add u_m "new 32"
-t_check "update migratable=0 reseals" tk_updates u_m "migratable=0"
+t_key_add trusted u_m "new 32"
+t_check "update migratable=0 reseals" t_updates u_m "migratable=0"
 t_errno "after update migratable=0, update is refused" EPERM \
-	tk_update_refused u_m update
+	t_key_update_refused trusted u_m update
 
-tk_drop u_k u_k2 u_k3 u_k4 u_m u_e
+t_drop u_k u_k2 u_k3 u_k4 u_m u_e

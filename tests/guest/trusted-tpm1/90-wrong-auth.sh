@@ -7,8 +7,8 @@
 # two failures a TPM sees: last script, last boot (phase 2) of a kernel.
 # (Each kernel of a run gets its own freshly provisioned TPM.)
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/tk.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
 
 t_require tpm 1.2
 t_require phase 2	# last: the TPM 1.2 dictionary-attack lockout
@@ -19,14 +19,14 @@ BA=00112233445566778899aabbccddeeff00112233
 WRONG=33221100ffeeddccbbaa99887766554433221100
 
 t_check "control: sealed with a blobauth, loads with it" \
-	eval 'tk_add w_k "new 32 blobauth=$BA" && tk_add w_l "load $(tk_blob w_k) blobauth=$BA"'
-b=$(tk_blob w_k)
+	eval 't_key_add trusted w_k "new 32 blobauth=$BA" && t_key_add trusted w_l "load $(t_key_blob trusted w_k) blobauth=$BA"'
+b=$(t_key_blob trusted w_k)
 t_errno "a wrong blobauth: the TPM refuses" EPERM \
-	tk_refused w_1 "load $b blobauth=$WRONG"
+	t_key_refused trusted w_1 "load $b blobauth=$WRONG"
 t_errno "a wrong keyauth: the TPM refuses" EPERM \
-	tk_refused w_2 "load $b blobauth=$BA keyauth=$WRONG"
+	t_key_refused trusted w_2 "load $b blobauth=$BA keyauth=$WRONG"
 t_check "afterwards the right authorisation still loads it" \
-	tk_add w_3 "load $b blobauth=$BA"
-t_check "afterwards a new key can be sealed" tk_add w_4 "new 32"
+	t_key_add trusted w_3 "load $b blobauth=$BA"
+t_check "afterwards a new key can be sealed" t_key_add trusted w_4 "new 32"
 
-tk_drop w_k w_l w_3 w_4
+t_drop w_k w_l w_3 w_4

@@ -8,25 +8,25 @@
 # exchange of a load (Load, or CreatePrimary without an SRK) return each
 # code, as the TPM core would; the real 0x902 is in 14-review-nits.sh.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
-tk2_begin || exit 0
-why=$(tk_ff_why trusted_tpm_exchange)
+t_tpm2_begin || exit 0
+why=$(t_ff_why trusted_tpm_exchange)
 if [ -n "$why" ]; then
 	t_skip_rest "$why"
 	exit 0
 fi
-if ! tk_add c_k "new 32"; then
+if ! t_key_add trusted c_k "new 32"; then
 	t_skip_rest "cannot seal a key"
 	exit 0
 fi
-b=$(tk_blob c_k)
+b=$(t_key_blob trusted c_k)
 
 rc() { # DESC ERRNO CODE
-	t_errno "$1" "$2" tk_ff_refused trusted_tpm_exchange 1 "$3" c_x "load $b"
+	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange 1 "$3" c_x "load $b"
 }
 rc "TPM_RC_AUTH_FAIL (0x98e): EPERM, as in-tree" EPERM 0x98e
 rc "TPM_RC_OBJECT_MEMORY (0x902): EAGAIN" EAGAIN 0x902
@@ -34,8 +34,8 @@ rc "TPM_RC_SESSION_MEMORY (0x903): EAGAIN" EAGAIN 0x903
 rc "TPM_RC_LOCKOUT (0x921): EBUSY" EBUSY 0x921
 rc "0x1000, not a TPM 2.0 return code: EIO" EIO 0x1000
 rc "0x80000001 (a negative int from the TPM core): EIO" EIO 0x80000001
-t_check "the blob still loads afterwards" tk_add c_l "load $b"
+t_check "the blob still loads afterwards" t_key_add trusted c_l "load $b"
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
-tk_ff_off
-tk_drop c_k c_l
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
+t_ff_off
+t_drop c_k c_l

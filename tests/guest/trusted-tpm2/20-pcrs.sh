@@ -9,72 +9,72 @@
 # policy field does not yield the object's authPolicy is refused before the
 # TPM sees it (EINVAL). More than eight PCRs take several PCR_Read.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
-tk2_begin || exit 0
+t_tpm2_begin || exit 0
 P=16
 
-if [ -z "$(tk2_pcr $P)" ]; then
+if [ -z "$(t_tpm2_pcr $P)" ]; then
 	t_skip_rest "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
 	exit 0
 fi
 
 # policy_body BLOB: the CommandPolicy of the blob's first TPMPolicy.
 policy_body() {
-	_seq=$(tk2_der_get "$1" a1) || return 1
-	_pol=$(tk2_der_fields "$_seq" | awk 'NR == 1 { print $2 }')
-	_pol=$(tk2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a1" { print $2 }')
+	_seq=$(t_tpm2_der_get "$1" a1) || return 1
+	_pol=$(t_tpm2_der_fields "$_seq" | awk 'NR == 1 { print $2 }')
+	_pol=$(t_tpm2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a1" { print $2 }')
 	echo "$_pol" | cut -c5-
 }
 # policy_code BLOB: its CommandCode.
 policy_code() {
-	_seq=$(tk2_der_get "$1" a1) || return 1
-	_pol=$(tk2_der_fields "$_seq" | awk 'NR == 1 { print $2 }')
-	tk2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a0" { print substr($2, 5) }'
+	_seq=$(t_tpm2_der_get "$1" a1) || return 1
+	_pol=$(t_tpm2_der_fields "$_seq" | awk 'NR == 1 { print $2 }')
+	t_tpm2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a0" { print substr($2, 5) }'
 }
 
 pcr_digest() {
 	_v=
-	for _p in "$@"; do _v=$_v$(tk2_pcr "$_p"); done
-	tk_unhex "$_v" | sha256sum | cut -d' ' -f1
+	for _p in "$@"; do _v=$_v$(t_tpm2_pcr "$_p"); done
+	t_unhex "$_v" | sha256sum | cut -d' ' -f1
 }
 
-t_check "new 32 pcrs=sha256:$P" tk_add c_k "new 32 pcrs=sha256:$P"
-b=$(tk_blob c_k)
+t_check "new 32 pcrs=sha256:$P" t_key_add trusted c_k "new 32 pcrs=sha256:$P"
+b=$(t_key_blob trusted c_k)
 check_policy() {
-	tk_eq "CommandCode" "$(policy_code "$b")" 017f || return 1
-	tk_eq "CommandPolicy" "$(policy_body "$b")" \
+	t_eq "CommandCode" "$(policy_code "$b")" 017f || return 1
+	t_eq "CommandPolicy" "$(policy_body "$b")" \
 		"0020$(pcr_digest $P)00000001000b03000001"
 }
 t_check "the blob's policy: PolicyPCR, SHA-256 of PCR $P, PCR $P selected" check_policy
 no_user_auth() {
-	_a=$(tk2_attrs "$b")
-	tk_eq "userWithAuth" $((0x$_a & 0x40)) 0
+	_a=$(t_tpm2_attrs "$b")
+	t_eq "userWithAuth" $((0x$_a & 0x40)) 0
 }
 t_check "the object has no userWithAuth: only the policy opens it" no_user_auth
-t_check "the blob loads without options" tk_add c_l "load $b"
-tk2_same "  ... with the same key bytes" c_k "load $b"
+t_check "the blob loads without options" t_key_add trusted c_l "load $b"
+t_tpm2_same "  ... with the same key bytes" c_k "load $b"
 
 pcr_moves() {
-	_v0=$(tk2_pcr $P)
+	_v0=$(t_tpm2_pcr $P)
 	"$@" || return 1
-	[ "$(tk2_pcr $P)" != "$_v0" ] || { echo "PCR $P unchanged" >&2; return 1; }
+	[ "$(t_tpm2_pcr $P)" != "$_v0" ] || { echo "PCR $P unchanged" >&2; return 1; }
 }
-t_check "load with pcrlock=$P: loaded, PCR $P extended" pcr_moves tk_add c_lock "load $b pcrlock=$P"
-t_errno "after that the blob no longer loads: EPERM" EPERM tk_refused c_l2 "load $b"
+t_check "load with pcrlock=$P: loaded, PCR $P extended" pcr_moves t_key_add trusted c_lock "load $b pcrlock=$P"
+t_errno "after that the blob no longer loads: EPERM" EPERM t_key_refused trusted c_l2 "load $b"
 t_check "  ... and its policy session was flushed" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
-t_check "update pcrs=sha256:$P reseals to the new value" tk_updates c_lock "pcrs=sha256:$P"
-t_check "  ... the resealed blob loads" tk_add c_l3 "load $(tk_blob c_lock)"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
+t_check "update pcrs=sha256:$P reseals to the new value" t_updates c_lock "pcrs=sha256:$P"
+t_check "  ... the resealed blob loads" t_key_add trusted c_l3 "load $(t_key_blob trusted c_lock)"
 
 two() {
-	tk_add c_two "new 32 pcrs=sha256:7,$P" || return 1
-	tk_eq "CommandPolicy" "$(policy_body "$(tk_blob c_two)")" \
+	t_key_add trusted c_two "new 32 pcrs=sha256:7,$P" || return 1
+	t_eq "CommandPolicy" "$(policy_body "$(t_key_blob trusted c_two)")" \
 		"0020$(pcr_digest 7 $P)00000001000b03800001" || return 1
-	tk_add c_two2 "load $(tk_blob c_two)"
+	t_key_add trusted c_two2 "load $(t_key_blob trusted c_two)"
 }
 t_check "pcrs=sha256:7,$P: both PCRs in index order; loads" two
 t_check "pcrs=sha256:0-23 (24 PCRs, several PCR_Read): new and load" sh -c '
@@ -90,35 +90,35 @@ done
 # object's hash to the object: with SHA-384, 128-byte keys fit; with
 # SHA-512 only up to 53 bytes (swtpm's TPM2B_PRIVATE grows by 2 digests).
 fits() { # NAME OPTIONS
-	tk_add "$1" "new $2" || return 1
-	_b=$(tk_blob "$1")
+	t_key_add trusted "$1" "new $2" || return 1
+	_b=$(t_key_blob trusted "$1")
 	echo "new $2: $((${#_b} / 2)) bytes" >&2
-	[ ${#_b} -le 1024 ] && tk_add "${1}2" "load $_b"
+	[ ${#_b} -le 1024 ] && t_key_add trusted "${1}2" "load $_b"
 }
 t_check "new 128 hash=sha384 pcrs=: fits 512 bytes; loads" fits c_big "128 hash=sha384 pcrs=sha256:$P"
 t_check "new 48 hash=sha512 pcrs=: fits; loads" fits c_b512 "48 hash=sha512 pcrs=sha256:$P"
 t_errno "new 128 hash=sha512 pcrs=: over 512 bytes: EINVAL" EINVAL \
-	tk_refused c_x "new 128 hash=sha512 pcrs=sha256:$P"
+	t_key_refused trusted c_x "new 128 hash=sha512 pcrs=sha256:$P"
 if [ -d /sys/class/tpm/tpm0/pcr-sha1 ]; then
-	t_check "pcrs=sha1:$P (the SHA-1 bank is active)" tk_add c_b "new 32 pcrs=sha1:$P"
+	t_check "pcrs=sha1:$P (the SHA-1 bank is active)" t_key_add trusted c_b "new 32 pcrs=sha1:$P"
 else
-	t_errno "pcrs=sha1:$P without a SHA-1 bank: EINVAL" EINVAL tk_refused c_b "new 32 pcrs=sha1:$P"
+	t_errno "pcrs=sha1:$P without a SHA-1 bank: EINVAL" EINVAL t_key_refused trusted c_b "new 32 pcrs=sha1:$P"
 fi
 
 t_errno "pcrs with blobauth and hash=sha1: EINVAL (63-pin-policy: sha256)" EINVAL \
-	tk_refused c_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=hello"
-t_errno "pcrs with policydigest: EINVAL" EINVAL tk_refused c_x \
-	"new 32 pcrs=sha256:$P policydigest=$TK2_POLICY_PW"
-t_errno "pcrs on load: EINVAL" EINVAL tk_refused c_x "load $(tk_blob c_lock) pcrs=sha256:$P"
+	t_key_refused trusted c_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=hello"
+t_errno "pcrs with policydigest: EINVAL" EINVAL t_key_refused trusted c_x \
+	"new 32 pcrs=sha256:$P policydigest=$T_TPM2_POLICY_PW"
+t_errno "pcrs on load: EINVAL" EINVAL t_key_refused trusted c_x "load $(t_key_blob trusted c_lock) pcrs=sha256:$P"
 
 # The PolicyPCR's selection of PCR 16 (01 in its third select byte) made
 # PCR 17: the policy no longer yields the object's authPolicy.
-b2=$(tk_blob c_lock)
+b2=$(t_key_blob trusted c_lock)
 tampered=$(echo "$b2" | sed 's/00000001000b03000001/00000001000b03000002/')
 t_errno "a policy field that is not the object's policy: EINVAL" EINVAL \
-	tk_refused c_t "load $tampered"
+	t_key_refused trusted c_t "load $tampered"
 
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
-tk_drop c_big c_big2 c_b512 c_b5122 c_k c_l c_lock c_l3 c_two c_two2 c_all c_all2 c_sha1 c_sha12 c_sha384 c_sha3842 c_b
+t_drop c_big c_big2 c_b512 c_b5122 c_k c_l c_lock c_l3 c_two c_two2 c_all c_all2 c_sha1 c_sha12 c_sha384 c_sha3842 c_b

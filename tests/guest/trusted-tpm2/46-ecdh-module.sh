@@ -6,20 +6,20 @@
 # asks for "crypto-ecdh" (docs/tpm2-sessions.md). With ecdh_generic
 # unloaded, a new key in sessions works and the module is back.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
 why=
-[ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
+[ -z "$why" ] && [ "$(t_impl)" = ref ] && why="the in-tree module has no sessions"
 [ -z "$why" ] && ! grep -q '^ecdh_generic ' /proc/modules &&
 	why="ECDH is built into this kernel (no ecdh_generic module)"
-tk2_begin "$why" || exit 0
+t_tpm2_begin "$why" || exit 0
 
 t_check "ecdh_generic unloads (nothing holds it between key operations)" \
 	sh -c 'rmmod ecdh_generic && ! grep -q "^ecdh_generic " /proc/modules'
 t_check "a new key in sessions loads ecdh_generic by its alias crypto-ecdh" \
 	sh -c 'keyctl add trusted ecdh_k "new 32 keyhandle=0x81000001" @u >/dev/null &&
 		grep -q "^ecdh_generic " /proc/modules'
-tk_drop ecdh_k
+t_drop ecdh_k

@@ -9,14 +9,14 @@
 # sessions); no object or session left. The relay suite (10-bus-leak)
 # proves the salted session on the bus. Ours only.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
 why=
-[ -z "$why" ] && [ "$(tk_impl)" = ref ] && why="the in-tree module has no sessions"
-tk2_begin "$why" || exit 0
+[ -z "$why" ] && [ "$(t_impl)" = ref ] && why="the in-tree module has no sessions"
+t_tpm2_begin "$why" || exit 0
 P=/sys/module/trusted/parameters/srk_name
 H=81000011
 # The TCG RSA 2048 storage template (TPMT_PUBLIC), objectAttributes 00030472.
@@ -24,20 +24,20 @@ RSA_TMPL=0001000b00030472000000060080004300100800000000000000
 
 # rsa_primary: TPM2_CreatePrimary of the RSA template (owner, empty auth).
 rsa_primary() {
-	_r=$(tk2_tpm "$(tk2_cmd 8002 00000131 \
+	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000131 \
 		"4000000100000009400000090000000000000400000000$(printf %04x $((${#RSA_TMPL} / 2)))${RSA_TMPL}000000000000")")
-	[ "$(tk2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
 	echo "$_r" | cut -c21-28
 }
 persist() {
 	_h=$(rsa_primary) || return 1
-	tk2_evict "$_h" $H
+	t_tpm2_evict "$_h" $H
 	_rc=$?
-	tk2_flush "$_h"
+	t_tpm2_flush "$_h"
 	return $_rc
 }
 unpersist() {
-	tk2_evict $H $H
+	t_tpm2_evict $H $H
 }
 
 if [ ! -w $P ]; then
@@ -51,26 +51,26 @@ if ! persist; then
 	exit 0
 fi
 KH=keyhandle=0x$H
-t_check "new 32 under an RSA parent (salted by RSA-OAEP)" tk_add r_n "new 32 $KH"
-b=$(tk_blob r_n)
-t_check "parent recorded: 0x$H" tk_eq parent "$(tk2_parent "$b")" "$H"
-t_check "load in sessions" tk_add r_l "load $b $KH"
-t_check "load with sessions=0" tk_add r_l0 "load $b $KH sessions=0"
+t_check "new 32 under an RSA parent (salted by RSA-OAEP)" t_key_add trusted r_n "new 32 $KH"
+b=$(t_key_blob trusted r_n)
+t_check "parent recorded: 0x$H" t_eq parent "$(t_tpm2_parent "$b")" "$H"
+t_check "load in sessions" t_key_add trusted r_l "load $b $KH"
+t_check "load with sessions=0" t_key_add trusted r_l0 "load $b $KH sessions=0"
 # new_load NAME NEW_OPTIONS [LOAD_OPTIONS]: a new key, then its blob loaded.
 new_load() {
-	tk_add "$1" "new 32 $KH $2" && tk_add "$1_l" "load $(tk_blob "$1") $KH $3"
+	t_key_add trusted "$1" "new 32 $KH $2" && t_key_add trusted "$1_l" "load $(t_key_blob trusted "$1") $KH $3"
 }
-t_check "new with blobauth, load with it" new_load r_b "blobauth=$TK2_BA" "blobauth=$TK2_BA"
-t_check "update in sessions" tk_updates r_n "$KH"
+t_check "new with blobauth, load with it" new_load r_b "blobauth=$T_TPM2_BA" "blobauth=$T_TPM2_BA"
+t_check "update in sessions" t_updates r_n "$KH"
 t_check "a blob made with sessions=0 loads in sessions" new_load r_0 sessions=0
-rn=$(tk2_name $H)
+rn=$(t_tpm2_name $H)
 echo "$rn" >$P
-t_check "srk_name= the RSA parent's Name: accepted" tk_add r_p "load $b $KH"
+t_check "srk_name= the RSA parent's Name: accepted" t_key_add trusted r_p "load $b $KH"
 echo 000b0000000000000000000000000000000000000000000000000000000000000000 >$P
-t_errno "srk_name= another Name: EKEYREJECTED" EKEYREJECTED tk_refused r_x "load $b $KH"
+t_errno "srk_name= another Name: EKEYREJECTED" EKEYREJECTED t_key_refused trusted r_x "load $b $KH"
 echo "" >$P
-tk_drop r_n r_l r_l0 r_b r_b_l r_0 r_0_l r_p
+t_drop r_n r_l r_l0 r_b r_b_l r_0 r_0_l r_p
 unpersist
-tk2_da_reset
+t_tpm2_da_reset
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"

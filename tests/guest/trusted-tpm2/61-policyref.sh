@@ -13,18 +13,18 @@
 # contrast: the approval made for one key loads another key sealed to the
 # same signer. Test keys: keys/*.pem (test-only).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
-tk2_begin || exit 0
+t_tpm2_begin || exit 0
 P=16
 KEYS=$here/keys
 W=/tmp/tk2-policyref
 mkdir -p $W
 
-tk2_signed_ready $P || exit 0
+t_tpm2_signed_ready $P || exit 0
 
 A=6b6d6b2d61	# "kmk-a"
 B=6b6d6b2d62	# "kmk-b", as long as A
@@ -34,7 +34,7 @@ EC=$(xxd -p $W/s.pub | tr -d '\n')
 # add_policy NAME IN-HEX [REF]: IN with a policy signed for PCR P as it is
 # now, by trusted-policy add with --policy-ref REF (none: without).
 add_policy() {
-	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 	echo "$2" >$W/in.hex
 	trusted-policy add --signer $KEYS/ec.pem --pcrs sha256:$P --pcr-values $W/pcr.txt \
 		--name "$1" ${3:+--policy-ref $3} $W/in.hex $W/out.hex && cat $W/out.hex
@@ -53,48 +53,48 @@ tool_refuses() {
 with() {
 	_b=$1
 	shift
-	_f=$(tk2_der_fields "$_b" | while read -r _t _v; do
+	_f=$(t_tpm2_der_fields "$_b" | while read -r _t _v; do
 		if [ "$_t" = "$1" ]; then
 			printf %s "$2"
 		elif [ "$_t" = "${3:-}" ]; then
 			printf %s "$4"
 		else
-			printf %s "$(tk2_der "$_t" "$_v")"
+			printf %s "$(t_tpm2_der "$_t" "$_v")"
 		fi
 	done)
-	tk2_der 30 "$_f"
+	t_tpm2_der 30 "$_f"
 }
 # field BLOB TAG: the element TAG of BLOB, whole.
 field() {
-	tk2_der "$2" "$(tk2_der_get "$1" "$2")"
+	t_tpm2_der "$2" "$(t_tpm2_der_get "$1" "$2")"
 }
 # pol CODE BODY: one TPMPolicy.
 pol() {
-	tk2_der 30 "$(tk2_der a0 "$(tk2_der 02 "$1")")$(tk2_der a1 "$(tk2_der 04 "$2")")"
+	t_tpm2_der 30 "$(t_tpm2_der a0 "$(t_tpm2_der 02 "$1")")$(t_tpm2_der a1 "$(t_tpm2_der 04 "$2")")"
 }
 # entry NAME BODY-REF SIG-REF: an authPolicy [3] of one signed policy for
 # PCR P as it is now, built here: its PolicyAuthorize carries policyRef
 # BODY-REF and a signature (trusted-policy sign) over H(approvedPolicy ||
 # SIG-REF); either ref may be empty.
 entry() {
-	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
 		trusted-policy sign --signer $KEYS/ec.pem --policy "$_ap" \
 			${3:+--policy-ref $3} -o $W/sig.bin || return 1
-	_pcrd=$(tk_unhex "$(tk2_pcr $P)" | sha256sum | cut -c1-64)
+	_pcrd=$(t_unhex "$(t_tpm2_pcr $P)" | sha256sum | cut -c1-64)
 	_body=$EC$(printf %04x $((${#2} / 2)))$2$(xxd -p $W/sig.bin | tr -d '\n')
 	_cmds=$(pol 017f "0020${_pcrd}00000001000b03000001")$(pol 016a "$_body")
-	_name=$(tk2_der a0 "$(tk2_der 0c "$(printf %s "$1" | xxd -p | tr -d '\n')")")
-	tk2_der a3 "$(tk2_der 30 "$(tk2_der 30 "$_name$(tk2_der a1 "$(tk2_der 30 "$_cmds")")")")"
+	_name=$(t_tpm2_der a0 "$(t_tpm2_der 0c "$(printf %s "$1" | xxd -p | tr -d '\n')")")
+	t_tpm2_der a3 "$(t_tpm2_der 30 "$(t_tpm2_der 30 "$_name$(t_tpm2_der a1 "$(t_tpm2_der 30 "$_cmds")")")")"
 }
 
-t_check "new 32 policykey=<signer> policyref=A" tk_add s_a "new 32 policykey=$EC policyref=$A"
-a0=$(tk_blob s_a)
+t_check "new 32 policykey=<signer> policyref=A" t_key_add trusted s_a "new 32 policykey=$EC policyref=$A"
+a0=$(t_key_blob trusted s_a)
 auth_policy() {
 	_d=$(trusted-policy authorize --signer $KEYS/ec.pem --policy-ref $A) || return 1
 	_e=$(trusted-policy authorize --signer $KEYS/ec.pem) || return 1
 	[ "$_d" != "$_e" ] || { echo "with and without policyRef: $_d" >&2; return 1; }
-	tk2_der_get "$a0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
+	t_tpm2_der_get "$a0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
 }
 t_check "the object's authPolicy is trusted-policy authorize --policy-ref A (not the one without)" auth_policy
 t_check "trusted-policy add without --policy-ref refuses the A key (its authPolicy)" tool_refuses "$a0"
@@ -102,10 +102,10 @@ t_check "trusted-policy add --policy-ref B refuses it too" tool_refuses "$a0" $B
 
 a1=$(add_policy refA "$a0" $A)
 t_check "trusted-policy add --policy-ref A: a policy signed over A" test -n "$a1"
-tk2_dmesg_mark
-t_check "the A blob with it loads" tk_add s_l "load $a1"
-t_check "  ... by signed policy 0 (refA)" tk2_one_line "signed policy 0 (refA) satisfied"
-tk2_same "  ... with the key bytes new made" s_a "load $a1"
+t_tpm2_dmesg_mark
+t_check "the A blob with it loads" t_key_add trusted s_l "load $a1"
+t_check "  ... by signed policy 0 (refA)" t_tpm2_one_line "signed policy 0 (refA) satisfied"
+t_tpm2_same "  ... with the key bytes new made" s_a "load $a1"
 echo "$a1" >$W/a1.hex
 t_check "trusted-policy list shows policyRef: $A" \
 	sh -c 'trusted-policy list "$1" | grep -q "^0 refA PolicyPCR(sha256:16) PolicyAuthorize(signer [0-9a-f]*) policyRef: $2\$"' - $W/a1.hex $A
@@ -113,52 +113,52 @@ t_check "trusted-policy add without --policy-ref refuses the A blob (its policy 
 
 # The same entry built here, as a control of entry().
 t_check "control: a policy built here, policyRef A, signed over A, loads" \
-	tk_add s_l "load $(with "$a1" a3 "$(entry ctlA $A $A)")"
+	t_key_add trusted s_l "load $(with "$a1" a3 "$(entry ctlA $A $A)")"
 
-tk2_refused_once "an approval signed over B, carried with policyRef A (the TPM's VerifySignature fails)" \
+t_tpm2_refused_once "an approval signed over B, carried with policyRef A (the TPM's VerifySignature fails)" \
 	EPERM "the TPM refused every signed policy" "load $(with "$a1" a3 "$(entry sigB $A $B)")"
-tk2_refused_once "an approval signed over none, carried with policyRef A" \
+t_tpm2_refused_once "an approval signed over none, carried with policyRef A" \
 	EPERM "the TPM refused every signed policy" "load $(with "$a1" a3 "$(entry sig0 $A "")")"
-tk2_refused_once "an approval signed over B, carried as B (not tried: not the key's policyRef)" \
+t_tpm2_refused_once "an approval signed over B, carried as B (not tried: not the key's policyRef)" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(entry refB $B $B)")"
-tk2_refused_once "an approval signed over none, carried as none" \
+t_tpm2_refused_once "an approval signed over none, carried as none" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(entry none "" "")")"
 
-t_check "new 32 policykey=<the same signer> policyref=B" tk_add s_b "new 32 policykey=$EC policyref=$B"
-b1=$(add_policy refB "$(tk_blob s_b)" $B)
-t_check "  ... trusted-policy add --policy-ref B: the B blob loads" tk_add s_l "load $b1"
-tk2_refused_once "the A blob's signed policies moved into the B blob" \
+t_check "new 32 policykey=<the same signer> policyref=B" t_key_add trusted s_b "new 32 policykey=$EC policyref=$B"
+b1=$(add_policy refB "$(t_key_blob trusted s_b)" $B)
+t_check "  ... trusted-policy add --policy-ref B: the B blob loads" t_key_add trusted s_l "load $b1"
+t_tpm2_refused_once "the A blob's signed policies moved into the B blob" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$b1" a3 "$(field "$a1" a3)")"
-tk2_refused_once "the B blob's signed policies moved into the A blob" \
+t_tpm2_refused_once "the B blob's signed policies moved into the A blob" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(field "$b1" a3)")"
-tk2_refused_once "the A blob's policy [1] and signed policies into the B blob" \
+t_tpm2_refused_once "the A blob's policy [1] and signed policies into the B blob" \
 	EINVAL "PolicyAuthorize is not the object's policy" \
 	"load $(with "$b1" a1 "$(field "$a1" a1)" a3 "$(field "$a1" a3)")"
 
-tk2_refused_once "load policyref=B of the A blob" EINVAL "policyRef is not policyref=" "load $a1 policyref=$B"
-t_check "load policyref=A of the A blob loads" tk_add s_l "load $a1 policyref=$A"
+t_tpm2_refused_once "load policyref=B of the A blob" EINVAL "policyRef is not policyref=" "load $a1 policyref=$B"
+t_check "load policyref=A of the A blob loads" t_key_add trusted s_l "load $a1 policyref=$A"
 
 # For contrast, what an empty policyRef means.
-t_check "new 32 policykey=<signer>, no policyref: key E1" tk_add s_e1 "new 32 policykey=$EC"
-t_check "... and key E2" tk_add s_e2 "new 32 policykey=$EC"
-e1=$(add_policy forE1 "$(tk_blob s_e1)")
-e2=$(add_policy forE2 "$(tk_blob s_e2)")
+t_check "new 32 policykey=<signer>, no policyref: key E1" t_key_add trusted s_e1 "new 32 policykey=$EC"
+t_check "... and key E2" t_key_add trusted s_e2 "new 32 policykey=$EC"
+e1=$(add_policy forE1 "$(t_key_blob trusted s_e1)")
+e2=$(add_policy forE2 "$(t_key_blob trusted s_e2)")
 # "satisfied the TPM" is rate-limited per call site (10 lines in 5 s); the
 # loads since 60-signed may have used them up on a fast kernel: let the
 # window pass so that the line checked below is printed.
 sleep 5
-tk2_dmesg_mark
+t_tpm2_dmesg_mark
 t_check "empty policyRef: E1's signed policy moved into E2's blob loads E2 (what policyref= stops)" \
-	tk_add s_l "load $(with "$e2" a3 "$(field "$e1" a3)")"
-t_check "  ... by signed policy 0 (forE1)" tk2_one_line "signed policy 0 (forE1) satisfied"
-tk2_refused_once "E1's signed policy moved into the A blob" \
+	t_key_add trusted s_l "load $(with "$e2" a3 "$(field "$e1" a3)")"
+t_check "  ... by signed policy 0 (forE1)" t_tpm2_one_line "signed policy 0 (forE1) satisfied"
+t_tpm2_refused_once "E1's signed policy moved into the A blob" \
 	EPERM "no signed policy to try (another signer or policyRef)" "load $(with "$a1" a3 "$(field "$e1" a3)")"
 
-t_errno "policyref without policykey: EINVAL" EINVAL tk_refused s_x "new 32 policyref=$A"
+t_errno "policyref without policykey: EINVAL" EINVAL t_key_refused trusted s_x "new 32 policyref=$A"
 t_errno "policyref of 65 bytes: EINVAL" EINVAL \
-	tk_refused s_x "new 32 policykey=$EC policyref=$(printf '%0130d' 0)"
+	t_key_refused trusted s_x "new 32 policykey=$EC policyref=$(printf '%0130d' 0)"
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
-tk_drop s_a s_b s_l s_e1 s_e2
+t_drop s_a s_b s_l s_e1 s_e2
 rm -rf $W

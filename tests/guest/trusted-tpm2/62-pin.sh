@@ -11,39 +11,39 @@
 # tests/qemu/provision.sh) are restored. keyctl update with a new
 # blobauth= reseals the same key bytes under the new PIN (the old one: EPERM).
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
-tk2_begin || exit 0
+t_tpm2_begin || exit 0
 
-t_check "new 32 blobauth=<PIN>" tk_add p_k "new 32 blobauth=4711"
-b=$(tk_blob p_k)
+t_check "new 32 blobauth=<PIN>" t_key_add trusted p_k "new 32 blobauth=4711"
+b=$(t_key_blob trusted p_k)
 t_check "  ... the object has no noDA (dictionary-attack protected)" \
-	tk_eq "noDA" $((0x$(tk2_attrs "$b") & 0x400)) 0
-t_check "the right PIN loads it" tk_add p_l "load $b blobauth=4711"
-t_errno "a wrong PIN: EPERM" EPERM tk_refused p_x "load $b blobauth=0815"
+	t_eq "noDA" $((0x$(t_tpm2_attrs "$b") & 0x400)) 0
+t_check "the right PIN loads it" t_key_add trusted p_l "load $b blobauth=4711"
+t_errno "a wrong PIN: EPERM" EPERM t_key_refused trusted p_x "load $b blobauth=0815"
 lower() {
-	tk2_da_reset && tk2_da_params 2 600 600
+	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
 }
 t_check "DA maxTries lowered to 2 (recovery 600 s)" lower
-tk_refused p_x "load $b blobauth=0001" 2>/dev/null
-tk_refused p_x "load $b blobauth=0002" 2>/dev/null
+t_key_refused trusted p_x "load $b blobauth=0001" 2>/dev/null
+t_key_refused trusted p_x "load $b blobauth=0002" 2>/dev/null
 t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBUSY \
-	tk_refused p_x "load $b blobauth=4711"
-t_errno "  ... and a wrong one: EBUSY" EBUSY tk_refused p_x "load $b blobauth=0003"
-t_check "DA counter reset, provisioned parameters restored" tk2_da_restore
-t_check "the right PIN loads it again" tk_add p_l2 "load $b blobauth=4711"
+	t_key_refused trusted p_x "load $b blobauth=4711"
+t_errno "  ... and a wrong one: EBUSY" EBUSY t_key_refused trusted p_x "load $b blobauth=0003"
+t_check "DA counter reset, provisioned parameters restored" t_tpm2_da_restore
+t_check "the right PIN loads it again" t_key_add trusted p_l2 "load $b blobauth=4711"
 
 # A new PIN: keyctl update reseals the same key bytes under it.
-t_check "update blobauth=<new PIN> reseals the key" tk_updates p_l2 "blobauth=1234"
-b2=$(tk_blob p_l2)
+t_check "update blobauth=<new PIN> reseals the key" t_updates p_l2 "blobauth=1234"
+b2=$(t_key_blob trusted p_l2)
 t_check "  ... the new blob has no noDA either" \
-	tk_eq "noDA" $((0x$(tk2_attrs "$b2") & 0x400)) 0
-t_check "  ... the new PIN loads it" tk_add p_n "load $b2 blobauth=1234"
-t_errno "  ... the old PIN: EPERM" EPERM tk_refused p_x "load $b2 blobauth=4711"
-tk2_same "  ... and it is the same key" p_l "load $b2 blobauth=1234"
+	t_eq "noDA" $((0x$(t_tpm2_attrs "$b2") & 0x400)) 0
+t_check "  ... the new PIN loads it" t_key_add trusted p_n "load $b2 blobauth=1234"
+t_errno "  ... the old PIN: EPERM" EPERM t_key_refused trusted p_x "load $b2 blobauth=4711"
+t_tpm2_same "  ... and it is the same key" p_l "load $b2 blobauth=1234"
 
-tk2_da_restore >/dev/null 2>&1
-tk_drop p_k p_l p_l2 p_n
+t_tpm2_da_restore >/dev/null 2>&1
+t_drop p_k p_l p_l2 p_n

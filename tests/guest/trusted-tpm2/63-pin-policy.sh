@@ -18,41 +18,41 @@
 # PolicyAuthorize then PolicyAuthValue; the right PIN loads through the
 # signed policy, a wrong one is EPERM.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
-tk2_begin || exit 0
+t_tpm2_begin || exit 0
 P=16
 
-if [ -z "$(tk2_pcr $P)" ]; then
+if [ -z "$(t_tpm2_pcr $P)" ]; then
 	t_skip_all "PCR $P not readable from /sys/class/tpm/tpm0/pcr-sha256"
 fi
 
 # policy_cmds BLOB: the blob's policy commands, "CODE BODY" a line.
 policy_cmds() {
-	_seq=$(tk2_der_get "$1" a1) || return 1
-	tk2_der_fields "$_seq" | while read -r _t _pol; do
-		_f=$(tk2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol")
+	_seq=$(t_tpm2_der_get "$1" a1) || return 1
+	t_tpm2_der_fields "$_seq" | while read -r _t _pol; do
+		_f=$(t_tpm2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol")
 		_c=$(echo "$_f" | awk '$1 == "a0" { print substr($2, 5) }')
 		_b=$(echo "$_f" | awk '$1 == "a1" { print substr($2, 5) }')
 		echo "$_c ${_b:--}"
 	done
 }
 pcr_digest() {
-	tk_unhex "$(tk2_pcr "$1")" | sha256sum | cut -d' ' -f1
+	t_unhex "$(t_tpm2_pcr "$1")" | sha256sum | cut -d' ' -f1
 }
 sha256_hex() {
-	tk_unhex "$1" | sha256sum | cut -d' ' -f1
+	t_unhex "$1" | sha256sum | cut -d' ' -f1
 }
 
-tk2_da_restore >/dev/null 2>&1
-t_check "new 32 pcrs=sha256:$P blobauth=<PIN>" tk_add q_k "new 32 pcrs=sha256:$P blobauth=4711"
-b=$(tk_blob q_k)
+t_tpm2_da_restore >/dev/null 2>&1
+t_check "new 32 pcrs=sha256:$P blobauth=<PIN>" t_key_add trusted q_k "new 32 pcrs=sha256:$P blobauth=4711"
+b=$(t_key_blob trusted q_k)
 body="0020$(pcr_digest $P)00000001000b03000001"
 check_cmds() {
-	tk_eq "policy commands" "$(policy_cmds "$b" | tr '\n' ' ')" \
+	t_eq "policy commands" "$(policy_cmds "$b" | tr '\n' ' ')" \
 		"017f $body 016b - "
 }
 t_check "the blob's policy: PolicyPCR, then PolicyAuthValue (empty body)" check_cmds
@@ -60,53 +60,53 @@ check_auth_policy() {
 	# H(H(0^32 || 0000017f || pcrs || pcrDigest) || 0000016b)
 	_p=$(sha256_hex "$(printf '%064d' 0)0000017f00000001000b03000001$(pcr_digest $P)")
 	_p=$(sha256_hex "${_p}0000016b")
-	tk_eq "authPolicy" "$(tk2_der_get "$b" 04 1 | cut -c21-88)" "0020$_p"
+	t_eq "authPolicy" "$(t_tpm2_der_get "$b" 04 1 | cut -c21-88)" "0020$_p"
 }
 t_check "the object's authPolicy: PolicyPCR then PolicyAuthValue, computed here" check_auth_policy
 attrs() {
-	_a=0x$(tk2_attrs "$b")
-	tk_eq "userWithAuth" $((_a & 0x40)) 0 && tk_eq "noDA" $((_a & 0x400)) 0
+	_a=0x$(t_tpm2_attrs "$b")
+	t_eq "userWithAuth" $((_a & 0x40)) 0 && t_eq "noDA" $((_a & 0x400)) 0
 }
 t_check "no userWithAuth, no noDA: the policy alone opens it, DA-protected" attrs
-t_check "the right PIN loads it" tk_add q_l "load $b blobauth=4711"
-tk2_same "  ... with the same key bytes" q_k "load $b blobauth=4711"
-t_errno "a wrong PIN: EPERM" EPERM tk_refused q_x "load $b blobauth=0815"
-t_errno "no PIN: EPERM" EPERM tk_refused q_x "load $b"
+t_check "the right PIN loads it" t_key_add trusted q_l "load $b blobauth=4711"
+t_tpm2_same "  ... with the same key bytes" q_k "load $b blobauth=4711"
+t_errno "a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $b blobauth=0815"
+t_errno "no PIN: EPERM" EPERM t_key_refused trusted q_x "load $b"
 t_check "sessions=0 (an unsalted policy session, HMAC keyed by the PIN): loads" \
-	tk_add q_l0 "load $b blobauth=4711 sessions=0"
-t_errno "sessions=0, a wrong PIN: EPERM" EPERM tk_refused q_x "load $b blobauth=0815 sessions=0"
+	t_key_add trusted q_l0 "load $b blobauth=4711 sessions=0"
+t_errno "sessions=0, a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $b blobauth=0815 sessions=0"
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
 lower() {
-	tk2_da_reset && tk2_da_params 2 600 600
+	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
 }
 t_check "DA maxTries lowered to 2 (recovery 600 s)" lower
-tk_refused q_x "load $b blobauth=0001" 2>/dev/null
-tk_refused q_x "load $b blobauth=0002" 2>/dev/null
+t_key_refused trusted q_x "load $b blobauth=0001" 2>/dev/null
+t_key_refused trusted q_x "load $b blobauth=0002" 2>/dev/null
 t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBUSY \
-	tk_refused q_x "load $b blobauth=4711"
-t_check "DA counter reset, provisioned parameters restored" tk2_da_restore
+	t_key_refused trusted q_x "load $b blobauth=4711"
+t_check "DA counter reset, provisioned parameters restored" t_tpm2_da_restore
 
 # A new PIN under the same PCR policy: keyctl update reseals the same key.
 t_check "update pcrs=sha256:$P blobauth=<new PIN> reseals the key" \
-	tk_updates q_l "pcrs=sha256:$P blobauth=0042"
-bu=$(tk_blob q_l)
-t_check "  ... the new PIN loads it" tk_add q_u "load $bu blobauth=0042"
-t_errno "  ... the old PIN: EPERM" EPERM tk_refused q_x "load $bu blobauth=4711"
-tk2_same "  ... and it is the same key" q_k "load $bu blobauth=0042"
+	t_updates q_l "pcrs=sha256:$P blobauth=0042"
+bu=$(t_key_blob trusted q_l)
+t_check "  ... the new PIN loads it" t_key_add trusted q_u "load $bu blobauth=0042"
+t_errno "  ... the old PIN: EPERM" EPERM t_key_refused trusted q_x "load $bu blobauth=4711"
+t_tpm2_same "  ... and it is the same key" q_k "load $bu blobauth=0042"
 
 pcr_moves() {
-	_v0=$(tk2_pcr $P)
+	_v0=$(t_tpm2_pcr $P)
 	"$@" || return 1
-	[ "$(tk2_pcr $P)" != "$_v0" ] || { echo "PCR $P unchanged" >&2; return 1; }
+	[ "$(t_tpm2_pcr $P)" != "$_v0" ] || { echo "PCR $P unchanged" >&2; return 1; }
 }
 t_check "load with pcrlock=$P and the PIN: loaded, PCR $P extended" \
-	pcr_moves tk_add q_lock "load $b blobauth=4711 pcrlock=$P"
+	pcr_moves t_key_add trusted q_lock "load $b blobauth=4711 pcrlock=$P"
 t_errno "after that the right PIN no longer loads it: EPERM" EPERM \
-	tk_refused q_x "load $b blobauth=4711"
+	t_key_refused trusted q_x "load $b blobauth=4711"
 t_errno "hash=sha1 pcrs= blobauth=: EINVAL (policy sessions are SHA-256)" EINVAL \
-	tk_refused q_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=4711"
+	t_key_refused trusted q_x "new 32 hash=sha1 pcrs=sha256:$P blobauth=4711"
 
 # policykey= with a PIN: PolicyAuthValue after the PolicyAuthorize.
 W=/tmp/tk2-pin
@@ -116,29 +116,29 @@ if ! command -v trusted-policy >/dev/null; then
 else
 	EC=$(trusted-policy signer-public --signer "$here/keys/ec.pem" -o $W/s.pub &&
 		xxd -p $W/s.pub | tr -d '\n')
-	t_check "new 32 policykey=<ECDSA signer> blobauth=<PIN>" tk_add q_s "new 32 policykey=$EC blobauth=4711"
-	bs=$(tk_blob q_s)
+	t_check "new 32 policykey=<ECDSA signer> blobauth=<PIN>" t_key_add trusted q_s "new 32 policykey=$EC blobauth=4711"
+	bs=$(t_key_blob trusted q_s)
 	signed_auth_policy() {
 		_d=$(trusted-policy authorize --signer "$here/keys/ec.pem") || return 1
-		tk_eq "authPolicy" "$(tk2_der_get "$bs" 04 1 | cut -c21-88)" \
+		t_eq "authPolicy" "$(t_tpm2_der_get "$bs" 04 1 | cut -c21-88)" \
 			"0020$(sha256_hex "${_d}0000016b")"
 	}
 	t_check "its authPolicy: PolicyAuthorize(signer), then PolicyAuthValue" signed_auth_policy
-	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 	echo "$bs" >$W/in.hex
 	bs1=$(trusted-policy add --signer "$here/keys/ec.pem" --pcrs sha256:$P \
 		--pcr-values $W/pcr.txt --name pin1 $W/in.hex $W/out.hex && cat $W/out.hex)
 	added() {
-		tk_eq "policy [1] commands" "$(policy_cmds "$bs1" | awk '{ printf "%s ", $1 }')" "016a 016b "
+		t_eq "policy [1] commands" "$(policy_cmds "$bs1" | awk '{ printf "%s ", $1 }')" "016a 016b "
 	}
 	t_check "trusted-policy add: policy [1] is PolicyAuthorize then PolicyAuthValue" added
 	t_check "the right PIN loads it (signed PolicyPCR, PolicyAuthorize, PolicyAuthValue)" \
-		tk_add q_s1 "load $bs1 blobauth=4711"
-	t_errno "policykey: a wrong PIN: EPERM" EPERM tk_refused q_x "load $bs1 blobauth=0815"
+		t_key_add trusted q_s1 "load $bs1 blobauth=4711"
+	t_errno "policykey: a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $bs1 blobauth=0815"
 fi
 rm -rf $W
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
-tk2_da_restore >/dev/null 2>&1
-tk_drop q_k q_l q_l0 q_lock q_s q_s1 q_u
+t_tpm2_da_restore >/dev/null 2>&1
+t_drop q_k q_l q_l0 q_lock q_s q_s1 q_u

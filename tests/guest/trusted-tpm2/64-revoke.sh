@@ -15,13 +15,13 @@
 # combinations EINVAL; keys without revoke= load as before (60-63); no
 # handle left. The relay's forged NV_ReadPublic: tests/guest/relay/70-revoke.sh.
 here=${0%/*}
-. "${TK_LIB:-$here/../lib.sh}"
-. "$here/../trusted-tpm1/tk.inc"
-. "$here/tk2.inc"
+. "${TKH_LIB:-$here/../lib.sh}"
+. "$here/../lib/trusted.sh"
+. "$here/../lib/tpm2.sh"
 
 t_require phase 1
-tk2_begin "" || exit 0
-[ "$(tk_impl)" = ours ] || t_skip_all "revoke= is ours (the in-tree module has no signed policies)"
+t_tpm2_begin "" || exit 0
+[ "$(t_impl)" = ours ] || t_skip_all "revoke= is ours (the in-tree module has no signed policies)"
 P=16
 KEYS=$here/keys
 W=/tmp/tk2-revoke
@@ -29,18 +29,18 @@ NV=01800100
 A=6b6d6b2d61	# "kmk-a"
 mkdir -p $W
 
-tk2_signed_ready $P || exit 0
+t_tpm2_signed_ready $P || exit 0
 
 trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
 EC=$(xxd -p $W/s.pub | tr -d '\n')
-t_cleanup "tk2_nv_undefine $NV; tk2_nv_undefine 01800102; rm -rf $W"
-tk2_nv_undefine $NV
-tk2_nv_undefine 01800102
+t_cleanup "t_tpm2_nv_undefine $NV; t_tpm2_nv_undefine 01800102; rm -rf $W"
+t_tpm2_nv_undefine $NV
+t_tpm2_nv_undefine 01800102
 
 # add_approval NAME IN-HEX N: IN with an approval for PCR P as it is now
 # and the counter at most N, first in its authPolicy [3].
 add_approval() {
-	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 	echo "$2" >$W/in.hex
 	trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
 		--name "$1" --policy-ref $A --counter "$3" --counter-index 0x$NV \
@@ -48,47 +48,47 @@ add_approval() {
 }
 
 # --- the counter ----------------------------------------------------------
-t_check "NV_DefineSpace of the counter (owner)" tk2_nv_define $NV
-tk2_refused_once "revoke= a counter never incremented" EINVAL "never incremented" \
+t_check "NV_DefineSpace of the counter (owner)" t_tpm2_nv_define $NV
+t_tpm2_refused_once "revoke= a counter never incremented" EINVAL "never incremented" \
 	"new 32 policykey=$EC revoke=$NV"
-t_check "NV_Increment by the owner" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
-n1=$(tk2_nv_count $NV)
+t_check "NV_Increment by the owner" t_eq "rc" "$(t_tpm2_nv_increment $NV)" 00000000
+n1=$(t_tpm2_nv_count $NV)
 t_check "the counter reads ($n1)" test -n "$n1"
 t_check "trusted-policy counter prints the Name NV_ReadPublic gives" \
-	tk_eq "Name" "$(trusted-policy counter --counter-index 0x$NV | sed -n 's/^name: //p')" \
-	"$(tk2_nv_name $NV)"
+	t_eq "Name" "$(trusted-policy counter --counter-index 0x$NV | sed -n 's/^name: //p')" \
+	"$(t_tpm2_nv_name $NV)"
 
 # --- refusals before anything is sealed -----------------------------------
-tk2_refused_once "revoke= an index that is not there" ENOENT "no NV index 0x01800101" \
+t_tpm2_refused_once "revoke= an index that is not there" ENOENT "no NV index 0x01800101" \
 	"new 32 policykey=$EC revoke=01800101"
-t_check "an ordinary index (ownerwrite|authread|no_da)" tk2_nv_define 01800102 02040002
-tk2_refused_once "revoke= an index that is no counter" EINVAL "not an NV counter" \
+t_check "an ordinary index (ownerwrite|authread|no_da)" t_tpm2_nv_define 01800102 02040002
+t_tpm2_refused_once "revoke= an index that is no counter" EINVAL "not an NV counter" \
 	"new 32 policykey=$EC revoke=01800102"
-t_errno "revoke without policykey: EINVAL" EINVAL tk_refused s_x "new 32 revoke=$NV"
+t_errno "revoke without policykey: EINVAL" EINVAL t_key_refused trusted s_x "new 32 revoke=$NV"
 t_errno "revoke with hash=sha1: EINVAL" EINVAL \
-	tk_refused s_x "new 32 policykey=$EC revoke=$NV hash=sha1"
+	t_key_refused trusted s_x "new 32 policykey=$EC revoke=$NV hash=sha1"
 t_errno "revoke with a 23-byte policyref: EINVAL" EINVAL \
-	tk_refused s_x "new 32 policykey=$EC revoke=$NV policyref=$(printf '%046d' 0)"
+	t_key_refused trusted s_x "new 32 policykey=$EC revoke=$NV policyref=$(printf '%046d' 0)"
 t_errno "revoke= not an NV index: EINVAL" EINVAL \
-	tk_refused s_x "new 32 policykey=$EC revoke=81000001"
+	t_key_refused trusted s_x "new 32 policykey=$EC revoke=81000001"
 
 # --- seal, approve, revoke ------------------------------------------------
 t_check "new 32 policykey=<signer> revoke=$NV policyref=A" \
-	tk_add s_r "new 32 policykey=$EC revoke=$NV policyref=$A"
-b0=$(tk_blob s_r)
+	t_key_add trusted s_r "new 32 policykey=$EC revoke=$NV policyref=$A"
+b0=$(t_key_blob trusted s_r)
 rv_auth() {
 	_d=$(trusted-policy authorize --signer "$KEYS/ec.pem" --policy-ref $A \
 		--counter-index 0x$NV) || return 1
-	tk2_der_get "$b0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
+	t_tpm2_der_get "$b0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
 }
 t_check "the object's authPolicy is PolicyAuthorize(signer, TKRV||NV||Name||A)" rv_auth
 b1=$(add_approval appr1 "$b0" "$n1")
 t_check "trusted-policy add --counter $n1: approval 1" test -n "$b1"
-tk2_dmesg_mark
-t_check "approval 1 loads the key" tk_add s_l "load $b1"
-t_check "  ... by signed policy 0 (appr1, counter <= $n1)" tk2_one_line "signed policy 0 (appr1, counter <= $n1) satisfied"
-tk2_same "  ... with the key bytes new made" s_r "load $b1"
-t_check "load policyref=A of it loads" tk_add s_l "load $b1 policyref=$A"
+t_tpm2_dmesg_mark
+t_check "approval 1 loads the key" t_key_add trusted s_l "load $b1"
+t_check "  ... by signed policy 0 (appr1, counter <= $n1)" t_tpm2_one_line "signed policy 0 (appr1, counter <= $n1) satisfied"
+t_tpm2_same "  ... with the key bytes new made" s_r "load $b1"
+t_check "load policyref=A of it loads" t_key_add trusted s_l "load $b1 policyref=$A"
 echo "$b1" >$W/b1.hex
 # shellcheck disable=SC2016  # expanded by the inner sh
 t_check "trusted-policy list: the counter and the check" \
@@ -99,70 +99,70 @@ t_check "trusted-policy add without --counter refuses the key" \
 	sh -c '! trusted-policy add --signer "$1" --pcrs sha256:16 --pcr-values "$2" --policy-ref "$3" "$4" /dev/null 2>/dev/null' \
 	- "$KEYS/ec.pem" "$W/pcr.txt" $A "$W/b1.hex"
 
-t_check "the owner increments the counter" tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
-n2=$(tk2_nv_count $NV)
+t_check "the owner increments the counter" t_eq "rc" "$(t_tpm2_nv_increment $NV)" 00000000
+n2=$(t_tpm2_nv_count $NV)
 t_check "  ... it is above approval 1's ($n2 > $n1)" test "$n2" -gt "$n1"
-tk2_refused_once "approval 1 after the increment (PolicyNV fails in the TPM)" EPERM \
+t_tpm2_refused_once "approval 1 after the increment (PolicyNV fails in the TPM)" EPERM \
 	"the TPM refused every signed policy" "load $b1"
 b2=$(add_approval appr2 "$b1" "$n2")
-tk2_dmesg_mark
-t_check "approval 2 ($n2), added before approval 1, loads" tk_add s_l "load $b2"
-t_check "  ... by signed policy 0 (appr2, counter <= $n2)" tk2_one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
-tk2_same "  ... with the same key bytes" s_r "load $b2"
+t_tpm2_dmesg_mark
+t_check "approval 2 ($n2), added before approval 1, loads" t_key_add trusted s_l "load $b2"
+t_check "  ... by signed policy 0 (appr2, counter <= $n2)" t_tpm2_one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
+t_tpm2_same "  ... with the same key bytes" s_r "load $b2"
 
 # An approval without the check, signed for the key's policyRef: load does
 # not try it (the tool refuses to make one; it is built here).
 no_check() {
-	echo "$P: $(tk2_pcr $P)" >$W/pcr.txt
+	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
 	trusted-policy sign --signer "$KEYS/ec.pem" --policy "$_ap" --policy-ref $A \
 		--counter-index 0x$NV -o $W/sig.bin || return 1
-	_ref=544b5256$NV$(tk2_nv_name $NV)$A
-	_pcrd=$(tk_unhex "$(tk2_pcr $P)" | sha256sum | cut -c1-64)
+	_ref=544b5256$NV$(t_tpm2_nv_name $NV)$A
+	_pcrd=$(t_unhex "$(t_tpm2_pcr $P)" | sha256sum | cut -c1-64)
 	_body=$EC$(printf %04x $((${#_ref} / 2)))$_ref$(xxd -p $W/sig.bin | tr -d '\n')
-	_p1=$(tk2_der 30 "$(tk2_der a0 "$(tk2_der 02 017f)")$(tk2_der a1 "$(tk2_der 04 "0020${_pcrd}00000001000b03000001")")")
-	_p2=$(tk2_der 30 "$(tk2_der a0 "$(tk2_der 02 016a)")$(tk2_der a1 "$(tk2_der 04 "$_body")")")
-	tk2_der a3 "$(tk2_der 30 "$(tk2_der 30 "$(tk2_der a1 "$(tk2_der 30 "$_p1$_p2")")")")"
+	_p1=$(t_tpm2_der 30 "$(t_tpm2_der a0 "$(t_tpm2_der 02 017f)")$(t_tpm2_der a1 "$(t_tpm2_der 04 "0020${_pcrd}00000001000b03000001")")")
+	_p2=$(t_tpm2_der 30 "$(t_tpm2_der a0 "$(t_tpm2_der 02 016a)")$(t_tpm2_der a1 "$(t_tpm2_der 04 "$_body")")")
+	t_tpm2_der a3 "$(t_tpm2_der 30 "$(t_tpm2_der 30 "$(t_tpm2_der a1 "$(t_tpm2_der 30 "$_p1$_p2")")")")"
 }
 nc=$(no_check)
 t_check "an approval without the counter check, signed for the key's policyRef (built)" test -n "$nc"
-b_nc=$(tk2_der_fields "$b2" | while read -r _t _v; do
-	if [ "$_t" = a3 ]; then printf %s "$nc"; else printf %s "$(tk2_der "$_t" "$_v")"; fi
+b_nc=$(t_tpm2_der_fields "$b2" | while read -r _t _v; do
+	if [ "$_t" = a3 ]; then printf %s "$nc"; else printf %s "$(t_tpm2_der "$_t" "$_v")"; fi
 done)
-tk2_refused_once "  ... it alone in the blob: not tried" EPERM \
-	"no signed policy to try (no revocation check" "load $(tk2_der 30 "$b_nc")"
+t_tpm2_refused_once "  ... it alone in the blob: not tried" EPERM \
+	"no signed policy to try (no revocation check" "load $(t_tpm2_der 30 "$b_nc")"
 
 # --- the counter's own protection -------------------------------------------
 # nv_write_back: NV_Write of approval 1's value by the owner; its rc.
 nv_write_back() {
-	tk2_rc "$(tk2_tpm "$(tk2_cmd 8002 00000137 "40000001${NV}${TK2_PW_AREA}0008$(printf %016x "$n1")0000")")"
+	t_tpm2_rc "$(t_tpm2_send "$(t_tpm2_cmd 8002 00000137 "40000001${NV}${T_TPM2_PW_AREA}0008$(printf %016x "$n1")0000")")"
 }
 not_ok() { [ "$2" != 00000000 ] || { echo "$1 succeeded" >&2; return 1; }; }
 t_check "NV_Write of the old value: refused by the TPM (a counter)" \
 	not_ok NV_Write "$(nv_write_back)"
 t_check "NV_Increment with the index's own (empty) authorisation: refused" \
-	not_ok NV_Increment "$(tk2_nv_increment $NV $NV)"
-t_check "  ... the counter did not move" tk_eq "count" "$(tk2_nv_count $NV)" "$n2"
-if tk_user_setup; then
+	not_ok NV_Increment "$(t_tpm2_nv_increment $NV $NV)"
+t_check "  ... the counter did not move" t_eq "count" "$(t_tpm2_nv_count $NV)" "$n2"
+if t_user_setup; then
 	t_check "an unprivileged user cannot open /dev/tpm0 to increment it" \
-		tk_as_user sh -c 'if (exec 5<>/dev/tpm0) 2>/dev/null; then exit 1; fi' 
+		t_as_user sh -c 'if (exec 5<>/dev/tpm0) 2>/dev/null; then exit 1; fi' 
 	t_check "  ... nor through keyctl: a revoke= key of the user's reads the counter only" \
-		tk_as_user keyctl add trusted s_u "new 32 policykey=$EC revoke=$NV" @u
-	t_check "  ... the counter did not move" tk_eq "count" "$(tk2_nv_count $NV)" "$n2"
+		t_as_user keyctl add trusted s_u "new 32 policykey=$EC revoke=$NV" @u
+	t_check "  ... the counter did not move" t_eq "count" "$(t_tpm2_nv_count $NV)" "$n2"
 else
 	t_skip "an unprivileged user cannot change the counter" "no su in this initramfs"
 fi
 redefine() {
-	tk2_nv_undefine $NV && tk2_nv_define $NV && tk_eq "rc" "$(tk2_nv_increment $NV)" 00000000
+	t_tpm2_nv_undefine $NV && t_tpm2_nv_define $NV && t_eq "rc" "$(t_tpm2_nv_increment $NV)" 00000000
 }
 t_check "the counter undefined and defined again" redefine
-n3=$(tk2_nv_count $NV)
+n3=$(t_tpm2_nv_count $NV)
 t_check "  ... it starts above its old value ($n3 > $n2)" test "$n3" -gt "$n2"
-tk2_refused_once "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
-t_check "  ... the same Name: an approval for $n3 loads" tk_add s_l "load $(add_approval appr3 "$b2" "$n3")"
-tk2_nv_undefine $NV
-tk2_refused_once "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"
+t_tpm2_refused_once "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
+t_check "  ... the same Name: an approval for $n3 loads" t_key_add trusted s_l "load $(add_approval appr3 "$b2" "$n3")"
+t_tpm2_nv_undefine $NV
+t_tpm2_refused_once "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"
 
 t_check "no transient object or session left in the TPM" \
-	tk_eq "objects, loaded and saved sessions" "$(tk2_leftovers)" "0 0 0"
-tk_drop s_r s_l
+	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
+t_drop s_r s_l

@@ -6,132 +6,132 @@
 # Sourced after lib.sh, never run. Our trusted.ko and encrypted-keys.ko are
 # loaded; keys live in @u (linked into the session keyring).
 
-RG_UBYTES=0123456789abcdef0123456789abcdef
-RG_HELPER=/sbin/request-key
-RG_IDFILE=/tmp/rg-request-key.id
-RG_RELEASE=/tmp/rg-request-key.release
+T_REGRESS_UBYTES=0123456789abcdef0123456789abcdef
+T_REGRESS_HELPER=/sbin/request-key
+T_REGRESS_IDFILE=/tmp/rg-request-key.id
+T_REGRESS_RELEASE=/tmp/rg-request-key.release
 
-# rg_begin: the whole script is skipped (it exits) off the test kernel,
+# t_regress_begin: the whole script is skipped (it exits) off the test kernel,
 # after phase 1 or without a TPM; loads our modules (or reports one failure
 # and exits) and a user master ukm.
-rg_begin() {
+t_regress_begin() {
 	t_require kernel test	# KASAN, kmemleak
 	t_require phase 1
 	t_require tpm
-	mods_ours ||
+	t_mods_load ours ours ||
 		t_bail "modules" "our trusted.ko / encrypted-keys.ko did not load"
 	keyctl link @u @s >/dev/null 2>&1
-	keyctl add user ukm "$RG_UBYTES" @u >/dev/null
+	keyctl add user ukm "$T_REGRESS_UBYTES" @u >/dev/null
 }
 
-# rg_new TYPE: the payload of a new key of TYPE (trusted or encrypted).
-rg_new() {
+# t_regress_new TYPE: the payload of a new key of TYPE (trusted or encrypted).
+t_regress_new() {
 	case $1 in
 	trusted) echo "new 32" ;;
 	*) echo "new user:ukm 32" ;;
 	esac
 }
 
-# rg_proc_keys ID [COLUMN]: the /proc/keys line of key ID, or its COLUMN-th
+# t_regress_proc_keys ID [COLUMN]: the /proc/keys line of key ID, or its COLUMN-th
 # column (ids compared as strings: busybox awk takes 39e66058 for a number).
-rg_proc_keys() {
+t_regress_proc_keys() {
 	awk -v id="$(printf '%08x' "$1")" -v c="${2:-0}" '$1 "" == id "" { print $c }' /proc/keys
 }
 
-# rg_flags ID: the flags column of /proc/keys for key ID (I, R, D, Q, U,
+# t_regress_flags ID: the flags column of /proc/keys for key ID (I, R, D, Q, U,
 # N, i or -), e.g. "I--Q---".
-rg_flags() {
-	rg_proc_keys "$1" 2
+t_regress_flags() {
+	t_regress_proc_keys "$1" 2
 }
 
-# rg_helper_install SECONDS: a /sbin/request-key that records the id of
+# t_regress_helper_install SECONDS: a /sbin/request-key that records the id of
 # the key under construction, sleeps SECONDS and exits 1 without
 # instantiating it: the kernel then negates the key. For SECONDS the key
 # exists, linked into the destination keyring, uninstantiated. SECONDS
-# "hold": it waits for rg_release instead (at most 120 s), so that a slow
+# "hold": it waits for t_regress_release instead (at most 120 s), so that a slow
 # guest cannot end the construction before the test has looked at it.
-rg_helper_install() {
-	rm -f "$RG_IDFILE" "$RG_RELEASE"
+t_regress_helper_install() {
+	rm -f "$T_REGRESS_IDFILE" "$T_REGRESS_RELEASE"
 	mkdir -p /sbin
-	[ ! -e "$RG_HELPER" ] || [ -f "$RG_HELPER.rg" ] || mv "$RG_HELPER" "$RG_HELPER.rg"
+	[ ! -e "$T_REGRESS_HELPER" ] || [ -f "$RG_HELPER.rg" ] || mv "$T_REGRESS_HELPER" "$RG_HELPER.rg"
 	_w="sleep $1"
 	[ "$1" != hold ] ||
-		_w="i=0; while [ ! -e $RG_RELEASE ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i + 1)); done"
+		_w="i=0; while [ ! -e $T_REGRESS_RELEASE ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i + 1)); done"
 	# shellcheck disable=SC2016  # $2 is the helper's, not ours
 	printf '#!/bin/sh\necho "$2" >%s.tmp && mv %s.tmp %s\n%s\nexit 1\n' \
-		"$RG_IDFILE" "$RG_IDFILE" "$RG_IDFILE" "$_w" >"$RG_HELPER"
-	chmod 755 "$RG_HELPER"
+		"$T_REGRESS_IDFILE" "$T_REGRESS_IDFILE" "$T_REGRESS_IDFILE" "$_w" >"$T_REGRESS_HELPER"
+	chmod 755 "$T_REGRESS_HELPER"
 }
 
-# rg_release: a "hold" helper ends (the kernel then negates the key).
-rg_release() {
-	: >"$RG_RELEASE"
+# t_regress_release: a "hold" helper ends (the kernel then negates the key).
+t_regress_release() {
+	: >"$T_REGRESS_RELEASE"
 }
 
-# rg_helper_remove: back to the guest's own (none, or the saved one).
-rg_helper_remove() {
-	[ ! -e "$RG_IDFILE" ] || rg_release
-	rm -f "$RG_HELPER" "$RG_IDFILE"
-	[ ! -f "$RG_HELPER.rg" ] || mv "$RG_HELPER.rg" "$RG_HELPER"
+# t_regress_helper_remove: back to the guest's own (none, or the saved one).
+t_regress_helper_remove() {
+	[ ! -e "$T_REGRESS_IDFILE" ] || t_regress_release
+	rm -f "$T_REGRESS_HELPER" "$T_REGRESS_IDFILE"
+	[ ! -f "$RG_HELPER.rg" ] || mv "$RG_HELPER.rg" "$T_REGRESS_HELPER"
 	return 0
 }
 
-# rg_construct TYPE NAME: start request_key(TYPE, NAME) in the background
+# t_regress_construct TYPE NAME: start request_key(TYPE, NAME) in the background
 # (it returns once the helper is done); wait for the helper to run and for
 # /proc/keys to show a key NAME of TYPE under construction; print its id.
 # Fails after 20 s without one. The id is the one /proc/keys shows (a
 # helper's $2 differing from it is reported on stderr, never used).
-rg_construct() {
+t_regress_construct() {
 	keyctl request2 "$1" "$2" "rg callout" @u >/dev/null 2>&1 &
 	_i=0
-	while [ ! -s "$RG_IDFILE" ] || ! _p=$(rg_pid "$1" "$2"); do
+	while [ ! -s "$T_REGRESS_IDFILE" ] || ! _p=$(t_regress_pid "$1" "$2"); do
 		_i=$((_i + 1))
 		[ $_i -le 200 ] || { echo "no request-key upcall for $1:$2" >&2; return 1; }
 		sleep 0.1
 	done
-	_h=$(cat "$RG_IDFILE")
-	[ "$_h" = "$_p" ] || echo "rg_construct: the helper named key $_h, /proc/keys shows $_p" >&2
+	_h=$(cat "$T_REGRESS_IDFILE")
+	[ "$_h" = "$_p" ] || echo "t_regress_construct: the helper named key $_h, /proc/keys shows $_p" >&2
 	echo "$_p"
 }
 
-# rg_pid TYPE NAME: the id (decimal) of a key NAME of TYPE that /proc/keys
+# t_regress_pid TYPE NAME: the id (decimal) of a key NAME of TYPE that /proc/keys
 # shows, whatever its state (keyctl search finds positive keys only).
-rg_pid() {
+t_regress_pid() {
 	_h=$(awk -v t="$1" -v d="$2" '$8 == t && ($9 == d || $9 == d ":") { print $1; exit }' /proc/keys)
 	[ -n "$_h" ] || return 1
 	echo $((0x$_h))
 }
 
-# rg_negative TYPE NAME: a negatively instantiated key NAME of TYPE in @u
+# t_regress_negative TYPE NAME: a negatively instantiated key NAME of TYPE in @u
 # (request_key with no /sbin/request-key: the upcall fails, the kernel
 # negates the key). Prints its id.
-rg_negative() {
-	rg_helper_remove
+t_regress_negative() {
+	t_regress_helper_remove
 	keyctl request2 "$1" "$2" "rg callout" @u >/dev/null 2>&1
-	rg_pid "$1" "$2" || { echo "no $1 key $2 in /proc/keys after request_key" >&2; return 1; }
+	t_regress_pid "$1" "$2" || { echo "no $1 key $2 in /proc/keys after request_key" >&2; return 1; }
 }
 
-# rg_uptime: seconds since boot, with hundredths.
-rg_uptime() {
+# t_regress_uptime: seconds since boot, with hundredths.
+t_regress_uptime() {
 	cut -d' ' -f1 /proc/uptime
 }
 
-# rg_drop TYPE NAME...: unlink the keys NAME of TYPE (any state) from @u.
-rg_drop() {
+# t_regress_drop TYPE NAME...: unlink the keys NAME of TYPE (any state) from @u.
+t_regress_drop() {
 	_t=$1
 	shift
 	for _n in "$@"; do
-		while _d=$(rg_pid "$_t" "$_n"); do
+		while _d=$(t_regress_pid "$_t" "$_n"); do
 			keyctl unlink "$_d" @u >/dev/null 2>&1 || break
 		done
 	done
 	return 0
 }
 
-# rg_flags_match ID PATTERN: the /proc/keys flags of key ID match the case
+# t_regress_flags_match ID PATTERN: the /proc/keys flags of key ID match the case
 # PATTERN (U at the 5th place: under construction; N at the 6th: negative).
-rg_flags_match() {
-	_f=$(rg_flags "$1")
+t_regress_flags_match() {
+	_f=$(t_regress_flags "$1")
 	# shellcheck disable=SC2254  # $2 is a pattern
 	case $_f in
 	$2) return 0 ;;
@@ -140,10 +140,10 @@ rg_flags_match() {
 	return 1
 }
 
-# rg_no_length ID: the /proc/keys line of key ID shows no payload length
+# t_regress_no_length ID: the /proc/keys line of key ID shows no payload length
 # (describe gave the description only: the key has no payload).
-rg_no_length() {
-	_l=$(rg_proc_keys "$1")
+t_regress_no_length() {
+	_l=$(t_regress_proc_keys "$1")
 	[ -n "$_l" ] || { echo "key $1 not in /proc/keys" >&2; return 1; }
 	case $_l in
 	*': '[0-9]*) echo "payload length shown: $_l" >&2; return 1 ;;

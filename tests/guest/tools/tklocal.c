@@ -13,7 +13,7 @@
  *                                       prints the ciphertext in hex
  *
  * Errors are one line "tklocal: WHAT: strerror" (what t_errno matches),
- * exit 1. Static (tk_static_tool): the guest has busybox only.
+ * exit 1. Static (t_static_tool): the guest has busybox only.
  */
 #define _GNU_SOURCE
 #include <errno.h>

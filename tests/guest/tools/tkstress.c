@@ -20,7 +20,7 @@
  * and the unexpected ones; exit 1 when there was any.
  * Built static (-pthread) by tests/qemu/mkinitramfs.sh.
  */
-#include "../tools/tkutil.h"
+#include "tkutil.h"
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>

@@ -6,38 +6,38 @@
 # Disk layout (/dev/vda, kept across the boots of a run): the encrypted suite
 # uses MiB 0-7 and 16-, selftest only reads. This suite: MiB 8-11 for
 # 10-logon (scratch) and 20-persist, MiB 12-15 for 30-unlock.
-DK_P20=16384	# sector of MiB 8
-DK_U30=24576	# sector of MiB 12
-DK_LEN=8192	# 4 MiB
-DK_CIPHER=aes-cbc-plain64
-DK_UNLOCK=/initramfs/trusted-keys-unlock
+T_DISK_P20=16384	# sector of MiB 8
+T_DISK_U30=24576	# sector of MiB 12
+T_DISK_LEN=8192	# 4 MiB
+T_DISK_CIPHER=aes-cbc-plain64
+T_DISK_UNLOCK=/initramfs/trusted-keys-unlock
 
-# dk_opts: the trusted key options this TPM needs (the SRK of a TPM 2.0).
-dk_opts() {
-	[ "$TK_TPM" = 2.0 ] && echo keyhandle=0x81000001
+# t_disk_opts: the trusted key options this TPM needs (the SRK of a TPM 2.0).
+t_disk_opts() {
+	[ "$TKH_TPM" = 2.0 ] && echo keyhandle=0x81000001
 	return 0
 }
 
-# dk_mods: trusted.ko and (where not built in) encrypted-keys.ko under
+# t_disk_mods: trusted.ko and (where not built in) encrypted-keys.ko under
 # test, then dm-crypt (the in-tree one on the test kernel, the stock one else).
-dk_mods() {
-	mods_load test test || return 1
-	mod_load dm-crypt || return 1
+t_disk_mods() {
+	t_mods_load test test || return 1
+	t_mod_load dm-crypt || return 1
 	grep -q '^dm_crypt ' /proc/modules
 }
 
-# dk_map NAME KEYSPEC START: a 4 MiB dm-crypt mapping of the disk from
+# t_disk_map NAME KEYSPEC START: a 4 MiB dm-crypt mapping of the disk from
 # sector START keyed by KEYSPEC; prints the device node.
-dk_map() {
+t_disk_map() {
 	dmsetup create "$1" --noudevsync --table \
-		"0 $DK_LEN crypt $DK_CIPHER $2 0 /dev/vda $3" >&2 || return 1
+		"0 $T_DISK_LEN crypt $T_DISK_CIPHER $2 0 /dev/vda $3" >&2 || return 1
 	dmsetup mknodes "$1" >/dev/null 2>&1
 	[ -b "/dev/mapper/$1" ] || { echo "no /dev/mapper/$1" >&2; return 1; }
 	echo "/dev/mapper/$1"
 }
 
-# dk_unmap NAME...: remove mappings, quietly.
-dk_unmap() {
+# t_disk_unmap NAME...: remove mappings, quietly.
+t_disk_unmap() {
 	for _n in "$@"; do
 		dmsetup remove --noudevsync "$_n" >/dev/null 2>&1
 	done
@@ -45,39 +45,39 @@ dk_unmap() {
 	return 0
 }
 
-# dk_sum DEV: sha256 of its first MiB.
-dk_sum() {
+# t_disk_sum DEV: sha256 of its first MiB.
+t_disk_sum() {
 	dd if="$1" bs=1048576 count=1 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
-# dk_write NAME KEYSPEC START: map, fill 1 MiB with random data, unmap;
+# t_disk_write NAME KEYSPEC START: map, fill 1 MiB with random data, unmap;
 # prints the sha256 of what reads back.
-dk_write() {
-	_dev=$(dk_map "$1" "$2" "$3") || return 1
+t_disk_write() {
+	_dev=$(t_disk_map "$1" "$2" "$3") || return 1
 	dd if=/dev/urandom of="$_dev" bs=1048576 count=1 conv=fsync 2>/dev/null || return 1
-	_s=$(dk_sum "$_dev")
-	dk_unmap "$1"
+	_s=$(t_disk_sum "$_dev")
+	t_disk_unmap "$1"
 	echo "$_s"
 }
 
-# dk_reads NAME KEYSPEC START SUM: the mapping reads SUM back.
-dk_reads() {
-	_dev=$(dk_map "$1" "$2" "$3") || return 1
-	_s=$(dk_sum "$_dev")
-	dk_unmap "$1"
+# t_disk_reads NAME KEYSPEC START SUM: the mapping reads SUM back.
+t_disk_reads() {
+	_dev=$(t_disk_map "$1" "$2" "$3") || return 1
+	_s=$(t_disk_sum "$_dev")
+	t_disk_unmap "$1"
 	[ "$_s" = "$4" ] && return 0
 	echo "read sha256 $_s, expected $4" >&2
 	return 1
 }
 
-# dk_id TYPE DESC: the id of the key in the session keyring (and @u in it).
-dk_id() {
+# t_disk_id TYPE DESC: the id of the key in the session keyring (and @u in it).
+t_disk_id() {
 	keyctl search @s "$1" "$2" 2>/dev/null
 }
 
-# dk_no_read_path TRUSTED-ID LOGON-ID BLOB: keyctl read/print/pipe of the
+# t_disk_no_read_path TRUSTED-ID LOGON-ID BLOB: keyctl read/print/pipe of the
 # trusted key give its blob (hex), of the logon key EOPNOTSUPP.
-dk_no_read_path() {
+t_disk_no_read_path() {
 	for _op in read print pipe; do
 		_o=$(keyctl "$_op" "$1" 2>&1) || { echo "keyctl $_op trusted: $_o" >&2; return 1; }
 		# read dumps the payload (the blob in hex) as hex bytes
