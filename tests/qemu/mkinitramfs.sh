@@ -21,7 +21,10 @@
 #                    the dependencies of our modules, decompressed, depmod'ed
 #   /peer/ima-evm-utils  --peer DIR (build-imaevm.sh: evmctl with debug
 #                    support, its libimaevm, ima-evm-utils' tests/) and bash,
-#                    which those tests are written in (EVM kernels, suite evm)
+#                    which those tests are written in (EVM kernels, suite evm);
+#                    in its bin/ also what evm_hmac.test runs that busybox
+#                    has not: util-linux's losetup (--show), e2fsprogs'
+#                    mkfs.ext4 (-U), attr's setfattr (on the test's PATH only)
 # The modules.dep in /mods and /ref is flat: "name.ko: dep.ko dep.ko" (direct
 # dependencies by file name); tests/guest/lib/mods.sh resolves it.
 # The state archive (/state) is separate so it can be appended to a built image:
@@ -87,10 +90,11 @@ unpack_modules() { # moddir module...
 	done
 }
 
-# Copy PROG and its shared libraries (at the same paths) into the stage.
-copy_prog() { # path
+# Copy PROG and its shared libraries (at the same paths) into the stage,
+# PROG into /usr/bin or DIR.
+copy_prog() { # path [dir]
 	local p=$1 lib
-	install -D -m 0755 "$p" "$stage/usr/bin/$(basename "$p")"
+	install -D -m 0755 "$p" "$stage${2:-/usr/bin}/$(basename "$p")"
 	for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
 		[ -e "$stage$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$stage$lib"
 	done
@@ -160,6 +164,11 @@ if [ -n "$peer" ]; then
 	mkdir -p "$stage/peer/ima-evm-utils"
 	cp -a "$peer/bin" "$peer/lib" "$peer/tests" "$stage/peer/ima-evm-utils/"
 	copy_prog "$(command -v bash)"
+	for name in losetup mkfs.ext4 setfattr; do
+		p=$(PATH=$PATH:/usr/sbin:/sbin command -v "$name") ||
+			die "$name not found on the host (run tests/deps.sh)"
+		copy_prog "$p" /peer/ima-evm-utils/bin
+	done
 fi
 
 # --- our modules ---------------------------------------------------------

@@ -189,13 +189,19 @@ t_evm_xor() {
 }
 
 # t_evm_hmac_expect FILE: the security.evm the kernel must have written for
-# FILE, computed here from T_EVM_KEY_HEX: 02 || HMAC-SHA1(key, security.ima
-# || struct h_misc || s_uuid). The kernel's HMAC key is the EVM key padded
-# with zeros to 128 bytes (evm_set_key); h_misc on x86_64 is ino (8),
-# generation (4), uid, gid (4 each), mode (2), padding (2); ext2 leaves
-# s_uuid zero (CONFIG_EVM_ATTR_FSUUID). Only security.ima is set here.
+# FILE, computed here from T_EVM_KEY_HEX: 02 || HMAC-SHA1(key, Smack's
+# xattrs || security.ima || struct h_misc || s_uuid). The kernel's HMAC key
+# is the EVM key padded with zeros to 128 bytes (evm_set_key); the xattrs
+# in EVM's order (those the file has: Smack, the EVM kernels' LSM, gives
+# a new file security.SMACK64); h_misc on x86_64 is ino (8), generation
+# (4), uid, gid (4 each), mode (2), padding (2); ext2 leaves s_uuid zero
+# (CONFIG_EVM_ATTR_FSUUID).
 t_evm_hmac_expect() {
-	_ima=$(t_evm_xattr security.ima "$1") || { echo "no security.ima on $1" >&2; return 1; }
+	_ima=
+	for _x in SMACK64 SMACK64EXEC SMACK64TRANSMUTE SMACK64MMAP; do
+		_ima=$_ima$(t_evm_xattr "security.$_x" "$1")
+	done
+	_ima=$_ima$(t_evm_xattr security.ima "$1") || { echo "no security.ima on $1" >&2; return 1; }
 	# shellcheck disable=SC2046  # split on purpose: the fields of stat and lsattr
 	set -- "$1" $(stat -c '%i %u %g %f' "$1") $(lsattr -v "$1" 2>/dev/null | awk '{ print $1 }')
 	[ $# -eq 6 ] || { echo "stat/lsattr -v of $1 failed" >&2; return 1; }
