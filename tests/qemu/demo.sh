@@ -56,7 +56,7 @@ pid=$!
 declare -A seen=()
 : >"$run/demo-steps"
 narrate() {
-	local f=$1 n line r secs title
+	local f=$1 n line step r secs title
 	[ -f "$f" ] || return 0
 	n=$(wc -l <"$f")
 	[ "$n" -gt "${seen[$f]:-0}" ] || return 0
@@ -64,9 +64,9 @@ narrate() {
 		line=${line%$'\r'}
 		case $line in
 		"demo| @step "*)
-			read -r n r secs title <<<"${line#demo| @step }"
-			echo "$(stamp) step $n: $r in ${secs}s"
-			echo "  $n $title|$r|$secs" >>"$run/demo-steps"
+			read -r step r secs title <<<"${line#demo| @step }"
+			echo "$(stamp) step $step: $r in ${secs}s"
+			echo "  $step $title|$r|$secs" >>"$run/demo-steps"
 			;;
 		"demo| "*) printf '%s\n' "${line#demo| }" ;;
 		"demo|") echo ;;
