@@ -84,6 +84,8 @@ evm              evm       here  2.0   srk    -   1  1,2,3  evm  -
 evm12            evm       here  1.2   srk    -   1  1,2,3  evm  -
 evm-tpm2         evm       here  2.0   srk    -   1  1,2    trusted-tpm2  -
 evm-enc          evm       here  1.2   srk    -   1  1,2    encrypted  -
+interop-evm      evm-ref,evm,evm-ref  here  2.0  srk  -  1  1,2,3  evm-interop  -
+interop-evm12    evm-ref,evm,evm-ref  here  1.2  srk  -  1  1,2,3  evm-interop  -
 @table pkg - make check's package test: the modules DKMS built, both kernels, both TPMs
 pkg-stock61      stock61   dkms  1.2   srk    -   1  1      trusted-tpm1  -
 pkg-stock612-tpm2 stock612 dkms  2.0   srk    -   1  1      trusted-tpm2  -
