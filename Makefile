@@ -72,7 +72,7 @@ check: deps
 # keyctl session. It runs tests/deps.sh itself, timed apart.
 TPM ?= 2.0
 demo:
-	TKH_DEMO_DEPS=1 TKH_TPM=$(TPM) $(TOP)/tests/qemu/demo.sh
+	$(TOP)/tests/qemu/demo.sh --deps $(TPM)
 
 # The relay between QEMU and swtpm (tests/relay): its host self-test, then a
 # TPM 2.0 and a TPM 1.2 boot recording the bus (leak detector, tampering, a
@@ -105,9 +105,10 @@ deb: deps
 	$(TOP)/tests/pkg/build-deb.sh
 
 # As a user would: make deb, apt install, DKMS builds for the stock kernels,
-# boots them with those modules, signing on the test kernel, apt purge (root).
+# signing for the test kernel, apt purge (root; tests/pkg/dkms-test.sh), then
+# the machines of run-all.sh's table pkg-full boot the modules DKMS built.
 pkg-test: deps
-	$(TOP)/tests/pkg/dkms-test.sh
+	$(TOP)/tests/qemu/run-all.sh --table pkg-full
 
 # The boot path on a real installed Debian 12 (issue 23): mmdebstrap, our
 # .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs,

@@ -14,10 +14,11 @@
 #           host and fuzz run: fuzz runs for a set time, lint takes what is left)
 #   docs    tests/qemu/run-all.sh --check-doc (docs/testing.md's boot table),
 #           tests/tools/kat.py --check (generated known answers up to date)
-#   guest   tests/qemu/run-all.sh        (every kernel, every boot)
-#   pkg     tests/pkg/dkms-test.sh       (make deb, apt install, DKMS, boots,
-#           purge; root: its steps before the boots in the background beside
-#           guest at nice 19 when root or sudo needs no password, else after it)
+#   guest   tests/qemu/run-all.sh --table check   (every kernel, every boot)
+#   pkg     run-all.sh's table pkg: make deb, apt install, DKMS, purge
+#           (tests/pkg/dkms-test.sh, beside the pool at nice 19), then the
+#           rows booting the modules DKMS built; with guest, in guest's pool
+#           (--table check,pkg); root or a sudo without password, else skipped
 #   realsys tests/realsys/run.sh         (make realsys: a real installed Debian 12,
 #           update-initramfs, systemd boots; after pkg, its boots alone; root or
 #           a sudo without password, else skipped; 3-4 minutes)
@@ -32,9 +33,9 @@
 # The closing "N passed, N failed, N skipped" sums the run's counts files
 # (PASSED FAILED SKIPPED): one per guest boot (tests/qemu/ktap.py over its
 # results.ktap) and per failed guest step ("0 1 0", run-all.sh), host/counts
-# (ktap.py over host/results.ktap, the host unit tests' KTAP document), and
-# the package test's and the real system's (pkg/counts, realsys/counts: their
-# own test points plus their boots' counts).
+# (ktap.py over host/results.ktap, the host unit tests' KTAP document),
+# pkg/counts (ktap.py over the package test's KTAP document), and the real
+# system's (realsys/counts: its own test points plus its boots' counts).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=qemu/common.sh
 . "$(dirname "$0")/qemu/common.sh"
@@ -159,38 +160,29 @@ bg_finish kernel || failed=1
 bg_finish lint || failed=1
 stage docs sh -c "\"$TKH_QEMU/run-all.sh\" --check-doc && \"$TKH_TOP/tests/tools/kat.py\" --check && \"$TKH_TOP/tests/tools/secdoc.py\"" || failed=1
 
-# The boots; beside them the package test's first steps (make deb, apt,
-# DKMS builds, the signing build, initramfs) at nice 19: they take the CPU
-# the boots leave idle (waits in the guests, a pool's last machine). Its own
-# boots run at normal priority in the slots the guest pool leaves free once
-# it has no machine left to start (TKH_PKG_SLOTS), all of them after the
-# guest stage's end (TKH_PKG_WAIT): boots beside boots only slow each other
-# (measured: guest 436 s and pkg 186 s one after the other; the two side by
-# side, 665 and 338 s), a boot in a free slot fills the pool's tail.
-# Without root or a sudo that needs no password, or with TKH_PKG_BESIDE=0
-# (for A/B timings), pkg runs after guest.
-# Once its boots are ready and the guest machines left to start add up to
-# no more than they do, the pool keeps a slot for them (TKH_PKG_READY).
-pkg=(env TKH_RUN="$run" TKH_PKG_BOOTS=cross TKH_PKG_LATE=install "$TKH_TOP/tests/pkg/dkms-test.sh")
-pkg_bg=0
-guest_env=(TKH_RUN="$run")
-if [ "${TKH_PKG_BESIDE:-1}" = 1 ] && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
-	pkg_bg=1
-	case ",$stages," in *,guest,*) guest_env+=(TKH_PKG_READY="$run/pkg-ready") ;; esac
-fi
-bg_start guest env "${guest_env[@]}" "$TKH_QEMU/run-all.sh"
-if [ $pkg_bg = 1 ]; then
-	if [ -n "${bg_pid[guest]:-}" ]; then
-		pkg=(nice -n 19 env TKH_PKG_WAIT="$run/check-guest.status" \
-			TKH_PKG_SLOTS="$run/guest-free-slots" TKH_PKG_READY="$run/pkg-ready" "${pkg[@]:1}")
-	fi
-	bg_start pkg "${pkg[@]}"
-fi
-TAIL=1 bg_finish guest || failed=1
-if [ $pkg_bg = 1 ]; then
-	bg_finish pkg || failed=1
-else
-	stage pkg "${pkg[@]}" || failed=1
+# The boots: one pool (run-all.sh) for the guest stage's table and the
+# package test's (its preparation, make deb, apt and DKMS, runs beside the
+# pool at nice 19: it takes the CPU the boots leave idle; its rows start
+# once the modules DKMS built are there). The package test needs root or a
+# sudo that needs no password.
+pkg_ok=0
+if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then pkg_ok=1; fi
+tables=
+case ",$stages," in *,guest,*) tables=check ;; esac
+case ",$stages," in
+*,pkg,*)
+	if [ $pkg_ok = 1 ]; then
+		tables=${tables:+$tables,}pkg
+	else
+		skipped pkg "needs root or a sudo without password: sudo make pkg-test"
+	fi ;;
+esac
+if [ -n "$tables" ]; then
+	stage_name=guest
+	[ "$tables" != pkg ] || stage_name=pkg
+	[ "$tables" != check,pkg ] || echo "=== pkg: in the guest stage's pool (run-all.sh --table check,pkg)"
+	bg_start "$stage_name" env TKH_RUN="$run" "$TKH_QEMU/run-all.sh" --table "$tables"
+	TAIL=1 bg_finish "$stage_name" || failed=1
 fi
 
 # The boot path on a real installed system (issue 23): chroot and loop
@@ -217,7 +209,7 @@ echo "logs: $run"
 # One closing count: the sum of the run's counts files (host unit tests, each
 # guest boot, each failed guest step); a failed stage without counts still
 # adds one failure.
-read -r tp tf ts < <(find "$run" -name counts -type f ! -path "$run/pkg/*/*" ! -path "$run/realsys/*/*" \
+read -r tp tf ts < <(find "$run" -name counts -type f ! -path "$run/realsys/*/*" \
 	-exec cat {} + |
 	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
 [ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1

@@ -14,61 +14,48 @@
 # accelerated drivers run). Each row's table has a column "lib": ours with
 # accel=0 (the AES and SHA-256 libraries, whatever the kernel has).
 #
-# Every figure is the best of TKH_BENCH_RUNS runs of the implementation
+# Every figure is the best of tk.bench_runs runs of the implementation
 # (rounds of ours, in-tree and lib in rotating order, then the user key
 # add): on a host shared with other guests a run is only ever slowed down
 # (one run of the same code measured from 0.4x to 1.7x of another,
 # 2026-12-06). "paired" is a second estimate that needs no quiet stretch:
 # the median over the rounds of the ratio of the round's own runs. Many
 # short rounds rather than a few long ones: each implementation gets more
-# chances at a quiet stretch of the host, and the three are closer in time. encbench waits for a seeded RNG before
-# timing and lets the key garbage collector run between batches, outside
-# the timing (tests/guest/tools/encbench.c).
+# chances at a quiet stretch of the host, and the three are closer in
+# time. encbench waits for a seeded RNG before timing and lets the key
+# garbage collector run between batches, outside the timing
+# (tests/guest/tools/encbench.c).
 #
-# tsc=reliable: with the host busy, the guest's timer ticks come late and
-# the clocksource watchdog can take the TSC for the unstable one and fall
-# back to jiffies (4 ms steps at HZ=250); a batch of "new" is shorter than
-# that, and its figure came out up to 20 times too high (2026-12-06, the
-# accel row of one run). The guest refuses to time on another clock.
+# tsc=reliable (the rows' knob): with the host busy, the guest's timer
+# ticks come late and the clocksource watchdog can take the TSC for the
+# unstable one and fall back to jiffies (4 ms steps at HZ=250); a batch of
+# "new" is shorter than that, and its figure came out up to 20 times too
+# high (2026-12-06, the accel row of one run). The guest refuses to time on
+# another clock.
 #
-# Environment: TKH_BENCH_MS=milliseconds per measurement and run (default
-# 250), TKH_BENCH_RUNS (default 8), TKH_BENCH_ROWS (default "plain accel")
+# The machines: run-all.sh's table bench-enc, one at a time (TKH_ONLY=
+# bench-enc-plain for one row; TKH_EXTRA="tk.bench_ms=MS tk.bench_runs=N").
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-need make python3 rsync gcc
 
 run=$(t_rundir)
-export TKH_NESTED=1
-ms=${TKH_BENCH_MS:-250}
-runs=${TKH_BENCH_RUNS:-8}
-d=$run/bench-enc
-mkdir -p "$d"
-
-t_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
-kdir=$t_kdir
-for row in ${TKH_BENCH_ROWS:-plain accel}; do
-	case $row in
-	plain) cpu='' cpuname="QEMU's default" ;;
-	accel) cpu=max cpuname=max ;;
-	*) die "TKH_BENCH_ROWS: unknown row '$row' (plain, accel)" ;;
-	esac
-	# trusted.ko (which both encrypted-keys.ko need) wants a TPM to load.
-	rm -rf "$d/tpm-$row" "$d/state-$row"
-	mkdir -p "$d/state-$row"
-	"$TKH_QEMU/provision.sh" 1.2 "$d/tpm-$row" 2>/dev/null
-	TKH_CPU=$cpu TKH_BOOT_NAME=bench-enc-$row "$TKH_QEMU/boot.sh" "$t_image" "$t_initrd" \
-		"$d/tpm-$row" 1.2 "tsc=reliable tk.phase=1 tk.kernel=test tk.suites=bench-enc tk.bench_ms=$ms tk.bench_runs=$runs tk.timeout=1200" \
-		"$d/$row" "$d/state-$row" >"$d/verdict-$row" 2>&1 ||
-		{ cat "$d/verdict-$row"; die "the bench boot ($row) failed"; }
-
+export TKH_RUN=$run	# run-all.sh runs in the same directory
+"$TKH_QEMU/run-all.sh" --table bench-enc >"$run/run-all.out" 2>"$run/run-all.log" ||
+	{ cat "$run/run-all.out"; die "a bench boot failed ($run/run-all.log)"; }
+for row in plain accel; do
+	d=$run/bench-enc-$row/p1
+	[ -f "$d/results.ktap" ] || continue
+	case $row in plain) cpuname="QEMU's default" ;; accel) cpuname=max ;; esac
+	ms=$(sed -n 's/.*tk\.bench_ms=\([0-9]*\).*/\1/p' "$d/cmdline")
+	runs=$(sed -n 's/.*tk\.bench_runs=\([0-9]*\).*/\1/p' "$d/cmdline")
 	echo
 	echo "Row $row: QEMU TCG, -cpu $cpuname; encrypted keys (user: master),"
-	echo "test kernel $(basename "$kdir") with KASAN; ours, in-tree and lib alternated"
+	echo "test kernel with KASAN; ours, in-tree and lib alternated"
 	echo "in one boot, best of $runs runs of ${ms} ms per figure"
-	grep -ho '# \(crypto\|clock\) .*' "$d/$row/results.ktap" | sed 's/^# crypto /  /; s/^# clock /  clock: /'
+	grep -ho '# \(crypto\|clock\) .*' "$d/results.ktap" | sed 's/^# crypto /  /; s/^# clock /  clock: /'
 	printf '%-5s %5s %11s %11s %7s %7s %11s %7s %7s %10s\n' op bytes "ours ops/s" "in-tree" "ratio" "paired" "lib" "ratio" "paired" "user add"
-	grep -ho '# bench .*' "$d/$row/results.ktap" | awk '
+	grep -ho '# bench .*' "$d/results.ktap" | awk '
 		$7 > 0 {
 			k = $3 SUBSEP $4 SUBSEP $5; r = $6 * 1e9 / $7; if (r > best[k]) best[k] = r
 			n[k]++; run[k, n[k]] = r

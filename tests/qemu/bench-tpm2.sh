@@ -1,37 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# TPM 2.0 trusted keys, ours against the in-tree module in one boot of the
-# test kernel with one swtpm (SRK at 0x81000001): TPM commands per
-# operation (counted in swtpm's log between the guest's marker commands)
-# and milliseconds per operation. Not part of make check.
-#
-# Environment: TKH_BENCH_N=operations per kind for the latency (default 10)
+# make bench-tpm2: TPM 2.0 trusted keys, ours against the in-tree module in
+# one boot of the test kernel with one swtpm (SRK at 0x81000001): TPM
+# commands per operation (counted in swtpm's log between the guest's marker
+# commands) and milliseconds per operation. Not part of make check.
+# The machine: run-all.sh's table bench-tpm2 (TKH_EXTRA=tk.bench_n=N).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-need make python3 rsync
 
 run=$(t_rundir)
-export TKH_NESTED=1
-d=$run/bench-tpm2
-mkdir -p "$d/state"
-
-t_prepare test "$d" 2>"$d/prepare.log" || die "preparing the machine failed ($d/prepare.log)"
-kdir=$t_kdir
-"$TKH_QEMU/provision.sh" 2.0 "$d/tpm" 2>/dev/null
-TKH_SWTPM_LOG_LEVEL=20 TKH_BOOT_NAME=bench-tpm2 "$TKH_QEMU/boot.sh" "$t_image" \
-	"$t_initrd" "$d/tpm" 2.0 \
-	"tk.phase=1 tk.kernel=test tk.suites=bench2 tk.bench_n=${TKH_BENCH_N:-10} tk.timeout=3000" \
-	"$d/p1" "$d/state" >"$d/verdict" 2>&1 || { cat "$d/verdict"; die "the bench boot failed"; }
-
-echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel $(basename "$kdir")"
+export TKH_RUN=$run	# run-all.sh runs in the same directory
+"$TKH_QEMU/run-all.sh" --table bench-tpm2 >"$run/run-all.out" 2>"$run/run-all.log" ||
+	{ cat "$run/run-all.out"; die "the bench boot failed ($run/run-all.log)"; }
+d=$run/bench-tpm2/p1
+n=$(sed -n 's/.*tk\.bench_n=\([0-9]*\).*/\1/p' "$d/cmdline")
+echo "Trusted keys on a TPM 2.0 (swtpm $(swtpm --version | grep -o '[0-9.]*' | head -1), QEMU TCG), test kernel"
 echo
 echo "TPM commands per operation:"
-python3 "$TKH_QEMU/tpm2_count.py" "$d/p1/swtpm.log" "$d/p1/results.ktap" |
+python3 "$TKH_QEMU/tpm2_count.py" "$d/swtpm.log" "$d/results.ktap" |
 	awk '{ printf "  %-5s %-13s %2d   ", $1, $2, $3; for (i = 4; i <= NF; i++) printf "%s ", $i; print "" }'
 echo
-echo "Per operation (ms: mean of 2 x $((${TKH_BENCH_N:-10})) alternating rounds; ratio = ours / in-tree time;"
+echo "Per operation (ms: mean of 2 x $n alternating rounds; ratio = ours / in-tree time;"
 echo "cmds: TPM commands of one operation, ours (sessions on) and in-tree):"
-python3 "$TKH_QEMU/tpm2_count.py" --table "$d/p1/swtpm.log" "$d/p1/results.ktap"
+python3 "$TKH_QEMU/tpm2_count.py" --table "$d/swtpm.log" "$d/results.ktap"
 echo
-grep -E '^(not )?ok ' "$d/p1/results.ktap" | sed 's/^/  /'
+grep -E '^(not )?ok ' "$d/results.ktap" | sed 's/^/  /'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # One boot of a guest, then its verdict.
 #
-# usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0|none "CMDLINE EXTRAS" OUTDIR [STATE_IN]
+# usage: boot.sh [OPTIONS] KERNEL INITRAMFS TPMSTATE 1.2|2.0|none "CMDLINE EXTRAS" OUTDIR [STATE_IN]
 #
 # KERNEL      bzImage / vmlinuz, or an ELF kernel with a PVH entry (*.pvh:
 #             fetch-stock.sh)
@@ -10,27 +10,34 @@
 # TPMSTATE    swtpm state directory (provision.sh); modified in place, so the
 #             next boot with the same directory is a reboot of the same machine;
 #             ignored (may be -) with TPM "none": no swtpm, no TPM device
-# EXTRAS      appended to the kernel command line (tk.phase=, tk.kernel=, tk.suites=...)
+# EXTRAS      appended to the kernel command line (tk.phase=, tk.kernel=, tk.suites=...);
+#             tk.cpu=MODEL: QEMU's -cpu (default QEMU's own, which has neither
+#             AES-NI nor SSSE3; "max": TCG's AES-NI, SSSE3, AVX2);
+#             tk.relay=record|tamper:RULES|fuzz:SEED[:N[:ORDS]]: QEMU talks to
+#             swtpm through tests/relay/relay.py, which records the traffic to
+#             OUTDIR/relay.rec and tampers as asked; known sealed secrets are
+#             added to the guest's /state (tests/relay/); no --disk then,
+#             unless EXTRAS has tk.relay_disk=1
 # OUTDIR      console.log (ttyS0), results.ktap (ttyS1), state.b64 (ttyS2),
 #             state/ (decoded files saved by the guest), summary.txt, counts
 # STATE_IN    directory of files saved by earlier boots: appended as /state
 #
-# Environment: TKH_BOOT_TIMEOUT (s, default 1200: a full test-kernel boot with
-# KASAN under TCG takes 2-6 minutes depending on the host's load), TKH_MEM (MiB, default 1024), TKH_SMP (vCPUs; default 1),
-# TKH_CPU (QEMU's -cpu model, or tk.cpu=MODEL in EXTRAS; default QEMU's own, which
-# has neither AES-NI nor SSSE3: "max" gives TCG's AES-NI, SSSE3, AVX2: the boot
-# test-accel and make bench-enc's accelerated row),
-# TKH_BOOT_NAME (name in the summary; default: basename of OUTDIR), TKH_NESTED=1
-# (no totals line: the caller prints one),
-# TKH_DISK=FILE (a raw image attached as a virtio disk: /dev/vda in the guest,
-# $TKH_DISK there), TKH_VERBOSE=1 (stream the console to stderr), TKH_SHELL=1 (console on this
-# terminal and a shell in the guest after the tests; exit it to power off),
-# TKH_SMBIOS_SERIAL=X (the firmware's SMBIOS system serial number, which SeaBIOS
-# measures into PCR 1: another X is another PCR 1), TKH_SWTPM_LOG_LEVEL=N (swtpm's log level; 20 logs every TPM command and response),
-# TKH_RELAY=record|tamper:RULES|fuzz:SEED[:N[:ORDS]] (or tk.relay=MODE in EXTRAS: QEMU
-# talks to swtpm through tests/relay/relay.py, which records the traffic to OUTDIR/relay.rec
-# and tampers as asked; known sealed secrets are added to the guest's /state: tests/relay/;
-# no TKH_DISK then, unless EXTRAS has tk.relay_disk=1).
+# Options (run-all.sh sets them from a row of its tables):
+#   --name NAME       in the summary (default: basename of OUTDIR)
+#   --disk FILE       a raw image attached as a virtio disk (/dev/vda in the
+#                     guest, $TKH_DISK there)
+#   --smp N           vCPUs (default 1)
+#   --mem MIB         guest memory (default 1024)
+#   --timeout S       the boot's limit (default TKH_BOOT_TIMEOUT, else 1200: a
+#                     full test-kernel boot with KASAN under TCG takes 2-6
+#                     minutes depending on the host's load)
+#   --swtpm-log N     swtpm's log level (20: every command and response)
+#   --serial X        the firmware's SMBIOS system serial number, which SeaBIOS
+#                     measures into PCR 1: another X is another PCR 1
+#   --nested          no totals line (the caller prints one)
+# Environment (a user's): TKH_VERBOSE=1 (stream the console to stderr),
+# TKH_SHELL=1 (console on this terminal and a shell in the guest after the
+# tests; exit it to power off), TKH_BOOT_TIMEOUT (see --timeout).
 # Exit: 0 = pass, 1 = fail, 2 = could not boot at all. A boot stopped for an ACPI
 # loop timeout (see below) leaves OUTDIR/acpi-timeout.
 set -euo pipefail
@@ -38,9 +45,25 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need qemu-system-x86_64 swtpm python3 timeout
 
-[ $# -ge 6 ] || die "usage: boot.sh KERNEL INITRAMFS TPMSTATE 1.2|2.0|none EXTRAS OUTDIR [STATE_IN]"
+name='' disk='' smp='' mem=1024 btimeout=${TKH_BOOT_TIMEOUT:-} swtpm_log='' serial='' nested=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--name) name=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) btimeout=$2; shift 2 ;;
+	--swtpm-log) swtpm_log=$2; shift 2 ;;
+	--serial) serial=$2; shift 2 ;;
+	--nested) nested=1; shift ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 6 ] || die "usage: boot.sh [OPTIONS] KERNEL INITRAMFS TPMSTATE 1.2|2.0|none EXTRAS OUTDIR [STATE_IN]"
 kernel=$1 initrd=$2 tpmstate=$3 tpmver=$4 extras=$5 out=$6 state_in=${7:-}
-name=${TKH_BOOT_NAME:-$(basename "$out")}
+[ -n "$name" ] || name=$(basename "$out")
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 case $tpmver in 1.2|none) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; *) die "TPM version must be 1.2, 2.0 or none" ;; esac
@@ -51,8 +74,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 [ "$tpmver" = none ] || tpmstate=$(cd "$tpmstate" && pwd)   # swtpm -d changes to /
 
-# The relay (off by default): mode from TKH_RELAY or tk.relay= in EXTRAS.
-relay=${TKH_RELAY:-}
+# The relay (off by default): mode from tk.relay= in EXTRAS.
+relay=
 case " $extras " in *" tk.relay="*) relay=${extras##*tk.relay=} relay=${relay%% *} ;; esac
 [ "$tpmver" != none ] || relay=
 if [ -n "$relay" ]; then
@@ -65,9 +88,9 @@ if [ -n "$relay" ]; then
 	# tk.relay_disk=1 in EXTRAS keeps it (make demo: Debian's stock 6.1,
 	# which did not freeze so: 4 of 4 boots).
 	case " $extras " in *" tk.relay_disk=1 "*) relay_disk=1 ;; *) relay_disk=0 ;; esac
-	if [ -n "${TKH_DISK:-}" ] && [ $relay_disk != 1 ]; then
+	if [ -n "$disk" ] && [ $relay_disk != 1 ]; then
 		echo "$name: relay boot: no scratch disk (see tests/relay/README.md)" >&2
-		TKH_DISK=
+		disk=
 	fi
 fi
 
@@ -103,7 +126,7 @@ if [ "$tpmver" != none ]; then
 # for the whole boot (TPM_RC_HIERARCHY from every owner command). Where the
 # priority cannot be raised (not root), nice says so and runs it as it is.
 nice -n -10 swtpm socket "${tpmflag[@]}" --tpmstate dir="$tpmstate" --ctrl type=unixio,path="$sock" \
-	--log file="$out/swtpm.log"${TKH_SWTPM_LOG_LEVEL:+,level=$TKH_SWTPM_LOG_LEVEL} --pid file="$out/swtpm.pid" -d ||
+	--log file="$out/swtpm.log"${swtpm_log:+,level=$swtpm_log} --pid file="$out/swtpm.pid" -d ||
 	{ echo "FAIL $name: swtpm did not start (see $out/swtpm.log)"; exit 2; }
 swtpm_pid=$(cat "$out/swtpm.pid")
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
@@ -164,12 +187,12 @@ else
 	cmdline="$cmdline tsc=unstable acpi=noirq"
 fi
 cmdline="$cmdline tk.tpm=$tpmver $extras"
-cpu=${TKH_CPU:-}
+cpu=
 case " $extras " in *" tk.cpu="*) cpu=${extras##*tk.cpu=} cpu=${cpu%% *} ;; esac
-disk=()
-if [ -n "${TKH_DISK:-}" ]; then
-	[ -f "$TKH_DISK" ] || die "TKH_DISK=$TKH_DISK: no such file"
-	disk=(-drive "file=$TKH_DISK,if=virtio,format=raw")
+drive=()
+if [ -n "$disk" ]; then
+	[ -f "$disk" ] || die "--disk $disk: no such file"
+	drive=(-drive "file=$disk,if=virtio,format=raw")
 	cmdline="$cmdline tk.disk=1"
 fi
 echo "$cmdline" >"$out/cmdline"
@@ -180,16 +203,16 @@ if [ "${TKH_VERBOSE:-0}" = 1 ]; then
 fi
 start=$(now)
 status=0
-qemu=(qemu-system-x86_64 -accel tcg ${cpu:+-cpu "$cpu"} -m "${TKH_MEM:-1024}" ${TKH_SMP:+-smp "$TKH_SMP"} -nographic -no-reboot -monitor none
+qemu=(qemu-system-x86_64 -accel tcg ${cpu:+-cpu "$cpu"} -m "$mem" ${smp:+-smp "$smp"} -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$boot_initrd"
-	"${tpmdev[@]}" "${disk[@]}" ${TKH_SMBIOS_SERIAL:+-smbios "type=1,serial=$TKH_SMBIOS_SERIAL"})
+	"${tpmdev[@]}" "${drive[@]}" ${serial:+-smbios "type=1,serial=$serial"})
 # ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.
 serials=(-serial chardev:con -serial file:"$out/results.ktap" -serial file:"$out/state.b64")
 if [ "${TKH_SHELL:-0}" = 1 ]; then
-	timeout --foreground -k 10 "${TKH_BOOT_TIMEOUT:-3600}" "${qemu[@]}" -append "$cmdline tk.shell=1" \
+	timeout --foreground -k 10 "${btimeout:-3600}" "${qemu[@]}" -append "$cmdline tk.shell=1" \
 		-chardev "stdio,id=con,signal=off,logfile=$out/console.log" "${serials[@]}" || status=$?
 else
-	timeout -k 10 "${TKH_BOOT_TIMEOUT:-1200}" "${qemu[@]}" -append "$cmdline" \
+	timeout -k 10 "${btimeout:-1200}" "${qemu[@]}" -append "$cmdline" \
 		-chardev "file,id=con,path=$out/console.log" "${serials[@]}" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	qpid=$!
@@ -234,7 +257,7 @@ if [ "$rc" -ne 0 ]; then
 	echo "  results: $out/results.ktap"
 fi
 # Alone, the totals line; run-all.sh and demo.sh print one for all boots.
-if [ "${TKH_NESTED:-0}" != 1 ] && [ -f "$out/counts" ]; then
+if [ "$nested" != 1 ] && [ -f "$out/counts" ]; then
 	read -r p f s <"$out/counts"
 	echo "$p passed, $f failed, $s skipped"
 fi

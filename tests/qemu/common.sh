@@ -9,17 +9,8 @@ export TKH_CACHE
 
 t_prog=$(basename "$0" .sh)
 
-# Host knobs are TKH_*, and so are the guest's variables (TKH_PHASE, TKH_KERNEL...).
-# The old host names still work for one release, with a note.
-for t_v in ONLY SUITES IMPL NO_OURS RUN JOBS BOOT_TIMEOUT VERBOSE DISK_MB STAGES \
-	KEEP_RUNS TPM BENCH_N SHELL MEM SWTPM_LOG_LEVEL; do
-	t_old=TK_$t_v t_new=TKH_$t_v
-	if [ -z "${!t_new+x}" ] && [ -n "${!t_old+x}" ]; then
-		export "$t_new=${!t_old}"
-		echo "$t_prog: note: $t_old is now $t_new" >&2
-	fi
-done
-unset t_v t_old t_new
+# Host knobs are TKH_* (docs/testing.md, "Knobs": the one list), and so are
+# the guest's variables (TKH_PHASE, TKH_KERNEL...).
 
 die() { echo "$t_prog: error: $*" >&2; exit 1; }
 log() { echo "$t_prog: $*" >&2; }
@@ -67,21 +58,29 @@ t_step() {
 	return $rc
 }
 
-# t_boot_tries IMAGE INITRD TPMDIR TPM EXTRAS OUTDIR [STATE_IN]: boot.sh,
-# booted again (three tries in all) when the host was too loaded for the
-# firmware: SeaBIOS timed out on the TPM and disabled its TPM 2.0 hierarchies
-# (tests/guest/init stops before any test and says so), or ACPI's PCI
-# routing loop timed out (boot.sh leaves OUTDIR/acpi-timeout). A failed try's
-# output stays as OUTDIR.tryN. Exit status: the last boot.sh's.
+# t_boot_tries [OPTIONS] IMAGE INITRD TPMDIR TPM EXTRAS OUTDIR [STATE_IN]:
+# boot.sh, booted again (three tries in all) when the host was too loaded for
+# the firmware: SeaBIOS timed out on the TPM and disabled its TPM 2.0
+# hierarchies (tests/guest/init stops before any test and says so), or
+# ACPI's PCI routing loop timed out (boot.sh leaves OUTDIR/acpi-timeout). A
+# failed try's output stays as OUTDIR.tryN. Exit status: the last boot.sh's.
 t_boot_tries() {
-	local out=$6 try rc
+	local a=("$@") i=0 name=boot out try rc
+	while [ "${a[$i]}" != "${a[$i]#--}" ]; do	# boot.sh's options
+		case ${a[$i]} in
+		--nested) i=$((i + 1)) ;;
+		--name) name=${a[$((i + 1))]} i=$((i + 2)) ;;
+		*) i=$((i + 2)) ;;
+		esac
+	done
+	out=${a[$((i + 5))]}
 	for try in 1 2 3; do
 		rc=0
 		"$TKH_QEMU/boot.sh" "$@" || rc=$?
 		if grep -q 'TPM 2.0 hierarchies disabled by the firmware' "$out/console.log" 2>/dev/null; then
-			log "${TKH_BOOT_NAME:-boot}: the firmware disabled the TPM 2.0 hierarchies (try $try)"
+			log "$name: the firmware disabled the TPM 2.0 hierarchies (try $try)"
 		elif [ -f "$out/acpi-timeout" ]; then
-			log "${TKH_BOOT_NAME:-boot}: ACPI loop timeout at boot, a loaded host (try $try)"
+			log "$name: ACPI loop timeout at boot, a loaded host (try $try)"
 		else
 			return "$rc"
 		fi
@@ -92,21 +91,15 @@ t_boot_tries() {
 
 # t_ccache CMD...: CMD with ccache's compiler names first in PATH (when
 # installed; deps.sh installs it) and its cache in $TKH_CACHE/ccache: a clean
-# clone compiles src/ for three kernels, lint once more and DKMS three times,
-# some 30 s of a core each, with the same results every time. The working
-# directory is not part of an entry's key (CCACHE_NOHASHDIR: tests/host
-# compiles with relative paths in each checkout; only the debug info's
-# compilation directory can then name another checkout's).
-#
-# CCACHE_BASEDIR=/ makes every absolute path of a compile relative to its
-# working directory, and -fmacro-prefix-map= (which names the kernel tree's
-# absolute path, and maps nothing once the paths are relative) stays out of
-# the key: a DKMS build of the package test (/var/lib/dkms/..., against
-# /usr/src/linux-headers-*) then finds the entries of t_build_ours' build for
-# the same stock kernel, whose copy of src/ lies at the same place relative
-# to its headers tree (t_build_ours).
+# clone compiles src/ for three kernels and lint once more, the package test's
+# DKMS three times, with the same results every time. Each build finds the
+# entries of its own earlier builds: t_build_ours compiles in one place per
+# kernel ($TKH_CACHE/obj/NAME/src), DKMS in its own (/var/lib/dkms/...);
+# CCACHE_NOHASHDIR and CCACHE_BASEDIR=/ keep the working directory and the
+# absolute paths out of the keys (tests/host compiles in each checkout), and
+# -fmacro-prefix-map= (which names the tree's absolute path) out of them too.
 t_ccache() {
-	if [ -d /usr/lib/ccache ] && [ "${TKH_CCACHE:-1}" = 1 ]; then
+	if [ -d /usr/lib/ccache ]; then
 		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TKH_CACHE/ccache CCACHE_NOHASHDIR=1 \
 			CCACHE_BASEDIR=/ CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*' "$@"
 	else
@@ -115,7 +108,7 @@ t_ccache() {
 }
 
 # The boots' times of this machine's last runs, $TKH_CACHE/boot-times: lines
-# "KEY... SECONDS" (run-all.sh: NAME SUITES; dkms-test.sh: pkg-NAME SUITE).
+# "KEY... SECONDS" (run-all.sh: NAME SUITES).
 # t_time_get KEY: its seconds, else tests/qemu/boot-times' (a fresh cache),
 # else nothing; t_time_set KEY SECONDS.
 t_time_get() {
@@ -176,26 +169,12 @@ t_static_tool() {
 	echo "$dir/$name"
 }
 
-# t_dkms_name_version: PACKAGE/VERSION as DKMS names this tree's package
-# (dkms.conf's PACKAGE_NAME; debian/changelog's upstream version, which
-# dh_dkms writes into dkms.conf).
-t_dkms_name_version() {
-	local ver
-	ver=$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$TKH_TOP/debian/changelog")
-	ver=${ver#*:}
-	echo "$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$TKH_TOP/dkms.conf")/${ver%-*}"
-}
-
 # t_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (kernels do not clobber each other's objects and the harness never races a
 # developer's own build in src/), copy the .ko to MODS. The copy is at the
 # same path for every checkout, $TKH_CACHE/obj/NAME/src, emptied first (every
 # file compiled, nothing of another checkout's build kept): ccache's entries
 # name the sources by their path, so a clean clone anywhere finds them.
-# For a stock kernel (KDIR: ROOT/usr/src/linux-headers-*, fetch-stock.sh's
-# tree) the copy is ROOT/var/lib/dkms/PACKAGE/VERSION/build instead: where
-# DKMS builds the package for that kernel, relative to its headers, so the
-# package test's DKMS builds are ccache hits (t_ccache).
 # The modules of the last build are kept in $TKH_CACHE/obj/NAME/ko-KEY, KEY
 # the hash of everything the build reads of ours and of the kernel's (the
 # copy of src/, the tree's path, .config, Module.symvers and release, gcc's
@@ -204,9 +183,6 @@ t_dkms_name_version() {
 # a core for each kernel, at the start of the guest stage).
 t_build_ours() {
 	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TKH_CACHE/obj/$1/src key kept
-	case $kdir in
-	"$TKH_CACHE"/*/usr/src/linux-headers-*) obj=${kdir%%/usr/src/*}/var/lib/dkms/$(t_dkms_name_version)/build ;;
-	esac
 	mkdir -p "$mods" "$TKH_CACHE/obj/$name"
 	exec 8>"$TKH_CACHE/obj/$name/src.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
@@ -265,59 +241,70 @@ t_kasan_check() {
 	done
 }
 
-# t_prepare KERNEL DIR [--no-ours]: prepare a machine of KERNEL (test |
-# stock61 | stock612 | stress | evm | evm-ref) in DIR: the kernel (built or fetched, both cached), our
-# modules built against it (DIR/mods; none with --no-ours) and the initramfs
-# (DIR/initrd.cpio, plain: see cpio.py). Writes DIR/machine: "IMAGE INITRD KVER KDIR" and sets
+# t_kernel NAME: NAME's line of tests/qemu/kernels in kn_guest, kn_kind,
+# kn_modules, kn_traits, kn_source; false (and a message) for an unknown name.
+# t_kernels [KIND]: the names (of that kind), in the table's order.
+kn_guest='' kn_kind='' kn_modules='' kn_traits='' kn_source=''
+t_kernel() {
+	local n
+	# shellcheck disable=SC2034  # kn_source: fetch-stock.sh's
+	while read -r n kn_guest kn_kind kn_modules kn_traits kn_source; do
+		[ "$n" = "$1" ] && return 0
+	done < <(grep -v '^#' "$TKH_QEMU/kernels")
+	log "unknown kernel '$1' (tests/qemu/kernels: $(t_kernels '' | tr '\n' ' '))"
+	return 1
+}
+t_kernels() {
+	awk -v k="${1:-}" '!/^#/ && NF && (k == "" || $3 == k) { print $1 }' "$TKH_QEMU/kernels"
+}
+t_trait() { case ,$kn_traits, in *",$1,"*) return 0 ;; esac; return 1; } # trait
+
+# t_prepare KERNEL DIR [MODS]: prepare a machine of KERNEL (a name of
+# tests/qemu/kernels) in DIR: the kernel (built or fetched, both cached), its
+# modules in DIR/mods: ours built against it, or with MODS the .ko files of
+# that directory (the package test: the ones DKMS built), none where the key
+# types are built in; and the initramfs (DIR/initrd.cpio, plain: see
+# cpio.py). Writes DIR/machine: "IMAGE INITRD KVER KDIR GUEST" and sets
 # t_image, t_initrd, t_kver, t_kdir. Steps are timed (t_step). With
 # TKH_NO_OURS=1 a failed module build goes on without our modules.
 t_prepare() {
-	local kernel=$1 dir=$2 ours=${3:-} line moddir peer ramfs=()
+	local kernel=$1 dir=$2 from=${3:-} line moddir peer ramfs=()
+	t_kernel "$kernel" || return 1
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
 	rm -rf "$dir/mods" "$dir/machine"
 	mkdir -p "$dir/mods"
-	case $kernel in
-	test)
-		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/build-kernel.sh") ||
-			{ log "$kernel: the test kernel does not build"; return 1; }
-		t_image=$t_kdir/arch/x86/boot/bzImage t_kver=test
-		ramfs=(--kdir "$t_kdir")
-		;;
-	stress)	# make stress: the test kernel + SMP, PREEMPT, lockdep (tests/stress)
-		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/build-kernel.sh" stress) ||
-			{ log "$kernel: the stress kernel does not build"; return 1; }
-		t_image=$t_kdir/arch/x86/boot/bzImage t_kver=test
-		ramfs=(--kdir "$t_kdir")
-		;;
-	evm|evm-ref)	# suite evm: both key types built in (tests/qemu/evm.config);
-		# evm is the tree with our series, evm-ref the in-tree control
-		if [ "$kernel" = evm ] && [ -z "${TKH_SERIES:-}" ] &&
+	case $kn_kind in
+	build)
+		if t_trait series && [ -z "${TKH_SERIES:-}" ] &&
 			! compgen -G "$TKH_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
 			t_step "$kernel: make series" make --no-print-directory -C "$TKH_TOP" series >&2 ||
 				{ log "$kernel: make series failed"; return 1; }
 		fi
 		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/build-kernel.sh" "$kernel") ||
 			{ log "$kernel: the $kernel kernel does not build"; return 1; }
-		t_image=$t_kdir/arch/x86/boot/bzImage t_kver=$kernel
+		t_image=$t_kdir/arch/x86/boot/bzImage t_kver=$kn_guest
 		ramfs=(--kdir "$t_kdir")
-		ours=--no-ours	# the key types are the kernel's own
-		# the peer suite's tools, when their source is in the cache
-		if peer=$(t_step "$kernel: ima-evm-utils" "$TKH_QEMU/build-imaevm.sh"); then
-			ramfs+=(--peer "$peer")
-		else
-			log "$kernel: no ima-evm-utils build: the peer tests skip"
-		fi
 		;;
-	stock61|stock612)
+	debian)
 		line=$(t_step "$kernel: fetch" "$TKH_QEMU/fetch-stock.sh" "$kernel") ||
 			{ log "$kernel: fetching the stock kernel failed"; return 1; }
 		read -r _ t_kver t_kdir t_image moddir <<<"$line"
 		ramfs=(--moddir "$moddir")
 		;;
-	*) log "unknown kernel '$kernel' (test, stock61, stock612, evm, evm-ref)"; return 1 ;;
 	esac
-	if [ "$ours" != --no-ours ] &&
+	if t_trait peer; then	# the peer suite's tools, when their source is in the cache
+		if peer=$(t_step "$kernel: ima-evm-utils" "$TKH_QEMU/build-imaevm.sh"); then
+			ramfs+=(--peer "$peer")
+		else
+			log "$kernel: no ima-evm-utils build: the peer tests skip"
+		fi
+	fi
+	if [ -n "$from" ]; then
+		compgen -G "$from/*.ko" >/dev/null || { log "$kernel: no modules in $from"; return 1; }
+		cp "$from"/*.ko "$dir/mods/"
+		log "$kernel: modules of $from: $(cd "$dir/mods" && echo *.ko)"
+	elif [ "$kn_modules" = ours ] &&
 		! t_step "$kernel: our modules" t_build_ours "$kernel" "$t_kdir" "$dir/mods" "$dir/build.log"; then
 		if [ "${TKH_NO_OURS:-0}" != 1 ]; then
 			log "$kernel: our modules do not build against $t_kver ($dir/build.log)"
@@ -325,7 +312,7 @@ t_prepare() {
 		fi
 		log "$kernel: TKH_NO_OURS=1: going on without our modules"
 	fi
-	if [ "$kernel" = test ] &&
+	if t_trait kasan && [ -z "$from" ] &&
 		! t_step "$kernel: KASAN instrumentation check" t_kasan_check "$t_kdir" "$dir/mods"; then
 		log "$kernel: KASAN does not instrument what it must (t_kasan_check)"
 		return 1
@@ -333,5 +320,5 @@ t_prepare() {
 	t_initrd=$dir/initrd.cpio
 	t_step "$kernel: initramfs" "$TKH_QEMU/mkinitramfs.sh" --out "$t_initrd" \
 		--mods "$dir/mods" "${ramfs[@]}" || { log "$kernel: the initramfs failed"; return 1; }
-	echo "$t_image $t_initrd $t_kver $t_kdir" >"$dir/machine"
+	echo "$t_image $t_initrd $t_kver $t_kdir $kn_guest" >"$dir/machine"
 }

@@ -60,7 +60,7 @@ KTAP = """KTAP version 1
 # seg 1 ref new
 # bench ours new 10 2000
 # bench ref new 10 1000
-# bench2 ours new 4 400
+# bench-tpm2 ours new 4 400
 ok 1 counts
 """
 

@@ -10,195 +10,120 @@
 #   make demo TPM=1.2  TPM 1.2: the documented keyctl session across three
 #                      boots (tests/guest/demo/10-session.sh)
 #
-# Debian's stock kernel (apt's linux-image of this Debian, fetched and
-# cached by fetch-stock.sh, never installed) boots with our trusted.ko
-# built against its linux-headers. Every host step prints one line with
-# its time; the guest's narration is printed as it comes (the console's
-# "demo| " lines); a closing table gives each step's result and time, and
-# the full log's path (transcript, guest consoles, KTAP results).
+# The machines are run-all.sh's table demo (rows demo and demo12): Debian's
+# stock kernel (fetched and cached by fetch-stock.sh, never installed) boots
+# with our trusted.ko built against its linux-headers. The guest's narration
+# is printed as it comes (the console's "demo| " lines); a closing table
+# gives each step's result and time, and the full log's path.
 #
-# Environment: TKH_TPM=2.0|1.2 (make demo TPM=...), TKH_DEMO_KERNEL=stock61
-# (or stock612), TKH_DEMO_DEPS=1 (run tests/deps.sh first, timed apart:
-# make demo), TKH_RUN=DIR, TKH_BOOT_TIMEOUT as for boot.sh (default here
-# 600 s).
+# usage: demo.sh [--deps] [2.0|1.2]   (--deps: tests/deps.sh first, timed apart)
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-tpm=${TKH_TPM:-2.0}
-kernel=${TKH_DEMO_KERNEL:-stock61}
-case $tpm in 2.0|1.2) ;; *) die "TPM must be 2.0 or 1.2 (make demo TPM=1.2)" ;; esac
-case $kernel in stock61|stock612) ;; *) die "TKH_DEMO_KERNEL: stock61 or stock612" ;; esac
-export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-600}
+deps=0 tpm=2.0
+for a in "$@"; do
+	case $a in
+	--deps) deps=1 ;;
+	2.0|1.2) tpm=$a ;;
+	*) die "usage: demo.sh [--deps] [2.0|1.2] (make demo TPM=1.2)" ;;
+	esac
+done
+row=demo
+[ "$tpm" = 2.0 ] || row=demo12
 
 apt_time=-
-if [ "${TKH_DEMO_DEPS:-0}" = 1 ]; then
+if [ "$deps" = 1 ]; then
 	echo "demo: apt packages (tests/deps.sh)..."
 	t=$(now)
 	"$TKH_TOP/tests/deps.sh" || die "tests/deps.sh failed"
 	apt_time=$(elapsed "$t")
 	echo "demo: apt packages ready in ${apt_time}s (not counted below)"
 fi
-need make python3 rsync qemu-system-x86_64 swtpm
 run=$(t_rundir)
-export TKH_NESTED=1
-d=$run/demo
-rm -rf "$d"
-mkdir -p "$d/state"
-full=$d/demo.log
-: >"$full"
+export TKH_RUN=$run	# run-all.sh runs in the same directory
+d=$run/$row
+full=$run/demo.log
 t0=$(now)
-
-# Everything this script prints goes to the terminal and to the full log.
-exec 3>&1 4>&2 > >(tee -a "$full") 2>&1
-tee_pid=$!
-
-steps=$d/steps	# lines "NAME|RESULT|SECONDS" for the closing table
-: >"$steps"
-row() { echo "$1|$2|$3" >>"$steps"; }
 stamp() { printf '[%5.1fs]' "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { print b - a }')"; }
-# hstep NAME CMD...: a timed host step, its output in the log only.
-hstep() {
-	local name=$1 t rc=0
-	shift
-	echo "$(stamp) $name..."
-	t=$(now)
-	"$@" >>"$d/host.log" 2>&1 || rc=$?
-	if [ $rc = 0 ]; then
-		echo "$(stamp) $name: done in $(elapsed "$t")s"
-		row "$name" ok "$(elapsed "$t")"
-	else
-		echo "$(stamp) $name: FAILED (exit $rc; log $d/host.log)"
-		row "$name" FAIL "$(elapsed "$t")"
-		tail -n 15 "$d/host.log" | sed 's/^/    /'
-		finish 1
+
+echo "Demo: our trusted.ko on Debian's own kernel, a swtpm TPM $tpm, in QEMU (run-all.sh --table demo, row $row)"
+TKH_ONLY=$row "$TKH_QEMU/run-all.sh" --table demo >"$run/run-all.out" 2>"$run/run-all.log" &
+pid=$!
+
+# narrate FILE: its new lines since the last call (seen[FILE]), the guest's
+# "demo| " lines as narration, "@step" lines as steps of the closing table.
+declare -A seen=()
+: >"$run/demo-steps"
+narrate() {
+	local f=$1 n line step r secs title
+	[ -f "$f" ] || return 0
+	n=$(wc -l <"$f")
+	[ "$n" -gt "${seen[$f]:-0}" ] || return 0
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"demo| @step "*)
+			read -r step r secs title <<<"${line#demo| @step }"
+			echo "$(stamp) step $step: $r in ${secs}s"
+			echo "  $step $title|$r|$secs" >>"$run/demo-steps"
+			;;
+		"demo| "*) printf '%s\n' "${line#demo| }" ;;
+		"demo|") echo ;;
+		esac
+	done < <(sed -n "$((${seen[$f]:-0} + 1)),${n}p" "$f")
+	seen[$f]=$n
+}
+phase=1
+echo "$(stamp) preparing: Debian's kernel (apt download, cached), trusted.ko against its headers, initramfs, swtpm"
+while :; do
+	running=1
+	kill -0 "$pid" 2>/dev/null || running=0
+	if [ -d "$d/p$phase" ] && [ -z "${seen[$d/p$phase/console.log]+x}" ]; then
+		seen[$d/p$phase/console.log]=0
+		echo
+		echo "$(stamp) boot $phase$([ "$phase" = 1 ] || echo ": a reboot, the same TPM and disk; the blobs saved before come along")"
 	fi
-}
-
-# shellcheck disable=SC2317  # (the steps below run through hstep)
-# fetch: Debian's kernel and headers (fetch-stock.sh: cached after the first).
-fetch() {
-	read -r _ kver kdir image moddir < <("$TKH_QEMU/fetch-stock.sh" "$kernel")
-	[ -n "${moddir:-}" ]
-	echo "$kver $kdir $image $moddir" >"$d/kernel"
-}
-# shellcheck disable=SC2317
-build() {
-	t_build_ours "$kernel" "$kdir" "$d/mods" "$d/build.log"
-}
-# shellcheck disable=SC2317
-initramfs() {
-	"$TKH_QEMU/mkinitramfs.sh" --out "$d/initrd.cpio" --mods "$d/mods" --moddir "$moddir"
-}
-
-# finish RC: the closing table, counts, the log's path; exit RC (or 1 when
-# a boot failed).
-p=0 f=0 s=0
-finish() {
-	local rc=$1 name res secs
-	echo
-	echo "Summary (TPM $tpm, $kernel $kver):"
-	printf '  %-66s %-6s %8s\n' step result time
-	while IFS='|' read -r name res secs; do
-		printf '  %-66s %-6s %7ss\n' "$name" "$res" "$secs"
-		[ "$res" = ok ] || rc=1
-	done <"$steps"
-	printf '  %-66s %-6s %7ss\n' "total (wall time, apt not counted)" \
-		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$(elapsed "$t0")"
-	[ "$apt_time" = - ] || printf '  %-66s %-6s %7ss\n' "apt packages (tests/deps.sh), before" ok "$apt_time"
-	echo "$p passed, $f failed, $s skipped"
-	echo "full log: $full"
-	exec 1>&3 2>&4
-	wait "$tee_pid" 2>/dev/null || true
-	{
-		for b in "$d"/p[0-9]; do
-			[ -d "$b" ] || continue
-			echo
-			echo "=== $(basename "$b"): KTAP results ($b/results.ktap)"
-			cat "$b/results.ktap" 2>/dev/null
-			echo "=== $(basename "$b"): console ($b/console.log)"
-			tr -d '\r' <"$b/console.log" 2>/dev/null
-		done
-		echo "=== host steps ($d/host.log)"
-		cat "$d/host.log" 2>/dev/null
-	} >>"$full"
-	exit "$rc"
-}
-
-kver='?'
-echo "Demo: our trusted.ko on Debian's own kernel ($kernel), a swtpm TPM $tpm, in QEMU"
-hstep "fetch Debian's kernel $kernel (apt download, cached)" fetch
-read -r kver kdir image moddir <"$d/kernel"
-hstep "build trusted.ko against linux-headers-$kver" build
-hstep "initramfs (busybox, keyctl, dmsetup, the kernel's modules)" initramfs
-hstep "swtpm TPM $tpm, provisioned (SRK)" "$TKH_QEMU/provision.sh" "$tpm" "$d/tpm"
-
-if [ "$tpm" = 2.0 ]; then
-	suites=demo-tpm2 phases="1 2" relay="tk.relay=record tk.relay_disk=1"
-	truncate -s 64M "$d/disk.img"
-else
-	suites=demo phases="1 2 3" relay=
-fi
-
-# show OUT PID: the console's narration, live, until boot PID ends;
-# a step's closing line also goes to OUT.steps (the table's rows).
-show() {
-	local out=$1 pid=$2 line n r secs title
-	# (no pipefail: tail ends by --pid)
-	tail -n +1 -F --pid="$pid" "$out/console.log" 2>/dev/null |
-		while IFS= read -r line; do
-			line=${line%$'\r'}
-			case $line in
-			"demo| @step "*)
-				read -r n r secs title <<<"${line#demo| @step }"
-				echo "$(stamp) step $n: $r in ${secs}s"
-				echo "  $n $title|$r|$secs" >>"$out.steps"
-				;;
-			"demo| "*) printf '%s\n' "${line#demo| }" ;;
-			"demo|") echo ;;
-			esac
-		done
-}
-
-for phase in $phases; do
-	out=$d/p$phase
-	echo
-	case $phase in
-	1) echo "$(stamp) boot $phase: a fresh machine: $kernel $kver, swtpm TPM $tpm${relay:+ behind the recording relay}" ;;
-	*) echo "$(stamp) boot $phase: reboot (same TPM$([ "$tpm" = 2.0 ] && echo ", same disk"); the blobs saved by boot $((phase - 1)) come along)" ;;
-	esac
-	t=$(now)
-	disk=()
-	[ ! -f "$d/disk.img" ] || disk=(TKH_DISK="$d/disk.img")
-	mkdir -p "$out"
-	: >"$out/console.log"
-	: >"$out.steps"
-	# shellcheck disable=SC2016  # expanded by that bash
-	env "${disk[@]}" TKH_BOOT_NAME="demo-p$phase" bash -c '. "$0/common.sh"; t_boot_tries "$@"' "$TKH_QEMU" \
-		"$image" "$d/initrd.cpio" "$d/tpm" "$tpm" \
-		"tk.phase=$phase tk.kernel=$kernel tk.suites=$suites tk.timeout=480${relay:+ $relay}" \
-		"$out" "$d/state" >"$out.verdict" 2>>"$d/host.log" &
-	bpid=$!
-	if [ "$tpm" = 2.0 ]; then
-		show "$out" "$bpid"
-	fi
-	rc=0
-	wait "$bpid" || rc=$?
-	if [ "$tpm" = 1.2 ] && [ -f "$out/results.ktap" ]; then
+	narrate "$d/p$phase/console.log"
+	if [ "$tpm" = 1.2 ] && [ -f "$d/p$phase/counts" ]; then
 		# the TPM 1.2 session's transcript: its "# " lines
-		sed -n 's/^    # //p' "$out/results.ktap" | grep -v -e '^Subtest: ' || true
+		sed -n 's/^    # //p' "$d/p$phase/results.ktap" | grep -v -e '^Subtest: ' || true
 	fi
-	cp -a "$out/state/." "$d/state/" 2>/dev/null || true
-	if [ -f "$out/counts" ]; then
-		read -r bp bf bs <"$out/counts"
-		p=$((p + bp)) f=$((f + bf)) s=$((s + bs))
-	else
-		f=$((f + 1)) bf=1
+	if [ -f "$d/p$phase/counts" ]; then
+		echo "$(stamp) boot $phase: $(awk '{ print $1 " passed, " $2 " failed, " $3 " skipped" }' "$d/p$phase/counts")"
+		phase=$((phase + 1))
+		continue
 	fi
-	if [ "$rc" = 0 ]; then res=ok; else res=FAIL; fi
-	echo "$(stamp) boot $phase: $res in $(elapsed "$t")s ($(awk '{ print $1 " passed, " $2 " failed, " $3 " skipped" }' "$out/counts" 2>/dev/null))"
-	[ "$rc" = 0 ] || sed 's/^/    /' "$out.verdict"
-	row "boot $phase (QEMU, TCG)" "$res" "$(elapsed "$t")"
-	cat "$out.steps" >>"$steps" 2>/dev/null || true
+	[ "$running" = 1 ] || break
+	sleep 0.5
 done
-finish 0
+rc=0
+wait "$pid" || rc=$?
+
+echo
+echo "Summary (TPM $tpm, row $row):"
+printf '  %-66s %-6s %8s\n' step result time
+# run-all's steps (times.txt: "STEP SECONDS"), then the guest's
+while read -r line; do
+	printf '  %-66s %-6s %7s\n' "${line% *}" ok "${line##* }"
+done < <(sed -n 's/  *\([0-9.]*\)s$/ \1s/p' "$run/times.txt" | grep -v 'self-test\|^wall time')
+while IFS='|' read -r name res secs; do
+	printf '  %-66s %-6s %7ss\n' "$name" "$res" "$secs"
+	[ "$res" = ok ] || rc=1
+done <"$run/demo-steps"
+printf '  %-66s %-6s %7ss\n' "total (wall time, apt not counted)" "$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$(elapsed "$t0")"
+[ "$apt_time" = - ] || printf '  %-66s %-6s %7ss\n' "apt packages (tests/deps.sh), before" ok "$apt_time"
+grep -E '^(FAIL|SKIP) |passed, .* failed' "$run/run-all.out" | tail -n 5
+{
+	for b in "$d"/p[0-9]; do
+		[ -d "$b" ] || continue
+		echo "=== $(basename "$b"): KTAP results ($b/results.ktap)"
+		cat "$b/results.ktap" 2>/dev/null
+		echo "=== $(basename "$b"): console ($b/console.log)"
+		tr -d '\r' <"$b/console.log" 2>/dev/null
+	done
+	echo "=== run-all.sh ($run/run-all.log)"
+	cat "$run/run-all.out" "$run/run-all.log"
+} >"$full"
+echo "full log: $full"
+exit "$rc"

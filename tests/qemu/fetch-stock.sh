@@ -3,12 +3,13 @@
 # Fetch Debian's stock kernels (image + headers, never installed) into
 # ~/.cache/tek/stock/<abi>/ and prepare the headers tree for out-of-tree builds.
 #
-# usage: fetch-stock.sh [stock61|stock612]...   (default: both)
+# usage: fetch-stock.sh [NAME]...   (the debian kernels of tests/qemu/kernels;
+#                                   default: all of them)
 # stdout, one line per kernel:  NAME KVER KDIR IMAGE MODDIR
 # IMAGE is the vmlinuz's kernel unpacked (an ELF with a PVH entry: QEMU boots
 # it without the bzImage's decompressor, some 3 s of TCG a boot for the xz of
 # 6.1, 1 s for the zstd of 6.12), or the vmlinuz when it has none.
-# Pin an ABI with TKH_STOCK61_ABI=6.1.0-57 or TKH_STOCK612_ABI=6.12.118+deb12.
+# The kernels table's pattern picks the ABI (pin one there: 6\.1\.0-57).
 # A cached kernel is reused; only a newer ABI in apt's lists causes a download.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -63,11 +64,9 @@ image_pkg() { # abi
 	echo "$signed-unsigned"
 }
 
-fetch() { # name abi-regex pin
-	local name=$1 re=$2 abi=$3 kver dir hdr ver img kbuild pkgs p
-	if [ -z "$abi" ]; then
-		abi=$(newest_abi_kept "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
-	fi
+fetch() { # name abi-regex
+	local name=$1 re=$2 abi kver dir hdr ver img kbuild pkgs p
+	abi=$(newest_abi_kept "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
 	kver=$abi-amd64
 	dir=$TKH_CACHE/stock/$kver
 	mkdir -p "$TKH_CACHE/stock"
@@ -182,11 +181,10 @@ locate() { # name root kver
 	echo "$name $kver $kdir $vmlinuz $moddir"
 }
 
-[ $# -gt 0 ] || set -- stock61 stock612
+if [ $# = 0 ]; then mapfile -t names < <(t_kernels debian); set -- "${names[@]}"; fi
 for k in "$@"; do
-	case $k in
-	stock61)  fetch stock61 '6\.1\.0-[0-9]*' "${TKH_STOCK61_ABI:-}" ;;
-	stock612) fetch stock612 '6\.12\.[0-9]*+deb12' "${TKH_STOCK612_ABI:-}" ;;
-	*) die "unknown kernel '$k' (stock61|stock612)" ;;
-	esac
+	if ! t_kernel "$k" || [ "$kn_kind" != debian ]; then
+		die "'$k' is not a debian kernel of tests/qemu/kernels ($(t_kernels debian | tr '\n' ' '))"
+	fi
+	fetch "$k" "$kn_source"
 done

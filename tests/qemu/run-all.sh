@@ -1,39 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The full guest run: the boots of the table below, one aggregated verdict.
+# The one runner of the machines the project boots: the rows of a table
+# below, in a pool, one aggregated verdict. Every driver (make check's guest
+# stage, bench, bench-tpm2, bench-enc, demo, stress, relay, pkg-test) is
+# `run-all.sh --table NAME` and its own report.
 #
-# usage: run-all.sh               run the boots (TKH_ONLY, default all), in parallel
-#        run-all.sh --help        this text and the boot names
-#        run-all.sh --table-md    the boot table as docs/testing.md shows it
-#        run-all.sh --check-doc   fail when docs/testing.md's table is not --table-md's
-#        run-all.sh --update-doc  rewrite docs/testing.md's table
+# usage: run-all.sh [--table NAME[,NAME]]   run a table's machines (default: check)
+#        run-all.sh --help        this text and the tables
+#        run-all.sh --table-md    the tables as docs/testing.md shows them
+#        run-all.sh --check-doc   fail when docs/testing.md's tables are not --table-md's
+#        run-all.sh --update-doc  rewrite docs/testing.md's tables
 #
-# One row of the table is one machine: a kernel, a fresh TPM (provision.sh; kept
-# across the machine's boots), a scratch disk and a state directory (the files
-# its tests save are carried to its next boot), booted once per phase, in order.
-# A machine's phases may boot different kernels (the kernel column a comma
-# list, one per phase: row_kernels, phase_kernel): the same TPM, disk and
-# state then meet another kernel's key types (interop-evm: blobs of the
-# in-tree types load in ours and back); tk.kernel= names the phase's kernel.
-# Each kernel is prepared once (t_prepare: kernel, our modules, initramfs) for
-# all of its machines; a machine starts when all of its kernels are ready. Machines run in a pool of TKH_JOBS (default: nproc) at a
-# time, the longest first; each has its own run directory, swtpm and disk.
+# One row of a table is one machine: a kernel (tests/qemu/kernels), its
+# modules, a fresh TPM (provision.sh; kept across the machine's boots), a
+# scratch disk and a state directory (the files its tests save are carried
+# to its next boot), booted once per phase, in order. Each kernel is prepared
+# once (t_prepare: kernel, modules, initramfs) for all of its machines.
+# Machines run in a pool of TKH_JOBS at a time (default: nproc, or the
+# table's jobs), the longest first; each has its own run directory, swtpm
+# and disk. Rows whose modules DKMS built wait for the package test's
+# preparation (tests/pkg/dkms-test.sh: make deb, apt, DKMS, purge; a KTAP
+# document of its own), which runs beside the pool at nice 19.
 #
-# Environment (host knobs and the guest's variables are TKH_*):
-#   TKH_ONLY=a,b        the boots to run (default: every row)
-#   TKH_SUITES=a,b      override the suites of every boot
-#   TKH_JOBS=N          machines at a time (default: nproc)
+# Environment (the knobs of docs/testing.md that reach this script):
+#   TKH_ONLY=a,b        the rows to run (default: every row of the tables)
+#   TKH_SUITES=a,b      override the suites of every row
+#   TKH_EXTRA="w1 w2"   more kernel command-line words for every boot (the
+#                       last word wins: TKH_EXTRA=tk.bench_n=5)
+#   TKH_JOBS=N          machines at a time
+#   TKH_IMPL=ref        tests load the in-tree reference instead of ours
 #   TKH_NO_OURS=1       go on without our modules when src/ does not build
 #                       (harness development only; never in CI)
-#   TKH_IMPL=ref        tests load the in-tree reference instead of ours
-#                       (tk.impl=ref; only where a reference exists)
 #   TKH_RUN=DIR         run directory (default build/run-<timestamp>)
-#   TKH_DISK_MB         scratch disk size (default 64)
-#   TKH_EXTRA="w1 w2"   extra kernel command-line words for every boot
-#                       (make stress: tk.timeout=)
-#   TKH_BOOT_TIMEOUT, TKH_VERBOSE, TKH_MEM   passed to boot.sh
-#   TKH_PKG_READY=FILE  make check: the package test's boots share the pool's
-#                       slots (free_slots below)
+#   TKH_VERBOSE=1       stream the consoles to stderr
 # Output: one line per boot as its machine finishes, one per failed step, the
 # times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
 set -euo pipefail
@@ -44,91 +43,136 @@ set -euo pipefail
 TPM12_SUITES=selftest,trusted-tpm1,encrypted,disk	# TPM 1.2 machines, test and stock
 TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 
-# The boots; adding one is one row. Columns:
+# The tables; adding a machine is one row. "@table NAME JOBS WHAT" starts a
+# table (JOBS: its machines at a time, - for nproc). Columns of a row:
 #   name     what TKH_ONLY and the output call it
-#   kernel   test (build-kernel.sh) | stock61 | stock612 (fetch-stock.sh)
-#            | evm-ref | evm (build-kernel.sh evm-ref|evm: both key types,
-#            EVM, IMA, dm-crypt built in; evm with our series applied);
-#            or one of these per phase, comma-separated (evm-ref,evm,evm-ref)
+#   kernel   a name of tests/qemu/kernels; or one per phase, comma-separated
+#            (evm-ref,evm,evm-ref: the same TPM, disk and state meet another
+#            kernel's key types); the machine starts when all are ready
+#   modules  here: built by this harness (t_build_ours; none where the
+#            kernel has the key types built in) | dkms: the ones DKMS built
+#            and installed from the package (tests/pkg/dkms-test.sh)
 #   tpm      1.2 | 2.0 | none (no swtpm, no TPM device)
 #   prov     srk: the SRK (1.2: auth 20 zero bytes; 2.0: persistent at 0x81000001)
 #            | nosrk (2.0 without a persistent SRK) | - (no TPM)
+#   log      swtpm's log level (20: every command, for the benchmarks' counts) | -
+#   smp      vCPUs
 #   phases   boots of the machine, in order (comma-separated)
 #   suites   comma-separated; a suite without scripts is left out
-#   extra    the rest of the line: extra kernel command-line words (- for none)
-# The order is the table's order in docs/testing.md and in the results.
-boot_table() {
+#   knobs    the rest of the line (- for none): kernel command-line words
+#            (tk.*: the guest's, see tests/guest/init; tk.cpu=, tk.relay=:
+#            boot.sh's), and the host's boot_timeout=S and mem=MIB
+# The order is the tables' order in docs/testing.md and in the results.
+tables() {
 	cat <<EOF
-test             test      1.2   srk    1,2  $TPM12_SUITES,regress,faults  -
-test-tpm2        test      2.0   srk    1,2  $TPM2_SUITES,faults  -
-test-tpm2-nosrk  test      2.0   nosrk  1    trusted-tpm2  -
-test-notpm       test      none  -      1    notpm  -
-test-relay       test      2.0   srk    1    relay  tk.relay=record tk.timeout=900
-test-relay12     test      1.2   srk    1    relay  tk.relay=record tk.timeout=900
-test-accel       test      1.2   srk    1    encrypted  tk.cpu=max
-stock61          stock61   1.2   srk    1,2  $TPM12_SUITES  -
-stock61-tpm2     stock61   2.0   srk    1,2  $TPM2_SUITES  -
-stock612         stock612  1.2   srk    1,2  $TPM12_SUITES  -
-stock612-tpm2    stock612  2.0   srk    1,2  $TPM2_SUITES  -
-demo             stock61   2.0   srk    1,2  demo-tpm2  tk.relay=record tk.relay_disk=1
-evm-ref          evm-ref   2.0   srk    1,2,3  evm  -
-evm-ref12        evm-ref   1.2   srk    1,2,3  evm  -
-evm              evm       2.0   srk    1,2,3  evm  -
-evm12            evm       1.2   srk    1,2,3  evm  -
-evm-tpm2         evm       2.0   srk    1,2  trusted-tpm2  -
-evm-enc          evm       1.2   srk    1,2  encrypted  -
-interop-evm      evm-ref,evm,evm-ref  2.0  srk  1,2,3  evm-interop  -
-interop-evm12    evm-ref,evm,evm-ref  1.2  srk  1,2,3  evm-interop  -
+@table check - make check's guest stage (tests/check.sh)
+test             test      here  1.2   srk    -   1  1,2    $TPM12_SUITES,regress,faults  -
+test-tpm2        test      here  2.0   srk    -   1  1,2    $TPM2_SUITES,faults  -
+test-tpm2-nosrk  test      here  2.0   nosrk  -   1  1      trusted-tpm2  -
+test-notpm       test      here  none  -      -   1  1      notpm  -
+test-relay       test      here  2.0   srk    -   1  1      relay  tk.relay=record tk.timeout=900
+test-relay12     test      here  1.2   srk    -   1  1      relay  tk.relay=record tk.timeout=900
+test-accel       test      here  1.2   srk    -   1  1      encrypted  tk.cpu=max
+stock61          stock61   here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
+stock61-tpm2     stock61   here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
+stock612         stock612  here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
+stock612-tpm2    stock612  here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
+demo             stock61   here  2.0   srk    -   1  1,2    demo-tpm2  tk.relay=record tk.relay_disk=1
+evm-ref          evm-ref   here  2.0   srk    -   1  1,2,3  evm  -
+evm-ref12        evm-ref   here  1.2   srk    -   1  1,2,3  evm  -
+evm              evm       here  2.0   srk    -   1  1,2,3  evm  -
+evm12            evm       here  1.2   srk    -   1  1,2,3  evm  -
+evm-tpm2         evm       here  2.0   srk    -   1  1,2    trusted-tpm2  -
+evm-enc          evm       here  1.2   srk    -   1  1,2    encrypted  -
+interop-evm      evm-ref,evm,evm-ref  here  2.0  srk  -  1  1,2,3  evm-interop  -
+interop-evm12    evm-ref,evm,evm-ref  here  1.2  srk  -  1  1,2,3  evm-interop  -
+@table pkg - make check's package test: the modules DKMS built, both kernels, both TPMs
+pkg-stock61      stock61   dkms  1.2   srk    -   1  1      trusted-tpm1  -
+pkg-stock612-tpm2 stock612 dkms  2.0   srk    -   1  1      trusted-tpm2  -
+pkg-modsig       test      dkms  1.2   srk    -   1  1      modsig  module.sig_enforce=1
+@table pkg-full - make pkg-test: both suites on both kernels
+pkg-stock61      stock61   dkms  1.2   srk    -   1  1      trusted-tpm1  -
+pkg-stock61-tpm2 stock61   dkms  2.0   srk    -   1  1      trusted-tpm2  -
+pkg-stock612     stock612  dkms  1.2   srk    -   1  1      trusted-tpm1  -
+pkg-stock612-tpm2 stock612 dkms  2.0   srk    -   1  1      trusted-tpm2  -
+pkg-modsig       test      dkms  1.2   srk    -   1  1      modsig  module.sig_enforce=1
+@table bench 1 make bench: trusted keys, ours against in-tree, TPM commands counted in swtpm's log
+bench            test      here  1.2   srk    20  1  1      bench  tk.bench_n=20 tk.timeout=3000
+@table bench-tpm2 1 make bench-tpm2: the same on a TPM 2.0
+bench-tpm2       test      here  2.0   srk    20  1  1      bench-tpm2  tk.bench_n=10 tk.timeout=3000
+@table bench-enc 1 make bench-enc: encrypted keys, ours against in-tree, QEMU's default CPU and -cpu max
+bench-enc-plain  test      here  1.2   srk    -   1  1      bench-enc  tsc=reliable tk.bench_ms=250 tk.bench_runs=8 tk.timeout=1200
+bench-enc-accel  test      here  1.2   srk    -   1  1      bench-enc  tsc=reliable tk.bench_ms=250 tk.bench_runs=8 tk.timeout=1200 tk.cpu=max
+@table demo 1 make demo: Debian's kernel, TPM 2.0 behind the recording relay (demo12: make demo TPM=1.2)
+demo             stock61   here  2.0   srk    -   1  1,2    demo-tpm2  tk.relay=record tk.relay_disk=1 tk.timeout=480 boot_timeout=600
+demo12           stock61   here  1.2   srk    -   1  1,2,3  demo  tk.timeout=480 boot_timeout=600
+@table stress 1 make stress: the whole fault space, long differential fuzzing, tkstress on SMP
+stress           test      here  1.2   srk    -   1  1      stress  tk.timeout=14400 boot_timeout=43200
+stress-tpm2      test      here  2.0   srk    -   1  1      stress  tk.timeout=14400 boot_timeout=43200
+stress-smp       stress    here  1.2   srk    -   2  1      stress-smp  tk.timeout=14400 boot_timeout=28800
+stress-smp-tpm2  stress    here  2.0   srk    -   2  1      stress-smp  tk.timeout=14400 boot_timeout=28800
+@table relay - make relay-test: the bus recorded, tampered and fuzzed (tests/relay)
+relay-tpm2       test      here  2.0   srk    -   1  1      relay  tk.relay=record tk.timeout=900
+relay-tpm12      test      here  1.2   srk    -   1  1      relay  tk.relay=record tk.timeout=900
+@table relay-fuzz - make relay-fuzz: fuzz only, long, five seeds a TPM
 EOF
+	local t seed
+	for t in 2 12; do
+		for seed in 1 2 3 4 5; do
+			printf '%-16s test      here  %s   srk    -   1  1      relay  %s\n' "relay-tpm$t-fuzz$seed" \
+				"$([ $t = 2 ] && echo 2.0 || echo 1.2)" \
+				"tk.relay=record tk.timeout=14000 tk.relay_fuzz_only=1 tk.relay_seed=$seed tk.relay_fuzz_n=200 boot_timeout=14400"
+		done
+	done
 }
 
-declare -A B_KERNEL B_TPM B_PROV B_PHASES B_SUITES B_EXTRA
-ALL=()
-while read -r n k t p ph s x; do
-	ALL+=("$n")
-	B_KERNEL[$n]=$k B_TPM[$n]=$t B_PROV[$n]=$p B_PHASES[$n]=$ph B_SUITES[$n]=$s B_EXTRA[$n]=$x
-done < <(boot_table)
-
-# A row's kernel column: one kernel for all of its phases, or a comma list
-# of one kernel per phase. row_kernels NAME: its kernels, each once, in
-# order; phase_kernel NAME I: the kernel of its I-th phase (from 1).
-row_kernels() {
-	tr ',' '\n' <<<"${B_KERNEL[$1]}" | awk '!seen[$0]++'
-}
-phase_kernel() {
-	local k
-	IFS=, read -r -a k <<<"${B_KERNEL[$1]}"
-	if [ "${#k[@]}" = 1 ]; then echo "${k[0]}"; else echo "${k[$2 - 1]}"; fi
-}
-for n in "${ALL[@]}"; do
-	IFS=, read -r -a _k <<<"${B_KERNEL[$n]}"
-	IFS=, read -r -a _p <<<"${B_PHASES[$n]}"
-	[ "${#_k[@]}" = 1 ] || [ "${#_k[@]}" = "${#_p[@]}" ] ||
-		die "boot table: $n names ${#_k[@]} kernels for ${#_p[@]} phases (one, or one a phase)"
-done
+# Every row: R_* keyed by TABLE/NAME; T_ROWS[TABLE] its names in order.
+declare -A R_KERNEL R_SRC R_TPM R_PROV R_LOG R_SMP R_PHASES R_SUITES R_KNOBS T_ROWS T_JOBS T_WHAT
+TABLES=()
+while read -r n k src t p lg smp ph s x; do
+	if [ "$n" = @table ]; then
+		tb=$k T_JOBS[$k]=$src T_WHAT[$k]="$t${p:+ $p}${lg:+ $lg}${smp:+ $smp}${ph:+ $ph}${s:+ $s}${x:+ $x}"
+		TABLES+=("$tb")
+		continue
+	fi
+	T_ROWS[$tb]="${T_ROWS[$tb]:-}${T_ROWS[$tb]:+ }$n"
+	r=$tb/$n
+	R_KERNEL[$r]=$k R_SRC[$r]=$src R_TPM[$r]=$t R_PROV[$r]=$p R_LOG[$r]=$lg R_SMP[$r]=$smp
+	R_PHASES[$r]=$ph R_SUITES[$r]=$s R_KNOBS[$r]=$x
+done < <(tables)
 
 usage() {
 	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-	echo "Boots: ${ALL[*]}"
+	local t
+	echo "Tables:"
+	for t in "${TABLES[@]}"; do echo "  $t: ${T_ROWS[$t]}"; done
 }
 
-# The table in Markdown, between the markers docs/testing.md carries.
-MD_BEGIN='<!-- boot table: tests/qemu/run-all.sh --table-md; run-all.sh --update-doc rewrites it -->'
-MD_END='<!-- end of boot table -->'
+# The tables in Markdown, between the markers docs/testing.md carries.
+MD_BEGIN='<!-- boot tables: tests/qemu/run-all.sh --table-md; run-all.sh --update-doc rewrites them -->'
+MD_END='<!-- end of boot tables -->'
 table_md() {
-	local n q='`'
+	local t n r q='`'
 	echo "$MD_BEGIN"
-	echo "| name | kernel | TPM | provisioning | phases | suites | extra command line |"
-	echo "|---|---|---|---|---|---|---|"
-	for n in "${ALL[@]}"; do
-		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${B_KERNEL[$n]//,/, }" "${B_TPM[$n]}" \
-			"${B_PROV[$n]}" "${B_PHASES[$n]//,/, }" "${B_SUITES[$n]//,/, }" \
-			"$(if [ "${B_EXTRA[$n]}" = - ]; then echo -; else echo "$q${B_EXTRA[$n]}$q"; fi)"
+	for t in "${TABLES[@]}"; do
+		echo
+		echo "Table $q$t$q: ${T_WHAT[$t]}$([ "${T_JOBS[$t]}" = - ] || echo " (${T_JOBS[$t]} at a time)")."
+		echo
+		echo "| name | kernel | modules | TPM | provisioning | swtpm log | SMP | phases | suites | knobs |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
+		for n in ${T_ROWS[$t]}; do
+			r=$t/$n
+			printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$q$n$q" "${R_KERNEL[$r]//,/, }" \
+				"${R_SRC[$r]}" "${R_TPM[$r]}" "${R_PROV[$r]}" "${R_LOG[$r]}" "${R_SMP[$r]}" \
+				"${R_PHASES[$r]//,/, }" "${R_SUITES[$r]//,/, }" \
+				"$(if [ "${R_KNOBS[$r]}" = - ]; then echo -; else echo "$q${R_KNOBS[$r]}$q"; fi)"
+		done
 	done
+	echo
 	echo "$MD_END"
 }
 
-# docs/testing.md with its table section replaced by table_md's.
+# docs/testing.md with its tables section replaced by table_md's.
 doc_with_table() {
 	local doc=$TKH_TOP/docs/testing.md
 	if ! grep -qxF "$MD_BEGIN" "$doc" || ! grep -qxF "$MD_END" "$doc"; then
@@ -140,33 +184,69 @@ doc_with_table() {
 		!skip' "$doc"
 }
 
+want=check
 case ${1:-} in
 -h|--help) usage; exit 0 ;;
 --table-md) table_md; exit 0 ;;
 --check-doc)
 	if ! doc_with_table | diff -u "$TKH_TOP/docs/testing.md" - >&2; then
-		echo "docs/testing.md: the boot table differs from run-all.sh's (run-all.sh --update-doc)" >&2
+		echo "docs/testing.md: the boot tables differ from run-all.sh's (run-all.sh --update-doc)" >&2
 		exit 1
 	fi
-	echo "docs/testing.md: boot table in sync"
+	echo "docs/testing.md: boot tables in sync"
 	exit 0 ;;
 --update-doc)
 	doc_with_table >"$TKH_TOP/docs/testing.md.tmp"
 	mv "$TKH_TOP/docs/testing.md.tmp" "$TKH_TOP/docs/testing.md"
 	exit 0 ;;
+--table) [ $# = 2 ] || { usage >&2; exit 2; }; want=$2 ;;
 '') ;;
 *) usage >&2; exit 2 ;;
 esac
 
+# The rows of the tables asked for: B_* keyed by NAME (a name once).
+declare -A B_KERNEL B_TPM B_PROV B_LOG B_SMP B_PHASES B_SUITES B_KNOBS B_KEY
+ALL=()
+tjobs=
+for t in ${want//,/ }; do
+	[ -n "${T_ROWS[$t]:-}" ] || die "unknown table '$t' (${TABLES[*]})"
+	[ "${T_JOBS[$t]}" = - ] || tjobs=${T_JOBS[$t]}
+	for n in ${T_ROWS[$t]}; do
+		[ -z "${B_KERNEL[$n]:-}" ] || die "row '$n' is in two of the tables $want"
+		r=$t/$n
+		ALL+=("$n")
+		B_KERNEL[$n]=${R_KERNEL[$r]} B_TPM[$n]=${R_TPM[$r]} B_PROV[$n]=${R_PROV[$r]}
+		B_LOG[$n]=${R_LOG[$r]} B_SMP[$n]=${R_SMP[$r]} B_PHASES[$n]=${R_PHASES[$r]}
+		B_SUITES[$n]=${R_SUITES[$r]} B_KNOBS[$n]=${R_KNOBS[$r]}
+		# the machine's kernels as prepared, one a phase: KERNEL, or KERNEL+dkms
+		IFS=, read -r -a ks <<<"${R_KERNEL[$r]}"
+		IFS=, read -r -a ps <<<"${R_PHASES[$r]}"
+		[ "${#ks[@]}" = 1 ] || [ "${#ks[@]}" = "${#ps[@]}" ] ||
+			die "row $n: ${#ks[@]} kernels for ${#ps[@]} phases (one, or one a phase)"
+		B_KEY[$n]=
+		for k in "${ks[@]}"; do
+			t_kernel "$k" >/dev/null || die "row $n: unknown kernel $k"
+			B_KEY[$n]+=${B_KEY[$n]:+,}$k$([ "${R_SRC[$r]}" = here ] || echo "+${R_SRC[$r]}")
+		done
+	done
+done
+# row_keys NAME: its kernels as prepared, each once; phase_key NAME I: the
+# one of its I-th phase (from 1).
+row_keys() { tr ',' '\n' <<<"${B_KEY[$1]}" | awk '!seen[$0]++'; }
+phase_key() {
+	local ka
+	IFS=, read -r -a ka <<<"${B_KEY[$1]}"
+	if [ "${#ka[@]}" = 1 ]; then echo "${ka[0]}"; else echo "${ka[$2 - 1]}"; fi
+}
+
 need make python3 rsync flock
 only=${TKH_ONLY:-$(IFS=,; echo "${ALL[*]}")}
 for n in ${only//,/ }; do
-	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: unknown boot '$n' (${ALL[*]})"
+	[ -n "${B_KERNEL[$n]:-}" ] || die "TKH_ONLY: no row '$n' in the table $want (${ALL[*]})"
 done
 run=$(t_rundir)
-export TKH_NESTED=1
-jobs=${TKH_JOBS:-$(nproc)}
-log "run directory $run, $jobs machines at a time"
+jobs=${TKH_JOBS:-${tjobs:-$(nproc)}}
+log "run directory $run, table $want, $jobs machines at a time"
 rm -rf "$run/jobs" "$run/failed"
 mkdir -p "$run/jobs"
 : >"$run/boots.txt"      # NAME STATUS PASSED FAILED SKIPPED
@@ -204,12 +284,32 @@ job_selftest() {
 		fail_step harness "count_test.py failed (see $run/jobs/harness.log)"
 }
 
-# A job of the pool: prepare KERNEL once for all of its machines.
+# A job beside the pool (no slot of its own, nice 19): the package test's
+# preparation for the rows whose modules DKMS built: make deb, apt install,
+# DKMS for KERNEL..., the signing, the purge (tests/pkg/dkms-test.sh); its
+# KTAP document is $run/pkg/results.ktap, the modules $run/pkg/mods-KERNEL/.
+job_dkms() { # kernel...
+	mkdir -p "$run/pkg"
+	t_step "pkg: make deb, apt, DKMS, purge" nice -n 19 "$TKH_TOP/tests/pkg/dkms-test.sh" "$run/pkg" "$@" \
+		>"$run/pkg/results.ktap" || true
+	local st=pass
+	python3 "$TKH_QEMU/ktap.py" --name pkg --results "$run/pkg/results.ktap" --done '' \
+		--counts "$run/pkg/counts" || st=fail
+	if [ -f "$run/pkg/counts" ]; then
+		echo "pkg $st $(cat "$run/pkg/counts")" >>"$t_boots"
+	else
+		fail_step pkg "no verdict of tests/pkg/dkms-test.sh (see $run/jobs/pkg.log)"
+	fi
+}
+
+# A job of the pool: prepare a kernel (KERNEL or KERNEL+dkms) once for all
+# of its machines.
 # A kernel that is not in the cache yet is built here (minutes): a line on
 # run-all's own stderr every 30 s while it prepares, with build-kernel.sh's
 # last count of objects built once there is one.
-job_prepare() { # kernel
-	local ticker t0=$SECONDS
+job_prepare() { # key
+	local ticker t0=$SECONDS k=${1%+*} from=
+	[ "$k" = "$1" ] || from=$run/pkg/mods-$k
 	( while sleep 30; do
 		last=$(grep -a '^build-kernel .* objects built' "$run/jobs/prepare-$1.log" 2>/dev/null |
 			tail -n 1) || true
@@ -217,7 +317,8 @@ job_prepare() { # kernel
 			"(an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
 	done ) &
 	ticker=$!
-	t_prepare "$1" "$run/kernel-$1" || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
+	t_prepare "$k" "$run/kernel-$1" "$from" ||
+		fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
 	kill "$ticker" 2>/dev/null || true
 }
 
@@ -238,8 +339,8 @@ host_steps() { # name phase tpm tpmdir statedir kernel
 
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
-	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver
-	local tpmdir=- prov=() i=0 k kvers=
+	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver guest
+	local tpmdir=- prov=() opts=(--nested) words=() w i=0 k kvers='' leak=''
 	rm -rf "$d"
 	mkdir -p "$d/state"
 	if [ "$tpm" != none ]; then
@@ -248,18 +349,29 @@ job_machine() { # name
 		t_step "$name: provision TPM $tpm" "$TKH_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
 			{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	fi
+	# The row's knobs: the host's become boot.sh's options, the rest the command line's.
+	[ "${B_LOG[$name]}" = - ] || opts+=(--swtpm-log "${B_LOG[$name]}")
+	[ "${B_SMP[$name]}" = 1 ] || opts+=(--smp "${B_SMP[$name]}")
+	for w in ${B_KNOBS[$name]}; do
+		case $w in
+		-) ;;
+		boot_timeout=*) [ -n "${TKH_BOOT_TIMEOUT:-}" ] || opts+=(--timeout "${w#*=}") ;;
+		mem=*) opts+=(--mem "${w#*=}") ;;
+		*) words+=("$w") ;;
+		esac
+	done
 	# A scratch disk of this machine (/dev/vda), kept across its boots.
-	truncate -s "${TKH_DISK_MB:-64}M" "$d/disk.img"
+	truncate -s 64M "$d/disk.img"
 	for phase in ${B_PHASES[$name]//,/ }; do
-		out=$d/p$phase i=$((i + 1)) k=$(phase_kernel "$name" $i)
-		read -r image initrd kver _ <"$run/kernel-$k/machine"
-		kvers=${kvers:+$kvers,}$kver
-		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "$k"
+		out=$d/p$phase i=$((i + 1)) k=$(phase_key "$name" $i)
+		read -r image initrd kver _ guest <"$run/kernel-$k/machine"
+		kvers=${kvers:+$kvers,}$kver leak=
+		t_kernel "${k%+*}" && t_trait kmemleak && leak=" tk.kmemleak=1"
+		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}"
 		rc=0
-		TKH_DISK=$d/disk.img TKH_BOOT_NAME=$name-p$phase t_step "$name: boot phase $phase" \
-			t_boot_tries "$image" "$initrd" "$tpmdir" "$tpm" \
-			"tk.phase=$phase tk.kernel=$k tk.suites=$suites${TKH_IMPL:+ tk.impl=$TKH_IMPL}$(
-				[ "${B_EXTRA[$name]}" = - ] || echo " ${B_EXTRA[$name]}")${TKH_EXTRA:+ $TKH_EXTRA}" \
+		t_step "$name: boot phase $phase" t_boot_tries "${opts[@]}" --name "$name-p$phase" \
+			--disk "$d/disk.img" "$image" "$initrd" "$tpmdir" "$tpm" \
+			"tk.phase=$phase tk.kernel=$guest tk.suites=$suites$leak${TKH_IMPL:+ tk.impl=$TKH_IMPL}${words[*]:+ ${words[*]}}${TKH_EXTRA:+ $TKH_EXTRA}" \
 			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
 			echo "$name-p$phase $([ $rc = 0 ] && echo pass || echo fail) $(cat "$out/counts")" >>"$t_boots"
@@ -274,14 +386,13 @@ job_machine() { # name
 # The order of the pool: longest first. A machine's time in an earlier run
 # with the same suites (t_time_get "NAME SUITES": in the cache, so that a
 # clean clone orders by this machine's last run too; a fresh cache, by
-# tests/qemu/boot-times), else an estimate: a
-# suite takes about 50 s a phase on a stock kernel and three times that on
-# the test kernel (KASAN, kmemleak).
+# tests/qemu/boot-times), else an estimate: a suite takes about 50 s a phase
+# on a stock kernel and three times that on a kernel of ours (KASAN, kmemleak).
 cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
 	t=$(t_time_get "$n $s")
 	if [ -z "$t" ]; then
-		[ "${B_KERNEL[$n]}" = test ] && w=150
+		t_kernel "${B_KERNEL[$n]%%,*}" && [ "$kn_kind" = debian ] || w=150
 		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
 		t=$((w * (${#p} + 1) * (${#s} + 1)))
 	fi
@@ -303,7 +414,7 @@ t_run=$(now)
 t_boots=$run/jobs/select.boots
 : >"$t_boots"
 declare -A B_RUN=()	# the suites a machine runs
-selected=()
+selected=() dkms_kernels=()
 for n in ${only//,/ }; do
 	suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
 	if [ -z "$suites" ]; then
@@ -313,11 +424,17 @@ for n in ${only//,/ }; do
 	fi
 	B_RUN[$n]=$suites
 	selected+=("$n")
+	for k in $(row_keys "$n"); do
+		[ "$k" != "${k%+dkms}" ] || continue
+		case " ${dkms_kernels[*]} " in *" ${k%+dkms} "*) ;; *) dkms_kernels+=("${k%+dkms}") ;; esac
+	done
 done
 mapfile -t pending < <(for n in "${selected[@]}"; do echo "$(cost "$n") $n"; done | sort -s -k1,1nr | cut -d' ' -f2)
 
-declare -A kstate=() job_of=()	# kernel: preparing|ready|failed; pid: job name
-running=0
+# kstate[KEY]: preparing|ready|failed (KEY: a kernel, KERNEL+dkms, or dkms,
+# the package test's preparation); job_of[PID]: the job's name.
+declare -A kstate=() job_of=() beside=()
+running=0	# the jobs in the pool's slots
 # The processes under PID, deepest first (timeout(1) puts QEMU in a group
 # of its own, so a job's process group does not hold all of it).
 # shellcheck disable=SC2317  # invoked by the trap
@@ -342,6 +459,7 @@ set -m	# each job in its own process group (no terminal signals to the boots)
 
 # A job's stdout (its verdict lines) is printed when it ends, its stderr kept
 # in its log; with TKH_VERBOSE=1 the stderr (consoles) streams here instead.
+# BESIDE=1: a job beside the pool, in no slot.
 start_job() { # name function arg...
 	local name=$1 err=$run/jobs/$1.log
 	[ "${TKH_VERBOSE:-0}" != 1 ] || err=/dev/stderr
@@ -352,15 +470,22 @@ start_job() { # name function arg...
 		"${@:2}"
 	) >"$run/jobs/$name.out" 2>"$err" </dev/null &
 	job_of[$!]=$name
-	running=$((running + 1))
+	if [ "${BESIDE:-0}" = 1 ]; then beside[$name]=1; else running=$((running + 1)); fi
 }
 
 # machine_kstate NAME: the state of a machine's kernels: "failed K" (K
-# could not be prepared), "new K" (nobody prepares K yet: the first such),
-# preparing, or ready (all of them).
+# could not be prepared), "new K" (nobody prepares K yet: the first such; a
+# KERNEL+dkms once the package test's preparation is done), preparing, or
+# ready (all of them).
 machine_kstate() {
 	local k new='' busy=''
-	for k in $(row_kernels "$1"); do
+	for k in $(row_keys "$1"); do
+		if [ "$k" != "${k%+dkms}" ] && [ -z "${kstate[$k]:-}" ]; then
+			case ${kstate[dkms]} in
+			preparing) busy=1; continue ;;
+			failed) echo "failed $k"; return ;;
+			esac
+		fi
 		case ${kstate[$k]:-} in
 		failed) echo "failed $k"; return ;;
 		'') new=${new:-$k} ;;
@@ -374,7 +499,7 @@ machine_kstate() {
 # or the preparation of the first kernel nobody prepares yet.
 start_more() {
 	local i n k st again=1
-	while [ "$running" -lt $((jobs - reserve)) ] && [ "$again" = 1 ]; do
+	while [ "$running" -lt "$jobs" ] && [ "$again" = 1 ]; do
 		again=0
 		for i in "${!pending[@]}"; do
 			n=${pending[$i]}
@@ -403,55 +528,31 @@ start_more() {
 		done
 	done
 }
-
-# Once no machine is left to start, the number of free slots of the pool in
-# $run/guest-free-slots: the package test of make check boots in them
-# (dkms-test.sh, TKH_PKG_SLOTS) instead of waiting for the last machine.
-# TKH_PKG_READY=FILE (make check, the package test beside): FILE holds the
-# seconds of the package test's boots once they are ready to start (it is
-# removed when they are done); when the machines left to start add up to no
-# more, the pool keeps one slot for them (reserve, and the free slots written
-# from then on), so that both end about together instead of those boots
-# running after the pool's last machine.
-reserve=0
-pkg_reserve() {
-	local w left=0 n
-	if [ "$reserve" = 1 ]; then
-		[ -s "${TKH_PKG_READY:-}" ] || reserve=0
-		return 0
-	fi
-	[ -n "${TKH_PKG_READY:-}" ] && [ "$jobs" -gt 1 ] && [ "${#pending[@]}" -gt 0 ] &&
-		[ -s "$TKH_PKG_READY" ] || return 0
-	w=$(cat "$TKH_PKG_READY")
-	for n in "${pending[@]}"; do left=$((left + $(cost "$n"))); done
-	if [ "$left" -le "${w:-0}" ]; then
-		reserve=1
-		log "a slot for the package test's boots ($w s), $left s of machines left to start"
-	fi
-}
-free_slots() {
-	if [ "${#pending[@]}" = 0 ] || [ "$reserve" = 1 ]; then
-		echo $((jobs - running)) >"$run/guest-free-slots.tmp"
-		mv "$run/guest-free-slots.tmp" "$run/guest-free-slots"
-	fi
-}
-rm -f "$run/guest-free-slots"
 start_job harness job_selftest
-pkg_reserve
+if [ "${#dkms_kernels[@]}" -gt 0 ]; then
+	kstate[dkms]=preparing
+	log "the package test's preparation, beside the pool: ${dkms_kernels[*]}"
+	BESIDE=1 start_job pkg job_dkms "${dkms_kernels[@]}"
+fi
 start_more
-free_slots
-while [ "$running" -gt 0 ]; do
+while [ "${#job_of[@]}" -gt 0 ]; do
 	pid=
 	wait -n -p pid || true
 	[ -n "$pid" ] || continue
 	name=${job_of[$pid]}
 	unset "job_of[$pid]"
-	running=$((running - 1))
+	[ -n "${beside[$name]:-}" ] || running=$((running - 1))
 	log "finished $name"
 	case $name in
 	prepare-*)
 		k=${name#prepare-}
 		if [ -s "$run/kernel-$k/machine" ]; then kstate[$k]=ready; else kstate[$k]=failed; fi
+		;;
+	pkg)
+		kstate[dkms]=ready
+		for k in "${dkms_kernels[@]}"; do
+			compgen -G "$run/pkg/mods-$k/*.ko" >/dev/null || kstate[$k+dkms]=failed
+		done
 		;;
 	esac
 	# Its lines, together, as it finishes; its log only when something failed.
@@ -459,17 +560,16 @@ while [ "$running" -gt 0 ]; do
 	if grep -q '^FAIL ' "$run/jobs/$name.out"; then
 		tail -n 20 "$run/jobs/$name.log" 2>/dev/null | sed 's/^/    /'
 	fi
-	pkg_reserve
 	start_more
-	free_slots
 done
 trap - INT TERM
 
 # Results and times in the table's order, whatever order the jobs ran in.
 order=(select harness)
+[ "${#dkms_kernels[@]}" = 0 ] || order+=(pkg)
 for n in "${ALL[@]}"; do
 	case " ${selected[*]} " in *" $n "*) ;; *) continue ;; esac
-	for k in $(row_kernels "$n"); do
+	for k in $(row_keys "$n"); do
 		case " ${order[*]} " in *" prepare-$k "*) ;; *) order+=("prepare-$k") ;; esac
 	done
 	order+=("$n")

@@ -6,10 +6,10 @@ usage: tpm2_count.py SWTPM_LOG RESULTS_KTAP
        tpm2_count.py --table SWTPM_LOG RESULTS_KTAP
 
 --table: one table of the operations both modules ran: milliseconds per
-operation and operations per second from the "# bench2 IMPL OP N MS"
+operation and operations per second from the "# bench-tpm2 IMPL OP N MS"
 lines, the ratio ours / in-tree (time), and the commands per operation.
 
-The guest (tests/guest/bench2) brackets each operation with marker
+The guest (tests/guest/bench-tpm2) brackets each operation with marker
 commands: a PCR_Read of exactly PCR s (s = 0..11) in the SHA-256 bank
 starts segment s; its "# seg s IMPL OP" lines in the KTAP name them.
 Prints one line per segment: IMPL OP TOTAL and the commands by name.
@@ -106,7 +106,7 @@ def segments(log, ktap):
     return [(names[s][0], names[s][1], cnt) for s, cnt in segs.items()]
 
 
-def table(log, ktap, tag="bench2", segs=segments):
+def table(log, ktap, tag="bench-tpm2", segs=segments):
     """Print the table; TAG names the latency lines, SEGS counts."""
     ms, n, order = {}, {}, []
     for line in open(ktap, errors="replace"):

@@ -233,14 +233,14 @@ else
 fi
 
 # --- enrolment ------------------------------------------------------------------
-export TKH_DISK=$run/disk.img TKH_NESTED=1
+bootopts=(--disk "$run/disk.img" --nested)
 boot_points() { # OUTDIR NAME: the boot's guest results as a subtest
 	sed 's/^/    /' "$1/results.ktap" 2>/dev/null | tr -d '\r'
 	guest_counts "$1"
 }
 tb=$(now)
 rc=0
-TKH_SMBIOS_SERIAL=A TKH_BOOT_NAME=realsys-enrol t_step "boot: enrolment" t_boot_tries \
+t_step "boot: enrolment" t_boot_tries "${bootopts[@]}" --serial A --name realsys-enrol \
 	"$run/vmlinuz" "$run/initrd-enrol.img" "$run/tpm-mine" 2.0 \
 	"root=/dev/vda1 rw init=/usr/local/sbin/tek-realsys-enrol tk.realsys.vols=$VOLS" \
 	"$run/boot-enrol" >"$run/boot-enrol.out" 2>&1 || rc=$?
@@ -288,7 +288,7 @@ while read -r bname tpm serial closed; do
 	cl=$(echo "$closed" | tr ',' '\n' | sed -n 's/=.*//p' | paste -sd, -)
 	tb=$(now)
 	rc=0
-	TKH_SMBIOS_SERIAL=$serial TKH_BOOT_NAME=realsys-$bname t_step "boot: $bname" t_boot_tries \
+	t_step "boot: $bname" t_boot_tries "${bootopts[@]}" --serial "$serial" --name "realsys-$bname" \
 		"$run/vmlinuz" "$run/initrd.img" "$run/tpm-$tpm" 2.0 \
 		"root=/dev/vda1 ro panic_on_warn=0 tk.realsys.closed=${cl:--}" "$out" >"$run/boot-$bname.out" 2>&1 || rc=$?
 	boot_points "$out"

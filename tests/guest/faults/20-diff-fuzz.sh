@@ -58,8 +58,8 @@ if [ "${FZ_FULL:-0}" = 1 ]; then
 	FZ_N_T12=${FZ_FULL_T12:-$FZ_N_T}
 fi
 # FZ_FULL: tk.fz_t=N, tk.fz_e=N on the kernel command line set the trusted
-# (both TPMs) and encrypted counts (make stress bounded in time: TKH_FZ_T,
-# TKH_FZ_E)
+# (both TPMs) and encrypted counts (make stress bounded in time: tk.fz_t=,
+# tk.fz_e= in TKH_EXTRA)
 if [ "${FZ_FULL:-0}" = 1 ]; then
 	c=$(sed -n 's/.*tk\.fz_t=\([0-9][0-9]*\).*/\1/p' /proc/cmdline 2>/dev/null)
 	[ -z "$c" ] || FZ_N_T=$c FZ_N_T12=$c

@@ -6,7 +6,7 @@
 # TPM commands per operation: each operation runs once between two marker
 # commands, a PCR_Read of one PCR from sysfs (PCR 0..11: the segment's
 # number); the host counts the commands between markers in swtpm's log.
-# Latency: each operation N times a round, "# bench2 IMPL OP N MS" lines.
+# Latency: each operation N times a round, "# bench-tpm2 IMPL OP N MS" lines.
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"
@@ -42,7 +42,7 @@ repeat() {
 		eval "$(echo "$_cmd" | sed "s/%I/$_k/g")" >/dev/null || return 1
 		_k=$((_k + 1))
 	done
-	echo "# bench2 $_impl $_op $N $(($(now_ms) - _t0))"
+	echo "# bench-tpm2 $_impl $_op $N $(($(now_ms) - _t0))"
 }
 
 counts() {
@@ -90,16 +90,16 @@ latency() {
 }
 
 # Not in $(...): latency needs the blobs counts made.
-if counts 2>/tmp/bench2.err; then
+if counts 2>/tmp/bench-tpm2.err; then
 	t_ok "one of each operation between markers, ours and in-tree"
 else
-	t_fail "one of each operation between markers, ours and in-tree" "$(cat /tmp/bench2.err)"
+	t_fail "one of each operation between markers, ours and in-tree" "$(cat /tmp/bench-tpm2.err)"
 fi
 keyctl clear @u
-if latency 2>/tmp/bench2.err; then
+if latency 2>/tmp/bench-tpm2.err; then
 	t_ok "2 x $N of each operation, ours and in-tree alternating"
 else
-	t_fail "2 x $N of each operation, ours and in-tree alternating" "$(cat /tmp/bench2.err)"
+	t_fail "2 x $N of each operation, ours and in-tree alternating" "$(cat /tmp/bench-tpm2.err)"
 fi
 t_check "no transient object or session left in the TPM" \
 	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
