@@ -2,50 +2,45 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build a kernel of ours from apt's linux-source-6.1; prints the build
 # directory on stdout. Cached under ~/.cache/tek/ keyed by the source version
-# and the hash of the fragments and this script.
+# and the hash of the kernel's line of tests/qemu/kernels, its fragments,
+# the series (trait series) and this script.
 #
-# usage: build-kernel.sh [test]   the test kernel (make check, make lint):
-#                                 tinyconfig + tests/qemu/kernel.config, KASAN
-#                                 on the code our keys run through (below)
-#        build-kernel.sh evm-ref  the EVM control kernel (suite evm): the
-#                                 test kernel + tests/qemu/evm.config (both
-#                                 key types, EVM, IMA, dm-crypt built in)
-#        build-kernel.sh evm      the same config on the tree patched with
-#                                 our series (build/series/6.1/*.patch, git am)
-#        build-kernel.sh stress   the stress kernel (make stress only): the
-#                                 test kernel + tests/stress/kernel.config
-#                                 (SMP, PREEMPT, lockdep...), KASAN everywhere;
-#                                 15-20 minutes of two cores, niced
+# usage: build-kernel.sh [NAME]   NAME (default test): a kernel of kind
+#                                 "build" of tests/qemu/kernels, the one
+#                                 description of each: its config fragments
+#                                 (tinyconfig + them), its traits (series:
+#                                 our series, build/series/6.1/*.patch, git
+#                                 am'd first; kasan-all: KASAN everywhere,
+#                                 else on what our keys pass through, below)
+#                                 and whether the key types are built in
+# Every CONFIG_X=y|m and CONFIG_X=value line of the fragments must hold
+# after olddefconfig (a line Kconfig drops fails the build, before it
+# compiles); a kernel with the key types built in must have TRUSTED_KEYS,
+# ENCRYPTED_KEYS and DM_CRYPT =y.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=common.sh
+. "$here/common.sh"
 flavour=${1:-test}
-case $flavour in
-test)
-	frags=("$here/kernel.config")
-	need="TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT ECRYPT_FS EXT2_FS KASAN TCG_TIS KALLSYMS MODULE_SIG CRYPTO_ECDH FAIL_FUNCTION FAILSLAB CRYPTO_AES_NI_INTEL CRYPTO_SHA256_SSSE3 DEBUG_SG"
-	name='' nice=${TKH_NICE:-0}
-	;;
-evm-ref|evm)
-	frags=("$here/kernel.config" "$here/evm.config")
-	need="TRUSTED_KEYS ENCRYPTED_KEYS EVM IMA IMA_APPRAISE DM_CRYPT EXT2_FS_SECURITY SECURITYFS KASAN TCG_TIS"
-	name=$flavour- nice=${TKH_NICE:-0}
-	;;
-stress)
-	frags=("$here/kernel.config" "$here/../stress/kernel.config")
-	need="TRUSTED_KEYS ENCRYPTED_KEYS KASAN KALLSYMS FAIL_FUNCTION FAILSLAB DEBUG_KMEMLEAK SMP PREEMPT PROVE_LOCKING ACPI"
-	name=stress- nice=${TKH_NICE:-15}
-	;;
-*)
-	echo "usage: build-kernel.sh [test|evm-ref|evm|stress]" >&2
+if ! t_kernel "$flavour" 2>/dev/null || [ "$kn_kind" != build ]; then
+	echo "usage: build-kernel.sh [$(t_kernels build | paste -sd'|')]" >&2
 	exit 2
-	;;
-esac
+fi
+frags=()
+IFS=, read -ra rel <<<"$kn_source"
+for f in "${rel[@]}"; do
+	[ -f "$TKH_TOP/$f" ] || { echo "build-kernel $flavour: no fragment $f (tests/qemu/kernels)" >&2; exit 1; }
+	frags+=("$TKH_TOP/$f")
+done
+name=$flavour-
+[ "$flavour" = test ] && name=''
+nice=${TKH_NICE:-0}
 tar=/usr/src/linux-source-6.1.tar.xz
 [ -f "$tar" ] || { echo "missing $tar (apt-get install linux-source-6.1)" >&2; exit 1; }
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 # The patched kernel: our series for 6.1 (make series), part of its key.
 series=()
-if [ "$flavour" = evm ]; then
+if t_trait series; then
 	sdir=${TKH_SERIES:-$here/../../build/series/6.1}
 	mapfile -t series < <(find "$sdir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' 2>/dev/null | LC_ALL=C sort)
 	[ "${#series[@]}" -gt 0 ] ||
@@ -53,7 +48,7 @@ if [ "$flavour" = evm ]; then
 fi
 # The series' diffs only: its headers (Message-Id, Date) change with every
 # make series and with every commit of ours, the kernel they make does not.
-key=$( (echo "$flavour"; cat "${frags[@]}" "$0"
+key=$( (echo "$flavour"; grep -E "^${flavour}[[:space:]]" "$here/kernels"; cat "${frags[@]}" "$0"
 	[ "${#series[@]}" = 0 ] || sed -s -n '/^diff --git /,$p' "${series[@]}") |
 	sha256sum | cut -c1-12)
 cache=${TKH_CACHE:-$HOME/.cache/tek}
@@ -78,7 +73,7 @@ if [ "${#series[@]}" -gt 0 ]; then
 	git -c user.name=tek -c user.email=tek@localhost am -q "${series[@]}" >&2 ||
 		{ echo "build-kernel $flavour: the series does not apply" >&2; exit 1; }
 fi
-if [ "$flavour" != stress ]; then
+if ! t_trait kasan-all; then
 	# KASAN instruments what our keys' objects pass through (security/,
 	# crypto/, lib/, drivers/, block/, fs/ecryptfs, ...), not the process
 	# and memory machinery every fork and exec runs (mm/, kernel/,
@@ -114,25 +109,25 @@ grep -q 'MEMBLOCK_ALLOC_NOLEAKTRACE, nid);' arch/x86/mm/kasan_init_64.c ||
 make -s tinyconfig >&2
 scripts/kconfig/merge_config.sh -m .config "${frags[@]}" >/dev/null
 make -s olddefconfig >&2
-for opt in $need; do
-	grep -q "^CONFIG_$opt=" .config || { echo "build-kernel $flavour: CONFIG_$opt lost" >&2; exit 1; }
-done
-case $flavour in evm*)
+# What the fragments ask for must have held (=n lines: "is not set").
+while IFS= read -r line; do
+	case $line in
+	*=n) grep -qx "# ${line%=n} is not set" .config || ! grep -q "^${line%=n}=" .config ;;
+	*=y|*=m) grep -q "^${line%=*}=[ym]$" .config ;;
+	*) grep -qxF "$line" .config ;;
+	esac || { echo "build-kernel $flavour: $line lost ($(grep "^${line%%=*}=" .config || echo unset))" >&2; exit 1; }
+done < <(grep -hE '^CONFIG_[A-Z0-9_]+=' "${frags[@]}" | sort -u)
+if [ "$kn_modules" = builtin ]; then
 	for opt in TRUSTED_KEYS ENCRYPTED_KEYS DM_CRYPT; do
 		grep -q "^CONFIG_$opt=y" .config || { echo "build-kernel $flavour: CONFIG_$opt not built in" >&2; exit 1; }
-	done ;;
-esac
+	done
+fi
 # Progress on stderr every TKH_PROGRESS_SECS (30) seconds: the objects
 # built so far of the count the last build of this flavour left (an
 # estimate before the first), and the time.
 objs=$(cat "$cache/objs-$flavour" 2>/dev/null) || objs=
-case $objs in ''|*[!0-9]*|0) case $flavour in test) objs=950 ;; evm*) objs=1100 ;; *) objs=2500 ;; esac ;; esac
-case $flavour in
-test) what="the test kernel (first run only, about 10 min; make check and make lint use it)" ;;
-evm*) what="the $flavour kernel (first run only, about 5-10 min; the EVM rows use it)" ;;
-*) what="the $flavour kernel (first run only, 15-20 min)" ;;
-esac
-echo "build-kernel $flavour: building $what in $dir" >&2
+case $objs in ''|*[!0-9]*|0) objs=1000 ;; esac
+echo "build-kernel $flavour: building the $flavour kernel (first run only: minutes; docs/timings.md) in $dir" >&2
 progress() {
 	local n p
 	while sleep "${TKH_PROGRESS_SECS:-30}"; do
