@@ -107,7 +107,7 @@ static const char *type_name(void)
 static int32_t add(const char *type, const char *desc, const char *data,
 		   int32_t r)
 {
-	return tk_add_key(type, desc, data, strlen(data), r);
+	return t_add_key(type, desc, data, strlen(data), r);
 }
 
 /* The key under test, made outside any fault. */
@@ -139,8 +139,8 @@ static void setup(void)
 	mring = add("keyring", "tkf_m", "", KEY_SPEC_SESSION_KEYRING);
 	if (ring < 0 || mring < 0)
 		die("keyrings");
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
-	tk_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
 	if (kind != K_TRUSTED) {
 		const char *names[] = { "tkf_m1", "tkf_m2" };
 		int i;
@@ -164,16 +164,16 @@ static void setup(void)
 	}
 	snprintf(newp, sizeof(newp), "%s", payload);
 	id = make_key();
-	if (tk_read(id, blob, sizeof(blob)) < 0)
+	if (t_read(id, blob, sizeof(blob)) < 0)
 		die("reading the key's blob");
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 }
 
 /* The keyring's contents, as a string of its serials. */
 static void ring_list(char *out, size_t size)
 {
 	int32_t ids[512];
-	long n = tk_keyctl(KEYCTL_READ, ring, (unsigned long)ids,
+	long n = t_keyctl(KEYCTL_READ, ring, (unsigned long)ids,
 			   sizeof(ids), 0);
 	size_t off = 0;
 	long i;
@@ -185,7 +185,7 @@ static void ring_list(char *out, size_t size)
 
 static int32_t find_key(void)
 {
-	return tk_keyctl(KEYCTL_SEARCH, ring, (unsigned long)type_name(),
+	return t_keyctl(KEYCTL_SEARCH, ring, (unsigned long)type_name(),
 			 (unsigned long)"tkf_k", 0);
 }
 
@@ -304,17 +304,17 @@ static int run_op(int32_t id)
 		ret = add(type_name(), "tkf_k", payload, ring);
 		break;
 	case OP_UPDATE:
-		ret = tk_keyctl(KEYCTL_UPDATE, id, (unsigned long)upd,
+		ret = t_keyctl(KEYCTL_UPDATE, id, (unsigned long)upd,
 				strlen(upd), 0);
 		break;
 	case OP_READ:
-		ret = tk_read(id, after, sizeof(after));
+		ret = t_read(id, after, sizeof(after));
 		break;
 	case OP_REVOKE:
-		ret = tk_keyctl(KEYCTL_REVOKE, id, 0, 0, 0);
+		ret = t_keyctl(KEYCTL_REVOKE, id, 0, 0, 0);
 		break;
 	default:
-		ret = tk_keyctl(KEYCTL_UNLINK, id, ring, 0, 0);
+		ret = t_keyctl(KEYCTL_UNLINK, id, ring, 0, 0);
 		break;
 	}
 	err = ret < 0 ? errno : 0;
@@ -342,11 +342,11 @@ static int one(const char *on, long n, long calls, struct counts *c)
 			 *xopts && kind == K_TRUSTED ? " " : "",
 			 kind == K_TRUSTED ? xopts : "");
 		id = make_key();
-		if (tk_read(id, before, sizeof(before)) < 0)
+		if (t_read(id, before, sizeof(before)) < 0)
 			die("reading the key before");
 	}
 	if (tpm >= 0)
-		l0 = tk_leftovers(tpm);
+		l0 = t_leftovers(tpm);
 	ring_list(r0, sizeof(r0));
 	fault_set(n);
 	run_op(id);
@@ -359,16 +359,16 @@ static int one(const char *on, long n, long calls, struct counts *c)
 		if (hit)
 			c->failed++;
 		else
-			violation(on, n, "failed without a fault: %s", tk_errname(err));
-		if (!tk_errno_allowed(err))
-			violation(on, n, "errno %s is not documented", tk_errname(err));
+			violation(on, n, "failed without a fault: %s", t_errname(err));
+		if (!t_errno_allowed(err))
+			violation(on, n, "errno %s is not documented", t_errname(err));
 		if (strcmp(r0, r1))
 			violation(on, n, "the keyring changed: %s", r1);
 		if (cur >= OP_UPDATE && cur != OP_UNLINK) {
-			rb = tk_read(id, after, sizeof(after));
+			rb = t_read(id, after, sizeof(after));
 			if (rb < 0)
 				violation(on, n, "the key is unreadable after the failure: %s",
-					  tk_errname(errno));
+					  t_errname(errno));
 			else if (strcmp(before, after))
 				violation(on, n, "%s: the payload changed", "after the failure");
 		}
@@ -379,14 +379,14 @@ static int one(const char *on, long n, long calls, struct counts *c)
 		case OP_NEW:
 		case OP_LOAD:
 			id = find_key();
-			if (id < 0 || tk_read(id, after, sizeof(after)) < 0)
+			if (id < 0 || t_read(id, after, sizeof(after)) < 0)
 				violation(on, n, "%s", "made, but no readable key");
 			else if (cur == OP_LOAD && kind == K_TRUSTED &&
 				 tpm == 1 && strcmp(after, blob))
 				violation(on, n, "%s", "loaded, but another blob");
 			break;
 		case OP_UPDATE:
-			if (tk_read(id, after, sizeof(after)) < 0)
+			if (t_read(id, after, sizeof(after)) < 0)
 				violation(on, n, "%s", "updated, but unreadable");
 			break;
 		case OP_READ:
@@ -394,7 +394,7 @@ static int one(const char *on, long n, long calls, struct counts *c)
 				violation(on, n, "%s", "read other bytes");
 			break;
 		case OP_REVOKE:
-			if (tk_read(id, after, sizeof(after)) >= 0 ||
+			if (t_read(id, after, sizeof(after)) >= 0 ||
 			    errno != EKEYREVOKED)
 				violation(on, n, "%s", "revoked, but readable");
 			break;
@@ -404,9 +404,9 @@ static int one(const char *on, long n, long calls, struct counts *c)
 			break;
 		}
 	}
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 	if (tpm >= 0) {
-		l1 = tk_leftovers(tpm);
+		l1 = t_leftovers(tpm);
 		if (l1 != l0) {
 			if (mode_exch && hit && tol && n > calls - tol) {
 				c->tolerated++;
@@ -416,7 +416,7 @@ static int one(const char *on, long n, long calls, struct counts *c)
 				snprintf(m, sizeof(m), "%d -> %d", l0, l1);
 				violation(on, n, "TPM objects and sessions %s", m);
 			}
-			tk_flush_all(tpm);
+			t_flush_all(tpm);
 		}
 	}
 	return hit;
@@ -439,7 +439,7 @@ static void sweep(enum op o)
 			id = make_key();
 		}
 		calls = count_exchanges(run_op, id);
-		tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+		t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 	}
 	for (n = first; n <= maxn; n += stride) {
 		if (!one(op_names[o], n, calls, &c))
@@ -499,7 +499,7 @@ int main(int argc, char **argv)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setup();
-	if (tpm >= 0 && tk_leftovers(tpm) < 0)
+	if (tpm >= 0 && t_leftovers(tpm) < 0)
 		die("counting TPM handles through /dev/tpm0");
 	if (mode_exch)
 		arm_exch();
@@ -512,10 +512,10 @@ int main(int argc, char **argv)
 				sweep(i);
 	}
 	disarm();
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
-	tk_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
-	tk_keyctl(KEYCTL_UNLINK, ring, KEY_SPEC_SESSION_KEYRING, 0, 0);
-	tk_keyctl(KEYCTL_UNLINK, mring, KEY_SPEC_SESSION_KEYRING, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
+	t_keyctl(KEYCTL_UNLINK, ring, KEY_SPEC_SESSION_KEYRING, 0, 0);
+	t_keyctl(KEYCTL_UNLINK, mring, KEY_SPEC_SESSION_KEYRING, 0, 0);
 	if (violations)
 		printf("# faults %s: %ld violations\n", kind_name, violations);
 	return violations ? 1 : 0;

@@ -410,7 +410,7 @@ static void file_put(const char *name, const char *buf)
 static int32_t addk(const char *type, const char *desc, const char *data,
 		    int32_t r)
 {
-	return tk_add_key(type, desc, data, strlen(data), r);
+	return t_add_key(type, desc, data, strlen(data), r);
 }
 
 /* A key of @type: loaded from the saved blob @name, else made and saved. */
@@ -432,7 +432,7 @@ static int32_t seed_key(const char *type, const char *desc, const char *newp,
 		return id;
 	}
 	id = addk(type, desc, newp, r);
-	if (id < 0 || tk_read(id, blob, BUF) < 0)
+	if (id < 0 || t_read(id, blob, BUF) < 0)
 		die(name);
 	file_put(name, blob);
 	return id;
@@ -446,8 +446,8 @@ static void setup(int trusted)
 	mring = addk("keyring", "fz_m", "", KEY_SPEC_SESSION_KEYRING);
 	if (ring < 0 || mring < 0)
 		die("keyrings");
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
-	tk_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
 	snprintf(p, sizeof(p), "new 32%s%s", *xopts ? " " : "", xopts);
 	if (trusted) {
 		seed_key("trusted", "fz_t", p, "trusted.blob", tblob, mring);
@@ -476,7 +476,7 @@ static void da_reset(void)
 		0, 0, 0, 9, 0x40, 0, 0, 9, 0, 0, 0, 0, 0 };
 	unsigned char r[64];
 
-	tk_tpm(c, sizeof(c), r, sizeof(r));
+	t_tpm(c, sizeof(c), r, sizeof(r));
 }
 
 /*
@@ -580,9 +580,9 @@ static void hmac_sha1(const unsigned char *key, size_t klen,
 	sha1_2(k, 64, in, 20, out);
 }
 
-static long tk1_resets, tk1_reset_fail;
+static long t_tpm1_resets, t_tpm1_reset_fail;
 
-static int tk1_reset_lock(void)
+static int t_tpm1_reset_lock(void)
 {
 	static const unsigned char oiap[] = {
 		0x00, 0xc1, 0, 0, 0, 10, 0, 0, 0, 0x0a };
@@ -593,8 +593,8 @@ static int tk1_reset_lock(void)
 	memset(r, 0, 20);
 	sha1_2(r, 20, NULL, 0, owner);
 
-	n = tk_tpm(oiap, sizeof(oiap), r, sizeof(r));
-	if (n < 34 || tk_be32(r + 6))
+	n = t_tpm(oiap, sizeof(oiap), r, sizeof(r));
+	if (n < 34 || t_be32(r + 6))
 		goto fail;
 	/* HMAC(owner, SHA1(ordinal) || nonceEven || nonceOdd || continue) */
 	sha1_2(ord, 4, NULL, 0, h);
@@ -606,15 +606,15 @@ static int tk1_reset_lock(void)
 	memcpy(c + 14, h + 40, 20);
 	c[34] = 0;
 	hmac_sha1(owner, sizeof(owner), h, sizeof(h), c + 35);
-	n = tk_tpm(c, sizeof(c), r, sizeof(r));
+	n = t_tpm(c, sizeof(c), r, sizeof(r));
 	if (n < 10)
 		goto fail;
-	tk1_resets++;
-	if (tk_be32(r + 6))
-		tk1_reset_fail++;
-	return (int)tk_be32(r + 6);
+	t_tpm1_resets++;
+	if (t_be32(r + 6))
+		t_tpm1_reset_fail++;
+	return (int)t_be32(r + 6);
 fail:
-	tk1_reset_fail++;
+	t_tpm1_reset_fail++;
 	return -1;
 }
 
@@ -624,16 +624,16 @@ fail:
  * some on its error paths, and a TPM 1.2 has only a few (TPM_RESOURCES for
  * every later command); ours must leave none (the guest script checks).
  */
-static long tk1_left;
+static long t_tpm1_left;
 
-static int tk1_flush_sessions(void)
+static int t_tpm1_flush_sessions(void)
 {
 	unsigned char c[18] = { 0x00, 0xc1, 0, 0, 0, 18, 0, 0, 0, 0xba },
 		      r[64];
 	uint32_t h[32];
 	int n, i;
 
-	n = tk_handles(0, 0, h, 32);
+	n = t_handles(0, 0, h, 32);
 	for (i = 0; i < n && i < 32; i++) {
 		c[10] = h[i] >> 24;
 		c[11] = h[i] >> 16;
@@ -641,8 +641,8 @@ static int tk1_flush_sessions(void)
 		c[13] = h[i];
 		c[14] = c[15] = c[16] = 0;
 		c[17] = 2;	/* TPM_RT_AUTH */
-		tk_tpm(c, sizeof(c), r, sizeof(r));
-		tk1_left++;
+		t_tpm(c, sizeof(c), r, sizeof(r));
+		t_tpm1_left++;
 	}
 	return n;
 }
@@ -690,26 +690,26 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (upd)
-			ret = tk_keyctl(KEYCTL_UPDATE, upd_id, (unsigned long)in,
+			ret = t_keyctl(KEYCTL_UPDATE, upd_id, (unsigned long)in,
 					len, 0);
 		else
-			ret = tk_add_key(trusted ? "trusted" : "encrypted",
+			ret = t_add_key(trusted ? "trusted" : "encrypted",
 					 "fz_k", in, len, ring);
 		e = ret < 0 ? errno : 0;
-		printf("%ld %s%s %s\n", i, cat, tags, tk_errname(e));
+		printf("%ld %s%s %s\n", i, cat, tags, t_errname(e));
 		if (e == 0 && !upd) {
 			made++;
-			tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+			t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 		} else if (e) {
 			failed++;
 		}
 		if (trusted && tpm2 && strstr(in, "blobauth="))
 			da_reset();
 		if (trusted && !tpm2) {
-			if (tk1_flush_sessions() > 0)
+			if (t_tpm1_flush_sessions() > 0)
 				fprintf(stderr, "tkfuzz: input %ld left sessions in the TPM\n", i);
 			if (e && !getenv("TKFUZZ_NO_RESET"))
-				tk1_reset_lock();
+				t_tpm1_reset_lock();
 		}
 		if (getenv("TKFUZZ_SHOW"))
 			fprintf(stderr, "%ld: %.200s\n", i, in);
@@ -719,10 +719,10 @@ int main(int argc, char **argv)
 	       skipped);
 	if (trusted && !tpm2 && !dry)
 		printf("# tkfuzz TPM 1.2 lock resets %ld, failed %ld; sessions left %ld\n",
-		       tk1_resets, tk1_reset_fail, tk1_left);
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
-	tk_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
-	return tk1_reset_fail ? 1 : 0;
+		       t_tpm1_resets, t_tpm1_reset_fail, t_tpm1_left);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, mring, 0, 0, 0);
+	return t_tpm1_reset_fail ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: tkfuzz [-x OPTS] [-t 1.2|2.0] [-d DIR] trusted|encrypted SEED FIRST COUNT\n");
 	return 2;

@@ -51,13 +51,13 @@ static uint64_t rnd(uint64_t *s)
 static int32_t addk(const char *type, const char *desc, const char *data,
 		    int32_t r)
 {
-	return tk_add_key(type, desc, data, strlen(data), r);
+	return t_add_key(type, desc, data, strlen(data), r);
 }
 
 /* Errnos an operation may give while other threads race it. */
 static int expected(int e)
 {
-	return tk_errno_allowed(e) || e == ENOENT || e == EEXIST ||
+	return t_errno_allowed(e) || e == ENOENT || e == EEXIST ||
 	       e == ENODEV;
 }
 
@@ -71,7 +71,7 @@ static void count(const char *op, long ret, int e)
 			n_unexpected++;
 			if (n_unexpected <= 20)
 				printf("# stress: unexpected %s from %s\n",
-				       tk_errname(e), op);
+				       t_errname(e), op);
 		}
 	}
 	pthread_mutex_unlock(&lock);
@@ -85,7 +85,7 @@ static void desc(char *d, size_t n, const char *p, uint64_t *s)
 /* The key's id, or one no key has (-1 would be the thread keyring). */
 static int32_t find(const char *type, const char *d)
 {
-	long id = tk_keyctl(KEYCTL_SEARCH, ring, (unsigned long)type,
+	long id = t_keyctl(KEYCTL_SEARCH, ring, (unsigned long)type,
 			    (unsigned long)d, 0);
 
 	return id < 0 ? 0x3fffffff : id;
@@ -134,33 +134,33 @@ static void one(uint64_t *s)
 		else
 			snprintf(p, sizeof(p), "update user:st_m%u",
 				 (unsigned int)(rnd(s) % 2));
-		ret = tk_keyctl(KEYCTL_UPDATE, id, (unsigned long)p, strlen(p), 0);
+		ret = t_keyctl(KEYCTL_UPDATE, id, (unsigned long)p, strlen(p), 0);
 		break;
 	case 4:
 	case 5:
 		name = "read";
-		ret = tk_keyctl(KEYCTL_READ, id, (unsigned long)rb,
+		ret = t_keyctl(KEYCTL_READ, id, (unsigned long)rb,
 				rnd(s) % 3 ? sizeof(rb) : rnd(s) % 64, 0);
 		break;
 	case 6:
 		name = "describe";
-		ret = tk_keyctl(KEYCTL_DESCRIBE, id, (unsigned long)p, 256, 0);
+		ret = t_keyctl(KEYCTL_DESCRIBE, id, (unsigned long)p, 256, 0);
 		break;
 	case 7:
 		name = "revoke";
-		ret = tk_keyctl(KEYCTL_REVOKE, id, 0, 0, 0);
+		ret = t_keyctl(KEYCTL_REVOKE, id, 0, 0, 0);
 		break;
 	case 8:
 		name = "invalidate";
-		ret = tk_keyctl(KEYCTL_INVALIDATE, id, 0, 0, 0);
+		ret = t_keyctl(KEYCTL_INVALIDATE, id, 0, 0, 0);
 		break;
 	case 9:
 		name = "unlink";
-		ret = tk_keyctl(KEYCTL_UNLINK, id, ring, 0, 0);
+		ret = t_keyctl(KEYCTL_UNLINK, id, ring, 0, 0);
 		break;
 	case 10:
 		name = "set timeout";
-		ret = tk_keyctl(KEYCTL_SET_TIMEOUT, id, rnd(s) % 3, 0, 0);
+		ret = t_keyctl(KEYCTL_SET_TIMEOUT, id, rnd(s) % 3, 0, 0);
 		break;
 	case 11:
 		/* no /sbin/request-key: a key under construction, then negative */
@@ -182,7 +182,7 @@ static void one(uint64_t *s)
 		name = "read requested";
 		desc(d, sizeof(d), trusted ? "st_rt" : "st_re", s);
 		id = find(type, d);
-		ret = tk_keyctl(KEYCTL_READ, id, (unsigned long)rb, sizeof(rb), 0);
+		ret = t_keyctl(KEYCTL_READ, id, (unsigned long)rb, sizeof(rb), 0);
 		break;
 	case 14:
 		/* a user master replaced, revoked or expired under its users */
@@ -192,11 +192,11 @@ static void one(uint64_t *s)
 		switch (rnd(s) % 4) {
 		case 0:
 			name = "master revoke";
-			ret = tk_keyctl(KEYCTL_REVOKE, find("user", d), 0, 0, 0);
+			ret = t_keyctl(KEYCTL_REVOKE, find("user", d), 0, 0, 0);
 			break;
 		case 1:
 			name = "master timeout";
-			ret = tk_keyctl(KEYCTL_SET_TIMEOUT, find("user", d), 1, 0, 0);
+			ret = t_keyctl(KEYCTL_SET_TIMEOUT, find("user", d), 1, 0, 0);
 			break;
 		default:
 			name = "master replace";
@@ -216,7 +216,7 @@ static void one(uint64_t *s)
 			ret = addk("trusted", d, p, ring);
 		} else {
 			name = "trusted master revoke";
-			ret = tk_keyctl(KEYCTL_REVOKE, find("trusted", d), 0, 0, 0);
+			ret = t_keyctl(KEYCTL_REVOKE, find("trusted", d), 0, 0, 0);
 		}
 		break;
 	case 16: {
@@ -233,7 +233,7 @@ static void one(uint64_t *s)
 	default:
 		name = "clear";
 		if (rnd(s) % 8 == 0)
-			ret = tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+			ret = t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 		break;
 	}
 	count(name, ret, ret < 0 ? errno : 0);
@@ -309,20 +309,20 @@ static void setup(void)
 	ring = addk("keyring", "st", "", KEY_SPEC_SESSION_KEYRING);
 	if (ring < 0)
 		exit(2);
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
 	addk("user", "st_m0", "0123456789abcdef0123456789abcdef", ring);
 	addk("user", "st_m1", "fedcba9876543210fedcba9876543210", ring);
 	if (tpm >= 0) {
 		snprintf(p, sizeof(p), "new 32%s%s", *xopts ? " " : "", xopts);
 		id = addk("trusted", "st_m0", p, ring);
-		if (id < 0 || tk_read(id, tblob, sizeof(tblob)) < 0) {
+		if (id < 0 || t_read(id, tblob, sizeof(tblob)) < 0) {
 			perror("tkstress: a trusted key");
 			exit(2);
 		}
 		addk("trusted", "st_m1", p, ring);
 	}
 	id = addk("encrypted", "st_seed", "new user:st_m0 32", ring);
-	if (id < 0 || tk_read(id, eblob, sizeof(eblob)) < 0) {
+	if (id < 0 || t_read(id, eblob, sizeof(eblob)) < 0) {
 		perror("tkstress: an encrypted key");
 		exit(2);
 	}
@@ -370,8 +370,8 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	if (m)
 		pthread_join(mt, NULL);
-	tk_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
-	tk_keyctl(KEYCTL_UNLINK, ring, KEY_SPEC_SESSION_KEYRING, 0, 0);
+	t_keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+	t_keyctl(KEYCTL_UNLINK, ring, KEY_SPEC_SESSION_KEYRING, 0, 0);
 	printf("# stress: threads %ld seconds %ld ops %ld failed %ld rmmod %ld reload %ld unexpected %ld\n",
 	       threads, secs, n_ops, n_failed, n_rmmod, n_reload, n_unexpected);
 	return n_unexpected ? 1 : 0;

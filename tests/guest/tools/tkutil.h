@@ -25,22 +25,22 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static inline long tk_add_key(const char *type, const char *desc,
+static inline long t_add_key(const char *type, const char *desc,
 			      const void *data, size_t len, int32_t ring)
 {
 	return syscall(SYS_add_key, type, desc, data, len, ring);
 }
 
-static inline long tk_keyctl(int cmd, unsigned long a2, unsigned long a3,
+static inline long t_keyctl(int cmd, unsigned long a2, unsigned long a3,
 			     unsigned long a4, unsigned long a5)
 {
 	return syscall(SYS_keyctl, cmd, a2, a3, a4, a5);
 }
 
 /* Read key @id into @buf (NUL-terminated); returns its length or -1. */
-static inline long tk_read(int32_t id, char *buf, size_t size)
+static inline long t_read(int32_t id, char *buf, size_t size)
 {
-	long n = tk_keyctl(KEYCTL_READ, id, (unsigned long)buf, size - 1, 0);
+	long n = t_keyctl(KEYCTL_READ, id, (unsigned long)buf, size - 1, 0);
 
 	if (n < 0)
 		return -1;
@@ -57,7 +57,7 @@ static inline long tk_read(int32_t id, char *buf, size_t size)
  * documentation names (EBADMSG is not among them: a caller cannot expect
  * it, so it is not allowed).
  */
-static inline int tk_errno_allowed(int e)
+static inline int t_errno_allowed(int e)
 {
 	static const int ok[] = {
 		ENOMEM, EIO, EINVAL, EPERM, EACCES, EKEYREJECTED, ENODEV,
@@ -72,7 +72,7 @@ static inline int tk_errno_allowed(int e)
 	return 0;
 }
 
-static inline const char *tk_errname(int e)
+static inline const char *t_errname(int e)
 {
 	switch (e) {
 	case 0: return "ok";
@@ -108,12 +108,12 @@ static inline const char *tk_errname(int e)
 
 /* --- raw TPM commands through /dev/tpm0 ------------------------------- */
 
-static inline uint32_t tk_be32(const unsigned char *p)
+static inline uint32_t t_be32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 }
 
-static inline void tk_put32(unsigned char *p, uint32_t v)
+static inline void t_put32(unsigned char *p, uint32_t v)
 {
 	p[0] = v >> 24;
 	p[1] = v >> 16;
@@ -122,7 +122,7 @@ static inline void tk_put32(unsigned char *p, uint32_t v)
 }
 
 /* One command; the response in @rsp. Returns its length or -1. */
-static inline int tk_tpm(const unsigned char *cmd, size_t len,
+static inline int t_tpm(const unsigned char *cmd, size_t len,
 			 unsigned char *rsp, size_t size)
 {
 	int fd = open(TK_TPM_DEV, O_RDWR);
@@ -145,7 +145,7 @@ static inline int tk_tpm(const unsigned char *cmd, size_t len,
  * authorisation sessions (TPM_RT_AUTH; @mso ignored). Up to @max into
  * @h (may be NULL). Returns the count or -1.
  */
-static inline int tk_handles(int tpm2, unsigned int mso, uint32_t *h, int max)
+static inline int t_handles(int tpm2, unsigned int mso, uint32_t *h, int max)
 {
 	unsigned char c[22], r[4096];
 	int n, cnt, i, off;
@@ -156,31 +156,31 @@ static inline int tk_handles(int tpm2, unsigned int mso, uint32_t *h, int max)
 			0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x40 };
 		memcpy(c, t, sizeof(t));
 		c[14] = mso;
-		n = tk_tpm(c, sizeof(t), r, sizeof(r));
+		n = t_tpm(c, sizeof(t), r, sizeof(r));
 		off = 15;
-		if (n < 19 || tk_be32(r + 6))
+		if (n < 19 || t_be32(r + 6))
 			return -1;
-		cnt = tk_be32(r + off);
+		cnt = t_be32(r + off);
 		off += 4;
 	} else {
 		static const unsigned char t[] = {
 			0x00, 0xc1, 0, 0, 0, 22, 0, 0, 0, 0x65,
 			0, 0, 0, 0x14, 0, 0, 0, 4, 0, 0, 0, 2 };
 		memcpy(c, t, sizeof(t));
-		n = tk_tpm(c, sizeof(t), r, sizeof(r));
+		n = t_tpm(c, sizeof(t), r, sizeof(r));
 		off = 14;
-		if (n < 16 || tk_be32(r + 6))
+		if (n < 16 || t_be32(r + 6))
 			return -1;
 		cnt = r[off] << 8 | r[off + 1];
 		off += 2;
 	}
 	for (i = 0; h && i < cnt && i < max && off + 4 * i + 4 <= n; i++)
-		h[i] = tk_be32(r + off + 4 * i);
+		h[i] = t_be32(r + off + 4 * i);
 	return cnt;
 }
 
 /* Flush one handle (TPM2_FlushContext; TPM 1.2 TPM_FlushSpecific, AUTH). */
-static inline int tk_flush(int tpm2, uint32_t h)
+static inline int t_flush(int tpm2, uint32_t h)
 {
 	unsigned char c[18], r[64];
 
@@ -188,15 +188,15 @@ static inline int tk_flush(int tpm2, uint32_t h)
 		static const unsigned char t[] = {
 			0x80, 0x01, 0, 0, 0, 14, 0, 0, 0x01, 0x65 };
 		memcpy(c, t, sizeof(t));
-		tk_put32(c + 10, h);
-		return tk_tpm(c, 14, r, sizeof(r)) < 0 || tk_be32(r + 6) ? -1 : 0;
+		t_put32(c + 10, h);
+		return t_tpm(c, 14, r, sizeof(r)) < 0 || t_be32(r + 6) ? -1 : 0;
 	}
 	static const unsigned char t1[] = {
 		0x00, 0xc1, 0, 0, 0, 18, 0, 0, 0, 0xba };
 	memcpy(c, t1, sizeof(t1));
-	tk_put32(c + 10, h);
-	tk_put32(c + 14, 2);
-	return tk_tpm(c, 18, r, sizeof(r)) < 0 || tk_be32(r + 6) ? -1 : 0;
+	t_put32(c + 10, h);
+	t_put32(c + 14, 2);
+	return t_tpm(c, 18, r, sizeof(r)) < 0 || t_be32(r + 6) ? -1 : 0;
 }
 
 /* TPM leftovers as one number: transient + loaded + saved (1.2: auth). */
@@ -204,7 +204,7 @@ static inline int tk_flush(int tpm2, uint32_t h)
  * The session our trusted.ko keeps between TPM 2.0 operations (its
  * parameter session=, issue 22): 0 when none, or not ours.
  */
-static inline uint32_t tk_kept_session(void)
+static inline uint32_t t_kept_session(void)
 {
 	FILE *f = fopen("/sys/module/trusted/parameters/session", "r");
 	unsigned int h = 0;
@@ -217,17 +217,17 @@ static inline uint32_t tk_kept_session(void)
 	return h;
 }
 
-static inline int tk_leftovers(int tpm2)
+static inline int t_leftovers(int tpm2)
 {
 	uint32_t h[64], kept;
 	int a, b, c, i, n;
 
 	if (!tpm2)
-		return tk_handles(0, 0, NULL, 0);
-	a = tk_handles(1, 0x80, NULL, 0);
-	b = tk_handles(1, 0x02, h, 64);
-	c = tk_handles(1, 0x03, NULL, 0);
-	kept = tk_kept_session();
+		return t_handles(0, 0, NULL, 0);
+	a = t_handles(1, 0x80, NULL, 0);
+	b = t_handles(1, 0x02, h, 64);
+	c = t_handles(1, 0x03, NULL, 0);
+	kept = t_kept_session();
 	for (i = 0, n = b; kept && i < n && i < 64; i++)
 		if (h[i] == kept)
 			b--;	/* not a leftover */
@@ -235,16 +235,16 @@ static inline int tk_leftovers(int tpm2)
 }
 
 /* Flush every transient object and session (1.2: auth session). */
-static inline void tk_flush_all(int tpm2)
+static inline void t_flush_all(int tpm2)
 {
 	static const unsigned int kinds[] = { 0x80, 0x02, 0x03 };
 	uint32_t h[64];
 	int k, i, n;
 
 	for (k = 0; k < (tpm2 ? 3 : 1); k++) {
-		n = tk_handles(tpm2, kinds[k], h, 64);
+		n = t_handles(tpm2, kinds[k], h, 64);
 		for (i = 0; i < n && i < 64; i++)
-			tk_flush(tpm2, h[i]);
+			t_flush(tpm2, h[i]);
 	}
 }
 
