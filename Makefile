@@ -111,11 +111,12 @@ pkg-test: deps
 	$(TOP)/tests/qemu/run-all.sh --table pkg-full
 
 # The boot path on a real installed Debian 12 (issue 23): mmdebstrap, our
-# .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs,
-# the stock kernel booted with systemd and a swtpm TPM 2.0 (root; some 15
-# minutes, the Debian base cached in ~/.cache/tek/realsys).
+# .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs
+# (tests/realsys/prepare.sh), then the table's boots of the stock kernel
+# with systemd and a swtpm TPM 2.0 (root or sudo -n; 2-3 minutes, some 10
+# more the first time: the Debian base is cached in ~/.cache/tek/realsys).
 realsys: deps
-	$(TOP)/tests/realsys/run.sh
+	$(TOP)/tests/qemu/run-all.sh --table realsys
 
 # The in-tree patch series (docs/series.md): build/series/6.1/ and
 # build/series/6.12/ from src/, for apt's linux-source-6.1 and -6.12

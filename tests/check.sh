@@ -19,9 +19,11 @@
 #           (tests/pkg/dkms-test.sh, beside the pool at nice 19), then the
 #           rows booting the modules DKMS built; with guest, in guest's pool
 #           (--table check,pkg); root or a sudo without password, else skipped
-#   realsys tests/realsys/run.sh         (make realsys: a real installed Debian 12,
-#           update-initramfs, systemd boots; after pkg, its boots alone; root or
-#           a sudo without password, else skipped; 3-4 minutes)
+#   realsys run-all.sh's table realsys (make realsys): a real installed
+#           Debian 12 made and enrolled as the preparation of its kernel
+#           (tests/realsys/prepare.sh), then its systemd boots; in the same
+#           pool (--table check,pkg,realsys); root or a sudo without
+#           password, else skipped
 #
 # guest and pkg start after the host stages (a host loaded by compilers makes
 # more boots fail in the firmware: t_boot_tries boots those again); their
@@ -34,8 +36,8 @@
 # (PASSED FAILED SKIPPED): one per guest boot (tests/qemu/ktap.py over its
 # results.ktap) and per failed guest step ("0 1 0", run-all.sh), host/counts
 # (ktap.py over host/results.ktap, the host unit tests' KTAP document),
-# pkg/counts (ktap.py over the package test's KTAP document), and the real
-# system's (realsys/counts: its own test points plus its boots' counts).
+# pkg/counts (ktap.py over the package test's KTAP document), and each
+# counted preparation's and host check's (the real system's).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=qemu/common.sh
 . "$(dirname "$0")/qemu/common.sh"
@@ -160,11 +162,12 @@ bg_finish kernel || failed=1
 bg_finish lint || failed=1
 stage docs sh -c "\"$TKH_QEMU/run-all.sh\" --check-doc && \"$TKH_TOP/tests/tools/kat.py\" --check && \"$TKH_TOP/tests/tools/secdoc.py\"" || failed=1
 
-# The boots: one pool (run-all.sh) for the guest stage's table and the
+# The boots: one pool (run-all.sh) for the guest stage's table, the
 # package test's (its preparation, make deb, apt and DKMS, runs beside the
 # pool at nice 19: it takes the CPU the boots leave idle; its rows start
-# once the modules DKMS built are there). The package test needs root or a
-# sudo that needs no password.
+# once the modules DKMS built are there) and the real system's (its
+# preparation is a job of the pool, like a kernel's). The package test and
+# the real system need root or a sudo that needs no password.
 pkg_ok=0
 if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then pkg_ok=1; fi
 tables=
@@ -177,24 +180,21 @@ case ",$stages," in
 		skipped pkg "needs root or a sudo without password: sudo make pkg-test"
 	fi ;;
 esac
+case ",$stages," in
+*,realsys,*)
+	if [ $pkg_ok = 1 ]; then
+		tables=${tables:+$tables,}realsys
+	else
+		skipped realsys "needs root or a sudo without password: sudo make realsys"
+	fi ;;
+esac
 if [ -n "$tables" ]; then
 	stage_name=guest
-	[ "$tables" != pkg ] || stage_name=pkg
-	[ "$tables" != check,pkg ] || echo "=== pkg: in the guest stage's pool (run-all.sh --table check,pkg)"
+	case $tables in check*) ;; *) stage_name=${tables//,/+} ;; esac
+	[ "$tables" = "${tables#check,}" ] ||
+		echo "=== ${tables#check,}: in the guest stage's pool (run-all.sh --table $tables)"
 	bg_start "$stage_name" env TKH_RUN="$run" "$TKH_QEMU/run-all.sh" --table "$tables"
 	TAIL=1 bg_finish "$stage_name" || failed=1
-fi
-
-# The boot path on a real installed system (issue 23): chroot and loop
-# mounts need root. Its boots after all others: beside them they would only
-# slow each other.
-if [ "$(id -u)" = 0 ]; then
-	stage realsys env TKH_RUN="$run" "$TKH_TOP/tests/realsys/run.sh" || failed=1
-elif sudo -n true 2>/dev/null; then
-	stage realsys sudo env TKH_RUN="$run" TKH_CACHE="$TKH_CACHE" "$TKH_TOP/tests/realsys/run.sh" ||
-		failed=1
-else
-	skipped realsys "needs root or a sudo without password: sudo make realsys"
 fi
 
 echo
@@ -209,8 +209,7 @@ echo "logs: $run"
 # One closing count: the sum of the run's counts files (host unit tests, each
 # guest boot, each failed guest step); a failed stage without counts still
 # adds one failure.
-read -r tp tf ts < <(find "$run" -name counts -type f ! -path "$run/realsys/*/*" \
-	-exec cat {} + |
+read -r tp tf ts < <(find "$run" -name counts -type f -exec cat {} + |
 	awk '{ p += $1; f += $2; s += $3 } END { print p+0, f+0, s+0 }')
 [ $failed = 0 ] || [ "$tf" -gt 0 ] || tf=1
 echo "$tp passed, $tf failed, $ts skipped"

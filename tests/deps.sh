@@ -2,7 +2,7 @@
 # Install what the build and the tests need, from Debian's archive only.
 set -euo pipefail
 pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
-      xz-utils qemu-system-x86 swtpm swtpm-tools busybox-static keyutils
+      xz-utils qemu-system-x86 qemu-utils swtpm swtpm-tools busybox-static keyutils
       tpm2-tools linux-source-6.1 sparse clang libclang-rt-14-dev
       dmsetup zstd python3 rsync shellcheck
       dkms dh-dkms debhelper lintian ccache lz4 mmdebstrap fdisk e2fsprogs

@@ -24,8 +24,8 @@
 #
 # Options (run-all.sh sets them from a row of its tables):
 #   --name NAME       in the summary (default: basename of OUTDIR)
-#   --disk FILE       a raw image attached as a virtio disk (/dev/vda in the
-#                     guest, $TKH_DISK there)
+#   --disk FILE       a raw image (or a qcow2 one: FILE.qcow2) attached as a
+#                     virtio disk (/dev/vda in the guest, $TKH_DISK there)
 #   --smp N           vCPUs (default 1)
 #   --mem MIB         guest memory (default 1024)
 #   --timeout S       the boot's limit (default TKH_BOOT_TIMEOUT, else 1200: a
@@ -192,7 +192,9 @@ case " $extras " in *" tk.cpu="*) cpu=${extras##*tk.cpu=} cpu=${cpu%% *} ;; esac
 drive=()
 if [ -n "$disk" ]; then
 	[ -f "$disk" ] || die "--disk $disk: no such file"
-	drive=(-drive "file=$disk,if=virtio,format=raw")
+	fmt=raw
+	case $disk in *.qcow2) fmt=qcow2 ;; esac
+	drive=(-drive "file=$disk,if=virtio,format=$fmt")
 	cmdline="$cmdline tk.disk=1"
 fi
 echo "$cmdline" >"$out/cmdline"

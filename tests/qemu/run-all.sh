@@ -52,16 +52,22 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 #   modules  here: built by this harness (t_build_ours; none where the
 #            kernel has the key types built in) | dkms: the ones DKMS built
 #            and installed from the package (tests/pkg/dkms-test.sh)
+#            | image: the ones in the kernel's disk image (kind image of
+#            tests/qemu/kernels: the package installed there, DKMS)
 #   tpm      1.2 | 2.0 | none (no swtpm, no TPM device)
 #   prov     srk: the SRK (1.2: auth 20 zero bytes; 2.0: persistent at 0x81000001)
 #            | nosrk (2.0 without a persistent SRK) | - (no TPM)
+#            | enrolled: a copy of the TPM the kernel's preparation enrolled
+#            the image's volumes with | other: another machine's TPM (new
+#            seeds; an RSA and an ECC SRK at the enrolled one's handles)
 #   log      swtpm's log level (20: every command, for the benchmarks' counts) | -
 #   smp      vCPUs
 #   phases   boots of the machine, in order (comma-separated)
 #   suites   comma-separated; a suite without scripts is left out
 #   knobs    the rest of the line (- for none): kernel command-line words
 #            (tk.*: the guest's, see tests/guest/init; tk.cpu=, tk.relay=:
-#            boot.sh's), and the host's boot_timeout=S and mem=MIB
+#            boot.sh's), and the host's boot_timeout=S, mem=MIB and
+#            serial=X (the SMBIOS serial number: PCR 1)
 # The order is the tables' order in docs/testing.md and in the results.
 tables() {
 	cat <<EOF
@@ -114,6 +120,10 @@ stress-smp-tpm2  stress    here  2.0   srk    -   2  1      stress-smp  tk.timeo
 @table relay - make relay-test: the bus recorded, tampered and fuzzed (tests/relay)
 relay-tpm2       test      here  2.0   srk    -   1  1      relay  tk.relay=record tk.timeout=900
 relay-tpm12      test      here  1.2   srk    -   1  1      relay  tk.relay=record tk.timeout=900
+@table realsys - make realsys: a real installed Debian 12 with our .deb, its volumes enrolled by docs/install.md (tests/realsys/prepare.sh), boots with systemd; root
+realsys-good     realsys   image 2.0   enrolled -  1  1      realsys  serial=A tk.realsys.closed=-
+realsys-pcr      realsys   image 2.0   enrolled -  1  1      realsys  serial=B tk.realsys.closed=pcr:pcr
+realsys-tpm      realsys   image 2.0   other    -  1  1      realsys  serial=A tk.realsys.closed=rsa:tpm,ecc:tpm,pcr:tpm
 @table relay-fuzz - make relay-fuzz: fuzz only, long, five seeds a TPM
 EOF
 	local t seed
@@ -226,7 +236,13 @@ for t in ${want//,/ }; do
 		B_KEY[$n]=
 		for k in "${ks[@]}"; do
 			t_kernel "$k" >/dev/null || die "row $n: unknown kernel $k"
-			B_KEY[$n]+=${B_KEY[$n]:+,}$k$([ "${R_SRC[$r]}" = here ] || echo "+${R_SRC[$r]}")
+			{ [ "$kn_kind" = image ] && [ "${R_SRC[$r]}" = image ]; } ||
+				{ [ "$kn_kind" != image ] && [ "${R_SRC[$r]}" != image ]; } ||
+				die "row $n: modules 'image' go with a kernel of kind image, and only they"
+			case ${R_SRC[$r]} in
+			here|image) B_KEY[$n]+=${B_KEY[$n]:+,}$k ;;
+			*) B_KEY[$n]+=${B_KEY[$n]:+,}$k+${R_SRC[$r]} ;;
+			esac
 		done
 	done
 done
@@ -304,22 +320,31 @@ job_dkms() { # kernel...
 
 # A job of the pool: prepare a kernel (KERNEL or KERNEL+dkms) once for all
 # of its machines.
-# A kernel that is not in the cache yet is built here (minutes): a line on
+# A kernel that is not in the cache yet is built here (minutes), and an
+# installed system (kind image) is made here (a minute or two): a line on
 # run-all's own stderr every 30 s while it prepares, with build-kernel.sh's
 # last count of objects built once there is one.
 job_prepare() { # key
-	local ticker t0=$SECONDS k=${1%+*} from=
+	local ticker t0=$SECONDS k=${1%+*} from='' why="an uncached kernel builds for minutes"
 	[ "$k" = "$1" ] || from=$run/pkg/mods-$k
+	t_kernel "$k" && [ "$kn_kind" != image ] || why="an installed system is made: make deb, apt, DKMS, enrolment"
 	( while sleep 30; do
 		last=$(grep -a '^build-kernel .* objects built' "$run/jobs/prepare-$1.log" 2>/dev/null |
 			tail -n 1) || true
 		echo "run-all: preparing kernel $1: $((SECONDS - t0)) s${last:+, ${last#build-kernel * }}" \
-			"(an uncached kernel builds for minutes; $run/jobs/prepare-$1.log)" >&"$progress_fd"
+			"($why; $run/jobs/prepare-$1.log)" >&"$progress_fd"
 	done ) &
 	ticker=$!
 	t_prepare "$k" "$run/kernel-$1" "$from" ||
 		fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
 	kill "$ticker" 2>/dev/null || true
+	# A preparation with test points of its own (kind image): its KTAP document.
+	if [ -f "$run/kernel-$1/results.ktap" ]; then
+		local st=pass
+		python3 "$TKH_QEMU/ktap.py" --name "prepare-$1" --results "$run/kernel-$1/results.ktap" \
+			--done '' --counts "$run/kernel-$1/counts" || st=fail
+		echo "prepare-$1 $st $(cat "$run/kernel-$1/counts")" >>"$t_boots"
+	fi
 }
 
 # Before each boot, a suite's host step when it has one: an executable
@@ -337,15 +362,41 @@ host_steps() { # name phase tpm tpmdir statedir kernel
 	done
 }
 
+# After each boot, a suite's host check when it has one: an executable
+# tests/guest/SUITE/host-check, run as "host-check PHASE OUTDIR" (boot.sh's
+# OUTDIR: console.log, cmdline); its KTAP document (stdout) counts as a
+# boot's does (NAME-pPHASE-SUITE in the results).
+host_checks() { # name phase outdir
+	local s hook doc st
+	for s in ${B_RUN[$1]//,/ }; do
+		hook=$TKH_TOP/tests/guest/$s/host-check
+		[ -x "$hook" ] || continue
+		doc=$3/host-check-$s
+		mkdir -p "$doc"
+		t_step "$1: $s host check $2" "$hook" "$2" "$3" >"$doc/results.ktap" || true
+		st=pass
+		python3 "$TKH_QEMU/ktap.py" --name "$1-p$2-$s" --results "$doc/results.ktap" \
+			--done '' --counts "$doc/counts" || st=fail
+		echo "$1-p$2-$s $st $(cat "$doc/counts")" >>"$t_boots"
+	done
+}
+
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
-	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver guest
-	local tpmdir=- prov=() opts=(--nested) words=() w i=0 k kvers='' leak=''
+	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver guest disk
+	local tpmdir=- prov=() opts=(--nested) words=() kw=() w i=0 k kvers="" leak="" kdir
+	kdir=$run/kernel-$(phase_key "$name" 1)
 	rm -rf "$d"
 	mkdir -p "$d/state"
-	if [ "$tpm" != none ]; then
+	if [ "${B_PROV[$name]}" = enrolled ]; then
 		tpmdir=$d/tpm
-		[ "${B_PROV[$name]}" = nosrk ] && prov=(--no-srk)
+		cp -a "$kdir/tpm" "$tpmdir" || { fail_step "$name" "no enrolled TPM in $kdir"; return 0; }
+	elif [ "$tpm" != none ]; then
+		tpmdir=$d/tpm
+		case ${B_PROV[$name]} in
+		nosrk) prov=(--no-srk) ;;
+		other) prov=(--rsa-ecc --fresh) ;;
+		esac
 		t_step "$name: provision TPM $tpm" "$TKH_QEMU/provision.sh" "$tpm" "$tpmdir" "${prov[@]}" ||
 			{ fail_step "$name" "TPM provisioning failed"; return 0; }
 	fi
@@ -357,11 +408,23 @@ job_machine() { # name
 		-) ;;
 		boot_timeout=*) [ -n "${TKH_BOOT_TIMEOUT:-}" ] || opts+=(--timeout "${w#*=}") ;;
 		mem=*) opts+=(--mem "${w#*=}") ;;
+		serial=*) opts+=(--serial "${w#*=}") ;;
 		*) words+=("$w") ;;
 		esac
 	done
-	# A scratch disk of this machine (/dev/vda), kept across its boots.
-	truncate -s 64M "$d/disk.img"
+	# The machine's disk (/dev/vda), kept across its boots: a scratch disk,
+	# or where the kernel's preparation made one (an installed system), a
+	# copy-on-write overlay of it (machines of one image run side by side).
+	if [ -f "$kdir/disk.img" ]; then
+		qemu-img create -q -f qcow2 -F raw -b "$kdir/disk.img" "$d/disk.qcow2" ||
+			{ fail_step "$name" "qemu-img: no overlay of $kdir/disk.img"; return 0; }
+		disk=$d/disk.qcow2
+	else
+		disk=$d/disk.img
+		truncate -s 64M "$disk"
+	fi
+	# What every boot of the prepared machine needs (an image's root=).
+	if [ -f "$kdir/cmdline" ]; then read -r -a kw <"$kdir/cmdline"; words=("${kw[@]}" "${words[@]}"); fi
 	for phase in ${B_PHASES[$name]//,/ }; do
 		out=$d/p$phase i=$((i + 1)) k=$(phase_key "$name" $i)
 		read -r image initrd kver _ guest <"$run/kernel-$k/machine"
@@ -370,7 +433,7 @@ job_machine() { # name
 		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}"
 		rc=0
 		t_step "$name: boot phase $phase" t_boot_tries "${opts[@]}" --name "$name-p$phase" \
-			--disk "$d/disk.img" "$image" "$initrd" "$tpmdir" "$tpm" \
+			--disk "$disk" "$image" "$initrd" "$tpmdir" "$tpm" \
 			"tk.phase=$phase tk.kernel=$guest tk.suites=$suites$leak${TKH_IMPL:+ tk.impl=$TKH_IMPL}${words[*]:+ ${words[*]}}${TKH_EXTRA:+ $TKH_EXTRA}" \
 			"$out" "$d/state" || rc=$?
 		if [ -f "$out/counts" ]; then
@@ -378,6 +441,7 @@ job_machine() { # name
 		else
 			fail_step "$name-p$phase" "no verdict (boot.sh exit $rc)"
 		fi
+		host_checks "$name" "$phase" "$out"
 		cp -a "$out/state/." "$d/state/" 2>/dev/null || true
 	done
 	log "$name ($kvers) done"
@@ -392,7 +456,7 @@ cost() { # name
 	local n=$1 s=${B_RUN[$1]} p=${B_PHASES[$1]} w=50 t
 	t=$(t_time_get "$n $s")
 	if [ -z "$t" ]; then
-		t_kernel "${B_KERNEL[$n]%%,*}" && [ "$kn_kind" = debian ] || w=150
+		t_kernel "${B_KERNEL[$n]%%,*}" && [ "$kn_kind" != build ] || w=150
 		p=${p//[!,]/} s=${s//[!,]/}	# the commas: one fewer than the items
 		t=$((w * (${#p} + 1) * (${#s} + 1)))
 	fi
@@ -587,5 +651,7 @@ awk '{ printf "  %-4s %-20s %3d passed, %d failed, %d skipped\n", toupper($2), $
 echo "Times:"
 sed 's/^/  /' "$run/times.txt"
 read -r p f s < <(awk '{ p += $3; f += $4; s += $5 } END { print p+0, f+0, s+0 }' "$run/boots.txt")
+# A passing run keeps no installed system's disk (1 GB or more); TKH_REALSYS_KEEP=1 does.
+if [ "$f" -eq 0 ] && [ "${TKH_REALSYS_KEEP:-0}" != 1 ]; then rm -f "$run"/kernel-*/disk.img "$run"/*/disk.qcow2; fi
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]

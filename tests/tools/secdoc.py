@@ -3,7 +3,8 @@
 """Check docs/security.md (make check, docs stage).
 
 Every row of its tables has six cells and a proof that either names a test
-that exists (guest/S/F.sh, host/F.c[:fn], fuzz/F.c, realsys/F.sh, tests/..., with each
+that exists (guest/S/F.sh, guest/S/host-check, host/F.c[:fn], fuzz/F.c, realsys/F.sh,
+tests/..., with each
 host function present in its file and each quoted guest description found
 in the script it follows) or says why no test can exist: "N/A" (the bug
 cannot occur in a key type: a keyring-core or other-backend bug) or
@@ -27,6 +28,7 @@ import re
 import sys
 
 REF = re.compile(r'(?<![\w/])((?:tests/)?(?:guest|host|fuzz|stress|tools|realsys)/[\w./-]+\.(?:sh|c|py)'
+                 r'|(?:tests/)?guest/[\w-]+/host-(?:check|step)'
                  r'|src/[\w./-]+\.[ch])(?::(\w+))?')
 QUOTED = re.compile(r'"([^"]+)"')
 BARE_FN = re.compile(r'`(test_\w+)`')
@@ -109,7 +111,7 @@ def check(top, verbose):
             # quoted descriptions between this reference and the next one
             nxt = REF.search(proof, m.end())
             seg = proof[m.end():nxt.start() if nxt else len(proof)]
-            if ref.endswith('.sh'):
+            if ref.endswith(('.sh', '/host-check', '/host-step')):
                 for d in QUOTED.findall(seg):
                     if not desc_found(text, d):
                         bad.append('%s: "%s" not in %s' % (where, d, ref))
