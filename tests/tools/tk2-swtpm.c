@@ -40,6 +40,7 @@
 #define BUF 4096
 
 static int fd;
+static struct tk2_public_area srk_pub;	/* CreatePrimary's outPublic, unused */
 
 static u32 xfer1(const u8 *cmd, u8 *rsp)
 {
@@ -230,7 +231,7 @@ static void rsa_salt(const struct tk2_crypto *c)
 
 	unhex(cmd, tmpl);
 	rlen = xfer(cmd, rsp);
-	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h), 0);
+	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h, &srk_pub), 0);
 	plen = get_unaligned_be16(rsp + 18);
 	CHECK_EQ(tk2_rsa_public_parse(rsp + 20, plen, &k), 0);
 	CHECK_EQ(k.n_len, 256);
@@ -313,7 +314,7 @@ static void hierarchy_hmac(const struct tk2_crypto *c)
 	rlen = xfer(cmd, rsp);
 	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_CREATE_PRIMARY, 1, s, 1,
 				  &why), 0);
-	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h), 0);
+	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h, &srk_pub), 0);
 	printf("ok 8 - CreatePrimary under an owner password in an HMAC session, the password not sent\n");
 	tk2_cmd_flush(&b, cmd, BUF, h);
 	xfer(cmd, rsp);
@@ -350,7 +351,7 @@ int main(int argc, char **argv)
 	/* the SRK, and its public area checked and named by us */
 	tk2_cmd_create_srk(&b, cmd, BUF, TK2_RH_OWNER, &pw);
 	rlen = xfer(cmd, rsp);
-	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &parent), 0);
+	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &parent, &srk_pub), 0);
 	plen = get_unaligned_be16(rsp + 18);
 	CHECK_EQ(tk2_ecc_public_parse(rsp + 20, plen, &srk), 0);
 	CHECK(tk2_ecc_is_srk(&srk));
