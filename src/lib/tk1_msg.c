@@ -61,16 +61,8 @@ int tk1_parse_oiap(const u8 *rsp, u32 size, struct tk1_session *s)
  */
 int tk1_session_handle(const u8 *rsp, u32 size, u32 *handle)
 {
-	struct tk_rsp_buf r;
-	u32 h;
-
-	if (tk_rsp_open(&r, rsp, size, 0))
-		return -EBADMSG;
-	h = tk_rsp_u32(&r);
-	if (r.bad)
-		return -EBADMSG;
-	*handle = h;
-	return 0;
+	/* a TPM that refused opened nothing: no handle either */
+	return tk_rsp_handle(rsp, size, handle) ? -EBADMSG : 0;
 }
 
 /**
@@ -123,6 +115,24 @@ int tk1_parse_osap(const u8 *rsp, u32 size, struct tk1_session *s)
 }
 
 /**
+ * tk1_params_span() - end the parameters a request HMAC covers
+ * @b: the writer, after the command's last parameter
+ * @start: where those parameters start in @b (after the handles)
+ * @params: set to them, when nothing overran
+ *
+ * Return: 0, or -E2BIG when anything overran the buffer.
+ */
+int tk1_params_span(const struct tk_cmd_buf *b, u32 start,
+		    struct tk_span *params)
+{
+	if (b->bad)
+		return -E2BIG;
+	params->p = b->data + start;
+	params->len = b->len - start;
+	return 0;
+}
+
+/**
  * tk1_seal_params() - write TPM_Seal up to its authorisation
  * @b: the writer, started here
  * @buf: the command buffer
@@ -151,11 +161,7 @@ int tk1_seal_params(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 keyhandle,
 	tk_cmd_bytes(b, pcrinfo, pcrinfo_len);
 	tk_cmd_u32(b, data_len);
 	tk_cmd_bytes(b, data, data_len);
-	if (b->bad)
-		return -E2BIG;
-	params->p = b->data + start;
-	params->len = b->len - start;
-	return 0;
+	return tk1_params_span(b, start, params);
 }
 
 /**
@@ -181,11 +187,7 @@ int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_u32(b, keyhandle);
 	start = b->len;
 	tk_cmd_bytes(b, blob, blob_len);
-	if (b->bad)
-		return -E2BIG;
-	params->p = b->data + start;
-	params->len = b->len - start;
-	return 0;
+	return tk1_params_span(b, start, params);
 }
 
 /**
@@ -212,7 +214,13 @@ int tk1_finish(struct tk_cmd_buf *b)
 	return tk_cmd_end(b);
 }
 
-static void take_auth(struct tk_rsp_buf *r, struct tk1_auth_out *a)
+/**
+ * tk1_take_auth() - read one authorisation trailer of a response
+ * @r: the reader, at the trailer
+ * @a: nonceEven, continueAuthSession and the HMAC, pointing into the
+ *	response (NULL, and @r marked bad, when they are not there)
+ */
+void tk1_take_auth(struct tk_rsp_buf *r, struct tk1_auth_out *a)
 {
 	a->nonce_even = tk_rsp_bytes(r, TK1_NONCE_SIZE);
 	a->cont = tk_rsp_u8(r);
@@ -251,7 +259,7 @@ int tk1_parse_seal(const u8 *rsp, u32 size, struct tk1_seal_out *out)
 		return rc;
 	out->params.p = rsp + r.pos;
 	out->params.len = take_stored_data(&r);
-	take_auth(&r, &out->auth);
+	tk1_take_auth(&r, &out->auth);
 	return tk_rsp_end(&r);
 }
 
@@ -278,8 +286,8 @@ int tk1_parse_unseal(const u8 *rsp, u32 size, struct tk1_unseal_out *out)
 	out->secret.p = tk_rsp_bytes(&r, n);
 	out->secret.len = n;
 	out->params.len = 4 + n;
-	take_auth(&r, &out->auth[0]);
-	take_auth(&r, &out->auth[1]);
+	tk1_take_auth(&r, &out->auth[0]);
+	tk1_take_auth(&r, &out->auth[1]);
 	return tk_rsp_end(&r);
 }
 

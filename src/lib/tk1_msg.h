@@ -122,6 +122,13 @@ int tk1_unseal_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 void tk1_append_auth(struct tk_cmd_buf *b, const struct tk1_auth_in *a);
 int tk1_finish(struct tk_cmd_buf *b);
 
+/* The end of *_params(): the span from @start to the writer's end. */
+int tk1_params_span(const struct tk_cmd_buf *b, u32 start,
+		    struct tk_span *params);
+
+/* Read one authorisation trailer of a response into @a. */
+void tk1_take_auth(struct tk_rsp_buf *r, struct tk1_auth_out *a);
+
 int tk1_parse_seal(const u8 *rsp, u32 size, struct tk1_seal_out *out);
 int tk1_parse_unseal(const u8 *rsp, u32 size, struct tk1_unseal_out *out);
 

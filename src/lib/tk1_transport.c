@@ -123,18 +123,7 @@ int tk1_get_pubkey_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_start(b, buf, size, TK1_TAG_RQU_AUTH1_COMMAND,
 		     TK1_ORD_GET_PUBKEY);
 	tk_cmd_u32(b, keyhandle);
-	if (b->bad)
-		return -E2BIG;
-	params->p = b->data + b->len;
-	params->len = 0;
-	return 0;
-}
-
-static void take_auth(struct tk_rsp_buf *r, struct tk1_auth_out *a)
-{
-	a->nonce_even = tk_rsp_bytes(r, TK1_NONCE_SIZE);
-	a->cont = tk_rsp_u8(r);
-	a->hmac = tk_rsp_bytes(r, TK1_DIGEST_SIZE);
+	return tk1_params_span(b, b->len, params);
 }
 
 /**
@@ -178,7 +167,7 @@ int tk1_parse_pubkey(const u8 *rsp, u32 size, struct tk1_pubkey *out)
 	out->modulus.p = tk_rsp_bytes(&r, klen);
 	out->modulus.len = klen;
 	out->params.len = rsp + r.pos - out->params.p;
-	take_auth(&r, &out->auth);
+	tk1_take_auth(&r, &out->auth);
 	if (tk_rsp_end(&r) || klen < TK1_RSA_MIN_BYTES ||
 	    klen > TK1_RSA_MAX_BYTES || !(out->modulus.p[0] & 0x80) ||
 	    out->exponent < 3 || !(out->exponent & 1))
@@ -216,11 +205,7 @@ int tk1_establish_params(struct tk_cmd_buf *b, u8 *buf, u32 size,
 	tk_cmd_u16(b, TK1_ES_NONE);
 	tk_cmd_u32(b, secret_len);
 	tk_cmd_bytes(b, secret, secret_len);
-	if (b->bad)
-		return -E2BIG;
-	params->p = b->data + start;
-	params->len = b->len - start;
-	return 0;
+	return tk1_params_span(b, start, params);
 }
 
 /**
@@ -248,7 +233,7 @@ int tk1_parse_establish(const u8 *rsp, u32 size,
 	tk_rsp_bytes(&r, 2 + 8 + 2 + TK1_NONCE_SIZE);
 	out->nonce_even = tk_rsp_bytes(&r, TK1_NONCE_SIZE);
 	out->params.len = rsp + r.pos - out->params.p;
-	take_auth(&r, &out->auth);
+	tk1_take_auth(&r, &out->auth);
 	return tk_rsp_end(&r);
 }
 
@@ -282,6 +267,18 @@ static int transport_xor(const struct tk1_crypto *c, const u8 *auth,
 	};
 
 	return len ? tk1_mgf1_xor(c, seed, 4, buf, len) : 0;
+}
+
+/* SHA-1(@a || @b) into @out. */
+static int sha1_two(const struct tk1_crypto *c, const u8 *a, u32 a_len,
+		    const u8 *b, u32 b_len, u8 *out)
+{
+	struct tk_span s[2] = {
+		{ a, a_len },
+		{ b, b_len },
+	};
+
+	return c->sha1(c->ctx, s, 2, out);
 }
 
 static int auth_hmac(const struct tk1_crypto *c, const u8 *key,
@@ -321,7 +318,6 @@ int tk1_transport_wrap(const struct tk1_crypto *c,
 {
 	u8 h1[TK1_DIGEST_SIZE], digest[TK1_DIGEST_SIZE], hmac[TK1_DIGEST_SIZE];
 	u8 words[8], cont = !t->last;
-	struct tk_span s[3];
 	struct tk_cmd_buf b;
 	u32 len, start, end;
 	int auth_len, ret;
@@ -339,20 +335,12 @@ int tk1_transport_wrap(const struct tk1_crypto *c,
 		return -E2BIG;
 
 	/* H1 = SHA-1(ORDw || DATAw); inParamDigest = SHA-1(ORDet || size || H1) */
-	s[0].p = buf + 6;
-	s[0].len = 4;
-	s[1].p = buf + start;
-	s[1].len = end - start;
-	ret = c->sha1(c->ctx, s, 2, h1);
+	ret = sha1_two(c, buf + 6, 4, buf + start, end - start, h1);
 	if (ret)
 		goto out;
 	put_unaligned_be32(TK1_ORD_EXECUTE_TRANSPORT, words);
 	put_unaligned_be32(len, words + 4);
-	s[0].p = words;
-	s[0].len = 8;
-	s[1].p = h1;
-	s[1].len = TK1_DIGEST_SIZE;
-	ret = c->sha1(c->ctx, s, 2, digest);
+	ret = sha1_two(c, words, 8, h1, TK1_DIGEST_SIZE, digest);
 	if (!ret)
 		ret = auth_hmac(c, t->auth, digest, t->nonce_even, nonce_odd,
 				&cont, hmac);
@@ -432,11 +420,7 @@ int tk1_transport_unwrap(const struct tk1_crypto *c, struct tk1_transport *t,
 	/* H2 = SHA-1(RCw || ORDw || S2) */
 	memcpy(words, w + 6, 4);
 	put_unaligned_be32(ordinal, words + 4);
-	s[0].p = words;
-	s[0].len = 8;
-	s[1].p = s2;
-	s[1].len = len2;
-	ret = c->sha1(c->ctx, s, 2, h2);
+	ret = sha1_two(c, words, 8, s2, len2, h2);
 	if (ret)
 		goto out;
 	/* SHA-1(RCet || ORDet || currentTicks || locality || size || H2) */

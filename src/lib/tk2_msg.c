@@ -56,6 +56,38 @@ static u32 take_param_size(struct tk_rsp_buf *r)
 	return r->pos + n;
 }
 
+/*
+ * A response in sessions, up to its parameters: @handle, when not NULL,
+ * gets the one response handle before them (also when the rest turns out
+ * malformed); @end, where parameterSize says they end, as an offset.
+ */
+static int open_sessions(struct tk_rsp_buf *r, const u8 *rsp, u32 size,
+			 u32 *handle, u32 *end)
+{
+	int rc;
+
+	rc = tk_rsp_open(r, rsp, size, TK2_TAG_SESSIONS);
+	if (rc)
+		return rc;
+	if (handle)
+		*handle = tk_rsp_u32(r);
+	*end = take_param_size(r);
+	return 0;
+}
+
+/*
+ * What Create and CreatePrimary return after outPublic: creationData,
+ * creationHash and creationTicket.
+ */
+static void take_creation(struct tk_rsp_buf *r)
+{
+	tk2_take_tpm2b(r, 0xffff, NULL);	/* creationData */
+	tk2_take_tpm2b(r, TK2_DIGEST_MAX, NULL);	/* creationHash */
+	tk_rsp_u16(r);				/* creationTicket: tag */
+	tk_rsp_u32(r);				/* hierarchy */
+	tk2_take_tpm2b(r, TK2_DIGEST_MAX, NULL);	/* digest */
+}
+
 /* The parameters must end at @end, then one response session follows. */
 static int end_with_session(struct tk_rsp_buf *r, u32 end)
 {
@@ -178,17 +210,12 @@ int tk2_rsp_create(const u8 *rsp, u32 size, struct tk_span *priv,
 	u32 end;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	rc = open_sessions(&r, rsp, size, NULL, &end);
 	if (rc)
 		return rc;
-	end = take_param_size(&r);
 	*priv = take_marshalled(&r, 0xffff);
 	*pub = take_marshalled(&r, 0xffff);
-	tk2_take_tpm2b(&r, 0xffff, NULL);	/* creationData */
-	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* creationHash */
-	tk_rsp_u16(&r);				/* creationTicket: tag */
-	tk_rsp_u32(&r);				/* hierarchy */
-	tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* digest */
+	take_creation(&r);
 	return end_with_session(&r, end);
 }
 
@@ -251,18 +278,12 @@ static int rsp_handle(const u8 *rsp, u32 size, u32 *handle,
 	u32 end;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	rc = open_sessions(&r, rsp, size, handle, &end);
 	if (rc)
 		return rc;
-	*handle = tk_rsp_u32(&r);
-	end = take_param_size(&r);
 	if (pub) {
 		take_public_area(&r, pub);		/* outPublic */
-		tk2_take_tpm2b(&r, 0xffff, NULL);	/* creationData */
-		tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);	/* creationHash */
-		tk_rsp_u16(&r);				/* creationTicket */
-		tk_rsp_u32(&r);
-		tk2_take_tpm2b(&r, TK2_DIGEST_MAX, NULL);
+		take_creation(&r);
 	}
 	tk2_take_tpm2b(&r, SENSITIVE_NAME_MAX, NULL);	/* name */
 	return end_with_session(&r, end);
@@ -317,10 +338,9 @@ int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 	u32 end;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
+	rc = open_sessions(&r, rsp, size, NULL, &end);
 	if (rc)
 		return rc;
-	end = take_param_size(&r);
 	tk2_take_tpm2b(&r, 0xffff, &s);
 	rc = end_with_session(&r, end);
 	if (rc)
@@ -329,17 +349,27 @@ int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data)
 	return 0;
 }
 
-/*
- * The parameters of a response in sessions without response handles
- * (Unseal, GetRandom, PCR_Read), as a reader of their own: the caller
- * checked the whole response with tk2_rsp_sessions() and walks @p to its
- * end. The TPM's return code (> 0) or -EBADMSG when there are none.
+/**
+ * tk2_rsp_params() - a reader of the parameters of a response without
+ * response handles (Unseal, GetRandom, PCR_Read, NV_ReadPublic)
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @sessions: the response is in sessions, whose area tk2_rsp_sessions()
+ *	checked: @p holds its parameters (parameterSize bytes) and nothing
+ *	else; otherwise it has no sessions and @p holds all after its header
+ * @p: the reader, which the caller walks to its end, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * header is malformed, has the other tag, or parameterSize overruns it.
  */
-static int open_params(const u8 *rsp, u32 size, struct tk_rsp_buf *p)
+int tk2_rsp_params(const u8 *rsp, u32 size, bool sessions,
+		   struct tk_rsp_buf *p)
 {
 	struct tk_rsp_buf r;
 	int rc;
 
+	if (!sessions)
+		return tk_rsp_open(p, rsp, size, TK2_TAG_NO_SESSIONS);
 	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_SESSIONS);
 	if (rc)
 		return rc;
@@ -350,13 +380,14 @@ static int open_params(const u8 *rsp, u32 size, struct tk_rsp_buf *p)
 }
 
 /* Parameters that are one TPM2B exactly (Unseal, GetRandom): its contents. */
-static int one_tpm2b_param(const u8 *rsp, u32 size, struct tk_span *out)
+static int one_tpm2b(const u8 *rsp, u32 size, bool sessions,
+		     struct tk_span *out)
 {
 	struct tk_rsp_buf p;
 	struct tk_span s;
 	int rc;
 
-	rc = open_params(rsp, size, &p);
+	rc = tk2_rsp_params(rsp, size, sessions, &p);
 	if (rc)
 		return rc;
 	tk2_take_tpm2b(&p, 0xffff, &s);
@@ -377,7 +408,7 @@ static int one_tpm2b_param(const u8 *rsp, u32 size, struct tk_span *out)
  */
 int tk2_rsp_unseal_params(const u8 *rsp, u32 size, struct tk_span *data)
 {
-	return one_tpm2b_param(rsp, size, data);
+	return one_tpm2b(rsp, size, true, data);
 }
 
 /**
@@ -409,18 +440,7 @@ int tk2_cmd_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 count)
  */
 int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes)
 {
-	struct tk_rsp_buf r;
-	struct tk_span s;
-	int rc;
-
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
-	if (rc)
-		return rc;
-	tk2_take_tpm2b(&r, 0xffff, &s);
-	if (tk_rsp_end(&r))
-		return -EBADMSG;
-	*bytes = s;
-	return 0;
+	return one_tpm2b(rsp, size, false, bytes);
 }
 
 /**
@@ -435,7 +455,26 @@ int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes)
  */
 int tk2_rsp_get_random_params(const u8 *rsp, u32 size, struct tk_span *bytes)
 {
-	return one_tpm2b_param(rsp, size, bytes);
+	return one_tpm2b(rsp, size, true, bytes);
+}
+
+/**
+ * tk2_cmd_one_handle() - write a command without sessions whose only
+ * parameter is a handle (FlushContext, ReadPublic, NV_ReadPublic)
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @cc: the command code
+ * @handle: the handle
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_one_handle(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
+		       u32 handle)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, cc);
+	tk_cmd_u32(b, handle);
+	return tk_cmd_end(b);
 }
 
 /**
@@ -449,9 +488,7 @@ int tk2_rsp_get_random_params(const u8 *rsp, u32 size, struct tk_span *bytes)
  */
 int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
 {
-	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_FLUSH);
-	tk_cmd_u32(b, handle);
-	return tk_cmd_end(b);
+	return tk2_cmd_one_handle(b, buf, size, TK2_CC_FLUSH, handle);
 }
 
 /**
@@ -526,18 +563,7 @@ int tk2_rsp_create_primary(const u8 *rsp, u32 size, u32 *handle,
  */
 int tk2_rsp_handle(const u8 *rsp, u32 size, u32 *handle)
 {
-	struct tk_rsp_buf r;
-	u32 h;
-	int rc;
-
-	rc = tk_rsp_open(&r, rsp, size, 0);
-	if (rc)
-		return rc;
-	h = tk_rsp_u32(&r);
-	if (r.bad)
-		return -EBADMSG;
-	*handle = h;
-	return 0;
+	return tk_rsp_handle(rsp, size, handle);
 }
 
 /**
@@ -552,9 +578,7 @@ int tk2_rsp_handle(const u8 *rsp, u32 size, u32 *handle)
 int tk2_cmd_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size,
 			u32 handle)
 {
-	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_READ_PUBLIC);
-	tk_cmd_u32(b, handle);
-	return tk_cmd_end(b);
+	return tk2_cmd_one_handle(b, buf, size, TK2_CC_READ_PUBLIC, handle);
 }
 
 /**
@@ -739,25 +763,30 @@ static u32 take_pcr_selection(struct tk_rsp_buf *r, const struct tk2_pcrs *sel)
 	return mask;
 }
 
-/* PCR_Read's parameters, from @r's position. */
-static int take_pcr_read(struct tk_rsp_buf *r, const struct tk2_pcrs *sel,
-			 struct tk2_pcr_values *out)
+/* PCR_Read's parameters, in sessions or not (tk2_rsp_params()). */
+static int pcr_read(const u8 *rsp, u32 size, bool sessions,
+		    const struct tk2_pcrs *sel, struct tk2_pcr_values *out)
 {
 	u32 dsize = tk2_alg_digest_size(sel->alg);
+	struct tk_rsp_buf p;
 	unsigned int i;
+	int rc;
 
-	out->update_counter = tk_rsp_u32(r);
-	out->got = take_pcr_selection(r, sel);
-	out->count = tk_rsp_u32(r);
-	if (r->bad || out->count != popcount32(out->got) ||
+	rc = tk2_rsp_params(rsp, size, sessions, &p);
+	if (rc)
+		return rc;
+	out->update_counter = tk_rsp_u32(&p);
+	out->got = take_pcr_selection(&p, sel);
+	out->count = tk_rsp_u32(&p);
+	if (p.bad || out->count != popcount32(out->got) ||
 	    out->count > TK2_PCR_READ_MAX)
 		return -EBADMSG;
 	for (i = 0; i < out->count; i++) {
-		if (tk_rsp_u16(r) != dsize)
+		if (tk_rsp_u16(&p) != dsize)
 			return -EBADMSG;
-		out->digest[i] = tk_rsp_bytes(r, dsize);
+		out->digest[i] = tk_rsp_bytes(&p, dsize);
 	}
-	return r->bad ? -EBADMSG : 0;
+	return tk_rsp_end(&p);
 }
 
 /**
@@ -773,16 +802,7 @@ static int take_pcr_read(struct tk_rsp_buf *r, const struct tk2_pcrs *sel,
 int tk2_rsp_pcr_read(const u8 *rsp, u32 size, const struct tk2_pcrs *sel,
 		     struct tk2_pcr_values *out)
 {
-	struct tk_rsp_buf r;
-	int rc;
-
-	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
-	if (rc)
-		return rc;
-	rc = take_pcr_read(&r, sel, out);
-	if (rc)
-		return rc;
-	return tk_rsp_end(&r);
+	return pcr_read(rsp, size, false, sel, out);
 }
 
 /**
@@ -799,14 +819,5 @@ int tk2_rsp_pcr_read_params(const u8 *rsp, u32 size,
 			    const struct tk2_pcrs *sel,
 			    struct tk2_pcr_values *out)
 {
-	struct tk_rsp_buf p;
-	int rc;
-
-	rc = open_params(rsp, size, &p);
-	if (rc)
-		return rc;
-	rc = take_pcr_read(&p, sel, out);
-	if (rc)
-		return rc;
-	return tk_rsp_end(&p);
+	return pcr_read(rsp, size, true, sel, out);
 }

@@ -234,11 +234,21 @@ int tk2_cmd_unseal(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 item,
 int tk2_rsp_unseal(const u8 *rsp, u32 size, struct tk_span *data);
 int tk2_rsp_unseal_params(const u8 *rsp, u32 size, struct tk_span *data);
 
+/*
+ * The parameters of a response without response handles, in sessions
+ * (checked by tk2_rsp_sessions()) or not, as a reader of their own.
+ */
+int tk2_rsp_params(const u8 *rsp, u32 size, bool sessions,
+		   struct tk_rsp_buf *p);
+
 int tk2_cmd_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 count);
 int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes);
 int tk2_rsp_get_random_params(const u8 *rsp, u32 size,
 			      struct tk_span *bytes);
 
+/* A command without sessions whose one parameter is a handle. */
+int tk2_cmd_one_handle(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
+		       u32 handle);
 int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle);
 
 /*

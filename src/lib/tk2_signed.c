@@ -480,9 +480,7 @@ int tk2_rsp_policy_nv(const u8 *rsp, u32 size)
  */
 int tk2_cmd_nv_read_public(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 index)
 {
-	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_NV_READ_PUBLIC);
-	tk_cmd_u32(b, index);
-	return tk_cmd_end(b);
+	return tk2_cmd_one_handle(b, buf, size, TK2_CC_NV_READ_PUBLIC, index);
 }
 
 /* nvPublic and nvName, which must fill @r. */
@@ -524,19 +522,12 @@ static int take_nv_public(struct tk_rsp_buf *r, struct tk2_nv_public *out)
 int tk2_rsp_nv_read_public(const u8 *rsp, u32 size, bool sessions,
 			   struct tk2_nv_public *out)
 {
-	struct tk_rsp_buf r, p = { };
+	struct tk_rsp_buf p;
 	int rc;
 
-	rc = tk_rsp_open(&r, rsp, size, sessions ? TK2_TAG_SESSIONS :
-						   TK2_TAG_NO_SESSIONS);
+	rc = tk2_rsp_params(rsp, size, sessions, &p);
 	if (rc)
 		return rc;
-	if (!sessions)
-		return take_nv_public(&r, out);
-	p.len = tk_rsp_u32(&r);
-	p.data = tk_rsp_bytes(&r, p.len);
-	if (r.bad)
-		return -EBADMSG;
 	return take_nv_public(&p, out);
 }
 

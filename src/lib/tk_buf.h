@@ -175,4 +175,33 @@ static inline int tk_rsp_end(const struct tk_rsp_buf *r)
 	return !r->bad && r->pos == r->len ? 0 : -EBADMSG;
 }
 
+/**
+ * tk_rsp_handle() - the handle a response starts with, after its header
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: set to the handle, on success
+ *
+ * Any tag; the rest of the response is not looked at: for a response the
+ * TPM answered with success whose rest is not to be trusted, so that the
+ * session or object it opened can still be flushed.
+ *
+ * Return: 0, the TPM's return code (> 0), or -EBADMSG when the header is
+ * malformed or the response does not reach a handle.
+ */
+static inline int tk_rsp_handle(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	u32 h;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, 0);
+	if (rc)
+		return rc;
+	h = tk_rsp_u32(&r);
+	if (r.bad)
+		return -EBADMSG;
+	*handle = h;
+	return 0;
+}
+
 #endif /* TK_BUF_H */
