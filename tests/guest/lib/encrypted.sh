@@ -16,6 +16,22 @@ T_ENC_UBYTES2=fedcba9876543210fedcba9876543210
 T_ENC_SIG_U=0011223344556677	# ecryptfs key descriptions (16 hex digits)
 T_ENC_SIG_T=8899aabbccddeeff
 
+# t_enc_begin: the start of an encrypted key script (ours, or the in-tree
+# module with TKH_ENC_IMPL=ref): the whole script is skipped (it exits)
+# without encrypted keys that take trusted masters, after phase 1, without
+# a TPM 1.2 or, for ref, without the in-tree module; loads the modules (or
+# reports one failure and exits).
+t_enc_begin() {
+	t_require masters	# the test kernel (with ref) or an EVM kernel
+	t_require phase 1	# nothing after the reboot that phase 1 did not check
+	t_require tpm 1.2
+	t_mods ref test
+	[ "${TKH_ENC_IMPL:-ours}" = ref ] || return 0
+	[ -n "$TKH_REF" ] ||
+		t_skip_all "no in-tree encrypted-keys.ko on this kernel (its key types are built in)"
+	t_mods_load ref ref || { t_skip_rest "in-tree module did not load"; exit 0; }
+}
+
 # t_enc_loaded_impl: which encrypted-keys.ko is loaded (ours|ref|none); ours
 # is the out-of-tree one ("(O)" taint in /proc/modules).
 t_enc_loaded_impl() {
