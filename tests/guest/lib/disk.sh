@@ -2,7 +2,8 @@
 # shellcheck shell=sh
 #
 # Helpers of the disk suite (a trusted key's secret reaching dm-crypt through
-# logon=, and boot-time unlock); sourced after lib.sh, never run.
+# logon=, and boot-time unlock), and the dm-crypt mappings of
+# encrypted/70-dmcrypt.sh; sourced after lib.sh, never run.
 # Disk layout (/dev/vda, kept across the boots of a run): the encrypted suite
 # uses MiB 0-7 and 16-, selftest only reads. This suite: MiB 8-11 for
 # 10-logon (scratch) and 20-persist, MiB 12-15 for 30-unlock.

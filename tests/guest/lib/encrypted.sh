@@ -150,27 +150,3 @@ t_enc_expect_quota() {
 t_enc_disk() {
 	[ -b /dev/vda ] && echo /dev/vda
 }
-
-# t_enc_dm_create NAME KEYSPEC START: a 4 MiB aes-cbc-plain64 mapping of the
-# disk from sector START keyed by KEYSPEC (:32:encrypted:desc ...); prints
-# the device node.
-t_enc_dm_create() {
-	dmsetup create "$1" --noudevsync --table \
-		"0 8192 crypt aes-cbc-plain64 $2 0 $(t_enc_disk) $3" >&2 || return 1
-	dmsetup mknodes "$1" >/dev/null 2>&1
-	[ -b "/dev/mapper/$1" ] || { echo "no /dev/mapper/$1" >&2; return 1; }
-	echo "/dev/mapper/$1"
-}
-
-# t_enc_dm_remove NAME...: remove mappings, quietly.
-t_enc_dm_remove() {
-	for _n in "$@"; do
-		dmsetup remove --noudevsync "$_n" >/dev/null 2>&1
-	done
-	return 0
-}
-
-# t_enc_sum DEV [MIB]: sha256 of the first MIB (default 1) MiB of DEV.
-t_enc_sum() {
-	dd if="$1" bs=1048576 count="${2:-1}" 2>/dev/null | sha256sum | cut -d' ' -f1
-}
