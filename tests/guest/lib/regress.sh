@@ -53,7 +53,7 @@ t_regress_flags() {
 t_regress_helper_install() {
 	rm -f "$T_REGRESS_IDFILE" "$T_REGRESS_RELEASE"
 	mkdir -p /sbin
-	[ ! -e "$T_REGRESS_HELPER" ] || [ -f "$RG_HELPER.rg" ] || mv "$T_REGRESS_HELPER" "$RG_HELPER.rg"
+	[ ! -e "$T_REGRESS_HELPER" ] || [ -f "$T_REGRESS_HELPER.rg" ] || mv "$T_REGRESS_HELPER" "$T_REGRESS_HELPER.rg"
 	_w="sleep $1"
 	[ "$1" != hold ] ||
 		_w="i=0; while [ ! -e $T_REGRESS_RELEASE ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i + 1)); done"
@@ -72,7 +72,7 @@ t_regress_release() {
 t_regress_helper_remove() {
 	[ ! -e "$T_REGRESS_IDFILE" ] || t_regress_release
 	rm -f "$T_REGRESS_HELPER" "$T_REGRESS_IDFILE"
-	[ ! -f "$RG_HELPER.rg" ] || mv "$RG_HELPER.rg" "$T_REGRESS_HELPER"
+	[ ! -f "$T_REGRESS_HELPER.rg" ] || mv "$T_REGRESS_HELPER.rg" "$T_REGRESS_HELPER"
 	return 0
 }
 
