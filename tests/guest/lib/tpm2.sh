@@ -12,6 +12,8 @@ T_TPM2_BA=0123456789abcdef0123456789abcdef01234567
 # TPM2_PolicyAuthValue / PolicyPassword on SHA-256: H(0^32 || 0000016b)
 T_TPM2_POLICY_PW=8fcd2169ab92694e0c633f1ab772842b8241bbc20288981fc7ac1eddc1fddb0e
 T_TPM2_NONCE=0123456789abcdef0123456789abcdef
+# The module parameter that pins the parents' Names (srk_name=).
+T_TPM2_SRK_NAME=/sys/module/trusted/parameters/srk_name
 
 # t_tpm2_send HEX: send the TPM 2.0 command HEX, print the response in hex.
 t_tpm2_send() {
@@ -219,6 +221,17 @@ t_tpm2_begin() {
 		t_bail "modules" "trusted.ko ($(t_impl)) did not load"
 }
 
+# t_tpm2_sessions_begin [WHY]: t_tpm2_begin for a script on sessions, ours
+# only: the whole script is skipped (it exits) under tk.impl=ref (the
+# in-tree module has no sessions), or when WHY is set.
+t_tpm2_sessions_begin() {
+	if [ "$(t_impl)" = ref ]; then
+		t_tpm2_begin "the in-tree module has no sessions"
+	else
+		t_tpm2_begin "${1:-}"
+	fi
+}
+
 # t_tpm2_default_parent: what a blob made without keyhandle= must name.
 t_tpm2_default_parent() {
 	if t_tpm2_srk_present; then echo $T_TPM2_SRK; else echo $T_TPM2_OWNER; fi
@@ -293,6 +306,34 @@ t_tpm2_primary() {
 t_tpm2_evict() {
 	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000120 "40000001${1}00000009400000090000000000${2:-$T_TPM2_SRK}")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
+}
+
+# t_tpm2_persist HANDLE CMD [ARG...]: the transient object CMD makes (it
+# prints its handle) made persistent at 0xHANDLE, the transient one flushed.
+t_tpm2_persist() {
+	_ph=$1
+	shift
+	_h=$("$@") || return 1
+	t_tpm2_evict "$_h" "$_ph"
+	_rc=$?
+	t_tpm2_flush "$_h"
+	return $_rc
+}
+
+# t_tpm2_pin NAMES: srk_name=NAMES (comma-separated Names, empty: no pin);
+# echo's newline reaches the module where a write of nothing would not.
+t_tpm2_pin() {
+	echo "$1" >$T_TPM2_SRK_NAME
+}
+
+# t_tpm2_unpinned: srk_name= writable, and emptied; else the rest of the
+# script is skipped (1).
+t_tpm2_unpinned() {
+	if [ ! -w $T_TPM2_SRK_NAME ]; then
+		t_skip_rest "no writable $T_TPM2_SRK_NAME"
+		return 1
+	fi
+	t_tpm2_pin ""
 }
 
 # t_tpm2_name HANDLE: the Name TPM2_ReadPublic reports for HANDLE (hex).
