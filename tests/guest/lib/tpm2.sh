@@ -14,6 +14,8 @@ T_TPM2_POLICY_PW=8fcd2169ab92694e0c633f1ab772842b8241bbc20288981fc7ac1eddc1fddb0
 T_TPM2_NONCE=0123456789abcdef0123456789abcdef
 # The module parameter that pins the parents' Names (srk_name=).
 T_TPM2_SRK_NAME=/sys/module/trusted/parameters/srk_name
+# The PCR the signed policies of the signed-policy scripts name.
+T_TPM2_SIGNED_PCR=16
 
 # t_tpm2_send HEX: send the TPM 2.0 command HEX, print the response in hex.
 t_tpm2_send() {
@@ -230,6 +232,36 @@ t_tpm2_sessions_begin() {
 	else
 		t_tpm2_begin "${1:-}"
 	fi
+}
+
+# t_tpm2_signed_begin DIR [WHY]: the start of a signed-policy script
+# (policykey=): phase 1, t_tpm2_begin WHY, the work directory DIR made,
+# trusted-policy in the initramfs and PCR $T_TPM2_SIGNED_PCR readable; else
+# the whole script is skipped (it exits).
+t_tpm2_signed_begin() {
+	t_require phase 1
+	t_tpm2_begin "${2:-}" || exit 0
+	mkdir -p "$1"
+	t_tpm2_signed_ready $T_TPM2_SIGNED_PCR || exit 0
+}
+
+# t_tpm2_signer PEM DIR: the TPM2B_PUBLIC (hex) of the signer PEM, for
+# policykey= (trusted-policy signer-public; DIR/s.pub).
+t_tpm2_signer() {
+	trusted-policy signer-public --signer "$1" -o "$2/s.pub" && xxd -p "$2/s.pub" | tr -d '\n'
+}
+
+# t_tpm2_policy_add PEM DIR NAME IN-HEX [OPTION...]: the blob IN-HEX with a
+# policy NAME signed by PEM for PCR $T_TPM2_SIGNED_PCR as it is now
+# (trusted-policy add with OPTIONs, e.g. --policy-ref; files in DIR).
+t_tpm2_policy_add() {
+	_pk=$1 _pd=$2 _pn=$3
+	echo "$T_TPM2_SIGNED_PCR: $(t_tpm2_pcr $T_TPM2_SIGNED_PCR)" >"$_pd/pcr.txt"
+	echo "$4" >"$_pd/in.hex"
+	shift 4
+	trusted-policy add --signer "$_pk" --pcrs sha256:$T_TPM2_SIGNED_PCR \
+		--pcr-values "$_pd/pcr.txt" --name "$_pn" "$@" "$_pd/in.hex" "$_pd/out.hex" &&
+		cat "$_pd/out.hex"
 }
 
 # t_tpm2_default_parent: what a blob made without keyhandle= must name.
