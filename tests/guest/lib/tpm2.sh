@@ -326,8 +326,15 @@ t_tpm2_refused_once() {
 # password) with the TCG ECC P-256 storage template but objectAttributes
 # ATTRS (8 hex digits); prints the transient handle. Flush it with t_tpm2_flush.
 t_tpm2_primary() {
+	t_tpm2_primary_of "0023000b${1}000000060080004300100003001000000000"
+}
+
+# t_tpm2_primary_of TEMPLATE: TPM2_CreatePrimary in the owner hierarchy
+# (empty password) of the TPMT_PUBLIC TEMPLATE (hex); prints the transient
+# handle. Flush it with t_tpm2_flush.
+t_tpm2_primary_of() {
 	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000131 \
-		"4000000100000009400000090000000000000400000000001a0023000b${1}000000060080004300100003001000000000000000000000")")
+		"4000000100000009400000090000000000000400000000$(printf %04x $((${#1} / 2)))${1}000000000000")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
 	echo "$_r" | cut -c21-28
 }

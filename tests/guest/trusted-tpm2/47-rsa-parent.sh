@@ -19,20 +19,13 @@ H=81000011
 # The TCG RSA 2048 storage template (TPMT_PUBLIC), objectAttributes 00030472.
 RSA_TMPL=0001000b00030472000000060080004300100800000000000000
 
-# rsa_primary: TPM2_CreatePrimary of the RSA template (owner, empty auth).
-rsa_primary() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000131 \
-		"4000000100000009400000090000000000000400000000$(printf %04x $((${#RSA_TMPL} / 2)))${RSA_TMPL}000000000000")")
-	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
-	echo "$_r" | cut -c21-28
-}
 unpersist() {
 	t_tpm2_evict $H $H
 }
 
 t_tpm2_unpinned || exit 0
 unpersist 2>/dev/null
-if ! t_tpm2_persist $H rsa_primary; then
+if ! t_tpm2_persist $H t_tpm2_primary_of $RSA_TMPL; then
 	t_skip_rest "cannot make the RSA primary at 0x$H"
 	exit 0
 fi
