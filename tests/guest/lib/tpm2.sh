@@ -116,6 +116,20 @@ t_tpm2_da_restore() {
 	t_tpm2_da_reset && t_tpm2_da_params 1000 1 1
 }
 
+# t_tpm2_da_lower: counter reset, maxTries 2 and recovery 600 s: two failed
+# authorisations lock the TPM out until t_tpm2_da_restore.
+t_tpm2_da_lower() {
+	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
+}
+
+# t_tpm2_wrong_pins NAME BLOB: two loads of BLOB as trusted key NAME with
+# wrong PINs (blobauth= 0001, 0002), quietly: after t_tpm2_da_lower the TPM
+# is then locked out.
+t_tpm2_wrong_pins() {
+	t_key_refused trusted "$1" "load $2 blobauth=0001" 2>/dev/null
+	t_key_refused trusted "$1" "load $2 blobauth=0002" 2>/dev/null
+}
+
 # t_tpm2_pw_session: a policy session (SHA-256) that ran TPM2_PolicyPassword;
 # prints its handle. Flush it with t_tpm2_flush.
 t_tpm2_pw_session() {
