@@ -13,11 +13,7 @@ here=${0%/*}
 . "$here/../lib/disk.sh"
 
 t_require phase 1
-t_require disk
-t_require cmd dmsetup
-t_require tpm any
-t_require impl
-t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+t_disk_begin impl
 O=$(t_disk_opts)
 t_disk_unmap dk10
 

@@ -11,11 +11,7 @@ here=${0%/*}
 . "$here/../lib/disk.sh"
 . "$here/../lib/trusted.sh"
 
-t_require disk
-t_require cmd dmsetup
-t_require tpm any
-t_require impl
-t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+t_disk_begin impl
 O=$(t_disk_opts)
 D=/tmp/dk30
 mkdir -p $D
@@ -24,7 +20,7 @@ t_disk_unmap dkvol dkmiss dkwrong dkpcr
 # conf NAME BLOB: a config of one volume (MiB 12-15 of the disk).
 conf() {
 	echo "# test volume" >$D/volumes
-	echo "$1 /dev/vda $2 $T_DISK_CIPHER 32 offset=$T_DISK_U30 sectors=$T_DISK_LEN $O" >>$D/volumes
+	t_disk_volume "$1" "$2" "$O" >>$D/volumes
 }
 
 # fails NAME BLOB PATTERN: the unlock exits 1 with one line on stderr

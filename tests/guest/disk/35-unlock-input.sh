@@ -13,11 +13,7 @@ here=${0%/*}
 . "$here/../lib/disk.sh"
 
 t_require phase 1
-t_require disk
-t_require cmd dmsetup
-t_require tpm any
-t_require ours
-t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+t_disk_begin ours
 O=$(t_disk_opts)
 D=/tmp/dk35
 mkdir -p $D
@@ -39,7 +35,7 @@ conf() {
 	if [ $# -eq 0 ]; then
 		set -- "$O" blobauth=$SECRET
 	fi
-	echo "$_n /dev/vda $_b $T_DISK_CIPHER 32 offset=$T_DISK_U30 sectors=$T_DISK_LEN $*" >$D/volumes
+	t_disk_volume "$_n" "$_b" "$@" >$D/volumes
 }
 
 # refused NAME PATTERN: the unlock of $D/volumes exits 1 with one line

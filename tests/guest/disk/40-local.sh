@@ -24,12 +24,8 @@ here=${0%/*}
 . "$here/../lib/disk.sh"
 
 t_require phase 1
-t_require disk
-t_require cmd dmsetup
 t_require cmd tklocal
-t_require tpm any
-t_require ours
-t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+t_disk_begin ours
 O=$(t_disk_opts)
 U=65534
 D=/tmp/dk40

@@ -6,10 +6,7 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/../lib/encrypted.sh"
 
-t_require masters	# the test kernel (with ref) or an EVM kernel
-t_require phase 1	# nothing after the reboot that phase 1 did not check
-t_require tpm 1.2
-t_mods ref test
+t_enc_begin
 t_check "masters: user keys and TPM-sealed trusted keys" t_enc_masters || {
 	t_skip_rest "no master keys"
 	exit 0

@@ -8,10 +8,7 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/../lib/encrypted.sh"
 
-t_require masters	# the test kernel (with ref) or an EVM kernel
-t_require phase 1	# nothing after the reboot that phase 1 did not check
-t_require tpm 1.2
-t_mods ref test
+t_enc_begin
 t_enc_masters >/dev/null 2>&1
 M=$(t_enc_master user)
 D32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f

@@ -8,15 +8,7 @@ here=${0%/*}
 . "$here/../lib.sh"
 . "$here/../lib/encrypted.sh"
 
-t_require masters	# the test kernel (with ref) or an EVM kernel
-t_require phase 1	# nothing after the reboot that phase 1 did not check
-t_require tpm 1.2
-t_mods ref test
-[ "${TKH_ENC_IMPL:-ours}" = ref ] && [ -z "$TKH_REF" ] &&
-	t_skip_all "no in-tree encrypted-keys.ko on this kernel (its key types are built in)"
-if [ "${TKH_ENC_IMPL:-ours}" = ref ]; then
-	t_mods_load ref ref || { t_skip_rest "in-tree module did not load"; exit 0; }
-fi
+t_enc_begin
 t_enc_masters >/dev/null 2>&1
 M=$(t_enc_master user)
 

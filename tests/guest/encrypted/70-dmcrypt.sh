@@ -9,6 +9,7 @@
 here=${0%/*}
 . "$here/../lib.sh"
 . "$here/../lib/encrypted.sh"
+. "$here/../lib/disk.sh"
 
 t_require kernel test
 t_require ref
@@ -16,7 +17,7 @@ t_require tpm 1.2
 t_require disk
 t_require cmd dmsetup
 t_mods ours test	# both key types from our modules
-t_enc_dm_remove ek_enc ek_trs
+t_disk_unmap ek_enc ek_trs
 
 # dm_up: dm-crypt loaded on top of what is loaded now.
 dm_up() {
@@ -24,24 +25,6 @@ dm_up() {
 	[ -e /sys/module/encrypted_keys/holders/dm_crypt ] &&
 		[ -e /sys/module/trusted/holders/dm_crypt ] ||
 		{ echo "dm_crypt does not hold encrypted_keys and trusted" >&2; return 1; }
-}
-
-# map_write NAME KEYSPEC START: map, fill 1 MiB with random data; prints
-# its sha256 after reading it back.
-map_write() {
-	_dev=$(t_enc_dm_create "$1" "$2" "$3") || return 1
-	dd if=/dev/urandom of="$_dev" bs=1048576 count=1 conv=fsync 2>/dev/null || return 1
-	_s=$(t_enc_sum "$_dev")
-	t_enc_dm_remove "$1"
-	echo "$_s"
-}
-
-# map_reads NAME KEYSPEC START SUM: the mapping reads SUM back.
-map_reads() {
-	_dev=$(t_enc_dm_create "$1" "$2" "$3") || return 1
-	_s=$(t_enc_sum "$_dev")
-	t_enc_dm_remove "$1"
-	t_eq sha256 "$_s" "$4"
 }
 
 phase1() {
@@ -55,12 +38,11 @@ phase1() {
 	else
 		t_fail "keys: trusted master, encrypted dmk under it, trusted dmt"
 	fi
-	s1=$(map_write ek_enc :32:encrypted:dmk 0)
+	s1=$(t_disk_write ek_enc :32:encrypted:dmk 0)
 	t_check "data written through ':32:encrypted:dmk'" [ -n "$s1" ]
-	s2=$(map_write ek_trs :32:trusted:dmt 8192)
+	s2=$(t_disk_write ek_trs :32:trusted:dmt 8192)
 	t_check "data written through ':32:trusted:dmt'" [ -n "$s2" ]
-	t_check "the disk holds ciphertext, not the data" \
-		sh -c "[ \"\$(dd if=$(t_enc_disk) bs=1048576 count=1 2>/dev/null | sha256sum | cut -d' ' -f1)\" != '$s1' ]"
+	t_check "the disk holds ciphertext, not the data" t_disk_ciphertext 0 "$s1"
 	{
 		keyctl pipe %trusted:tkm && echo
 		keyctl pipe %encrypted:dmk && echo
@@ -84,8 +66,8 @@ phase2() {
 		t_fail "keys reloaded from their blobs (ours)"
 	fi
 	t_check "dm-crypt.ko links against our modules" dm_up
-	t_check "':32:encrypted:dmk' reads the data of phase 1" map_reads ek_enc :32:encrypted:dmk 0 "$s1"
-	t_check "':32:trusted:dmt' reads the data of phase 1" map_reads ek_trs :32:trusted:dmt 8192 "$s2"
+	t_check "':32:encrypted:dmk' reads the data of phase 1" t_disk_reads ek_enc :32:encrypted:dmk 0 "$s1"
+	t_check "':32:trusted:dmt' reads the data of phase 1" t_disk_reads ek_trs :32:trusted:dmt 8192 "$s2"
 	# The same blob in the in-tree encrypted-keys.ko (our trusted.ko below it).
 	if t_mods_load ours ref && keyctl add trusted tkm "load $tkm" @u >/dev/null &&
 		keyctl add encrypted dmk "load $dmk" @u >/dev/null; then
@@ -95,8 +77,8 @@ phase2() {
 	fi
 	t_mod_load dm-crypt >/dev/null 2>&1
 	t_check "in-tree: ':32:encrypted:dmk' reads the same data" \
-		map_reads ek_enc :32:encrypted:dmk 0 "$s1"
-	t_enc_dm_remove ek_enc ek_trs
+		t_disk_reads ek_enc :32:encrypted:dmk 0 "$s1"
+	t_disk_unmap ek_enc ek_trs
 	t_mods_none >/dev/null 2>&1
 }
 
@@ -105,4 +87,4 @@ case $TKH_PHASE in
 2) phase2 ;;
 *) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-t_enc_dm_remove ek_enc ek_trs
+t_disk_unmap ek_enc ek_trs

@@ -49,18 +49,19 @@ if [ -n "$T_INTEROP_PREV" ]; then
 	read -r st se su <<-EOS
 	$(t_interop_get "$T_INTEROP_PREV" dm.sums)
 	EOS
-	t_check "$impl loads $from trusted dmt blob" \
-		t_interop_loads trusted dmt "$(t_interop_get "$T_INTEROP_PREV" dmt.tblob)"
-	t_check "  ... ':32:trusted:dmt' reads $from volume: the same key bytes" \
-		t_interop_vol_is t_interop_a :32:trusted:dmt $pb "$st"
-	t_check "$impl loads $from encrypted dme (under trusted:dmt)" \
-		t_interop_loads encrypted dme "$(t_interop_get "$T_INTEROP_PREV" dme.blob)"
-	t_check "  ... ':32:encrypted:dme' reads $from volume" \
-		t_interop_vol_is t_interop_a :32:encrypted:dme $((pb + 1)) "$se"
-	t_check "$impl loads $from encrypted dmu (under user:$T_ENC_UMASTER)" \
-		t_interop_loads encrypted dmu "$(t_interop_get "$T_INTEROP_PREV" dmu.blob)"
-	t_check "  ... ':32:encrypted:dmu' reads $from volume" \
-		t_interop_vol_is t_interop_a :32:encrypted:dmu $((pb + 2)) "$su"
+	# TYPE NAME SAVED SLOT MASTER SUM: each volume of that phase: its key
+	# loads from the blob saved as SAVED, ':32:TYPE:NAME' reads its slot.
+	for v in "trusted dmt dmt.tblob 0 - $st" "encrypted dme dme.blob 1 trusted:dmt $se" \
+		"encrypted dmu dmu.blob 2 user:$T_ENC_UMASTER $su"; do
+		# shellcheck disable=SC2086  # the fields: words
+		set -- $v
+		under=
+		[ "$5" = - ] || under=" (under $5)"
+		t_check "$impl loads $from $1 $2 blob$under" \
+			t_interop_loads "$1" "$2" "$(t_interop_get "$T_INTEROP_PREV" "$3")"
+		t_check "  ... ':32:$1:$2' reads $from volume: the same key bytes" \
+			t_interop_vol_is t_interop_a ":32:$1:$2" $((pb + $4)) "${6:-}"
+	done
 fi
 
 # --- make this phase's set -------------------------------------------------
@@ -69,19 +70,20 @@ t_check "$impl: trusted dmt new 32${KH:+ $KH}" t_key_add trusted dmt "new 32${KH
 t_interop_save dmt.tblob "$(t_key_blob trusted dmt)"
 st=$(t_interop_vol t_interop_a :32:trusted:dmt $base w)
 t_check "  ... data written through ':32:trusted:dmt'" [ -n "$st" ]
-t_check "$impl: encrypted dme new default trusted:dmt 32 <data>" \
-	t_key_add encrypted dme "new default trusted:dmt 32 $T_INTEROP_HEX"
-t_interop_save dme.blob "$(t_key_blob encrypted dme)"
-t_check "  ... ':32:encrypted:dme' and its data as the key read the same" \
-	same_data :32:encrypted:dme "$T_INTEROP_HEX" $((base + 1))
-se=$(t_interop_vol t_interop_a :32:encrypted:dme $((base + 1)))
-t_check "$impl: encrypted dmu new default user:$T_ENC_UMASTER 32 <data>" \
-	t_key_add encrypted dmu "new default user:$T_ENC_UMASTER 32 $T_INTEROP_HEX_U"
-t_interop_save dmu.blob "$(t_key_blob encrypted dmu)"
-t_check "  ... ':32:encrypted:dmu' and its data as the key read the same" \
-	same_data :32:encrypted:dmu "$T_INTEROP_HEX_U" $((base + 2))
-su=$(t_interop_vol t_interop_a :32:encrypted:dmu $((base + 2)))
-t_interop_save dm.sums "$st $se $su"
+sums=$st
+# NAME MASTER DATA SLOT: the encrypted volumes, each keyed by a key made
+# with DATA under MASTER, which DATA itself as the key must read alike.
+for v in "dme trusted:dmt $T_INTEROP_HEX 1" "dmu user:$T_ENC_UMASTER $T_INTEROP_HEX_U 2"; do
+	# shellcheck disable=SC2086  # the fields: words
+	set -- $v
+	t_check "$impl: encrypted $1 new default $2 32 <data>" \
+		t_key_add encrypted "$1" "new default $2 32 $3"
+	t_interop_save "$1.blob" "$(t_key_blob encrypted "$1")"
+	t_check "  ... ':32:encrypted:$1' and its data as the key read the same" \
+		same_data ":32:encrypted:$1" "$3" $((base + $4))
+	sums="$sums $(t_interop_vol t_interop_a ":32:encrypted:$1" $((base + $4)))"
+done
+t_interop_save dm.sums "$sums"
 raw=$(dd if="$TKH_DISK" bs=1048576 skip=$base count=1 2>/dev/null | sha256sum | cut -d' ' -f1)
 differs() { [ -n "$1" ] && [ "$1" != "$2" ]; }
 t_check "  ... the disk holds no plaintext (slot $base differs from what dmt reads)" \

@@ -2,7 +2,8 @@
 # shellcheck shell=sh
 #
 # Helpers of the disk suite (a trusted key's secret reaching dm-crypt through
-# logon=, and boot-time unlock); sourced after lib.sh, never run.
+# logon=, and boot-time unlock), and the dm-crypt mappings of
+# encrypted/70-dmcrypt.sh; sourced after lib.sh, never run.
 # Disk layout (/dev/vda, kept across the boots of a run): the encrypted suite
 # uses MiB 0-7 and 16-, selftest only reads. This suite: MiB 8-11 for
 # 10-logon (scratch) and 20-persist, MiB 12-15 for 30-unlock.
@@ -11,6 +12,18 @@ T_DISK_U30=24576	# sector of MiB 12
 T_DISK_LEN=8192	# 4 MiB
 T_DISK_CIPHER=aes-cbc-plain64
 T_DISK_UNLOCK=/initramfs/trusted-keys-unlock
+
+# t_disk_begin IMPL: the start of a disk script: the whole script is skipped
+# (it exits) without the scratch disk, dmsetup or a TPM, or unless
+# "t_require IMPL" (impl or ours) holds; loads trusted.ko, encrypted-keys.ko
+# and dm-crypt (t_disk_mods), or reports one failure and exits.
+t_disk_begin() {
+	t_require disk
+	t_require cmd dmsetup
+	t_require tpm any
+	t_require "$1"
+	t_disk_mods >&2 || t_bail "load trusted.ko, encrypted-keys.ko and dm-crypt"
+}
 
 # t_disk_opts: the trusted key options this TPM needs (the SRK of a TPM 2.0).
 t_disk_opts() {
@@ -68,6 +81,21 @@ t_disk_reads() {
 	[ "$_s" = "$4" ] && return 0
 	echo "read sha256 $_s, expected $4" >&2
 	return 1
+}
+
+# t_disk_ciphertext START SUM: the disk's MiB from sector START is not the
+# data whose sha256 is SUM (what was written through a mapping there).
+t_disk_ciphertext() {
+	_s=$(dd if=/dev/vda bs=512 skip="$1" count=2048 2>/dev/null | sha256sum | cut -d' ' -f1)
+	[ "$_s" != "$2" ] || { echo "sector $1 holds the data in clear" >&2; return 1; }
+}
+
+# t_disk_volume NAME BLOB [OPTION...]: the trusted-keys-unlock config line of
+# a volume NAME at MiB 12-15 of the disk whose key is sealed in BLOB.
+t_disk_volume() {
+	_vn=$1 _vb=$2
+	shift 2
+	echo "$_vn /dev/vda $_vb $T_DISK_CIPHER 32 offset=$T_DISK_U30 sectors=$T_DISK_LEN $*"
 }
 
 # t_disk_id TYPE DESC: the id of the key in the session keyring (and @u in it).

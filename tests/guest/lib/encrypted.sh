@@ -16,6 +16,22 @@ T_ENC_UBYTES2=fedcba9876543210fedcba9876543210
 T_ENC_SIG_U=0011223344556677	# ecryptfs key descriptions (16 hex digits)
 T_ENC_SIG_T=8899aabbccddeeff
 
+# t_enc_begin: the start of an encrypted key script (ours, or the in-tree
+# module with TKH_ENC_IMPL=ref): the whole script is skipped (it exits)
+# without encrypted keys that take trusted masters, after phase 1, without
+# a TPM 1.2 or, for ref, without the in-tree module; loads the modules (or
+# reports one failure and exits).
+t_enc_begin() {
+	t_require masters	# the test kernel (with ref) or an EVM kernel
+	t_require phase 1	# nothing after the reboot that phase 1 did not check
+	t_require tpm 1.2
+	t_mods ref test
+	[ "${TKH_ENC_IMPL:-ours}" = ref ] || return 0
+	[ -n "$TKH_REF" ] ||
+		t_skip_all "no in-tree encrypted-keys.ko on this kernel (its key types are built in)"
+	t_mods_load ref ref || { t_skip_rest "in-tree module did not load"; exit 0; }
+}
+
 # t_enc_loaded_impl: which encrypted-keys.ko is loaded (ours|ref|none); ours
 # is the out-of-tree one ("(O)" taint in /proc/modules).
 t_enc_loaded_impl() {
@@ -133,28 +149,4 @@ t_enc_expect_quota() {
 # encrypted key, 4-7 dm-crypt under a trusted key, 16- ext2 for ecryptfs.
 t_enc_disk() {
 	[ -b /dev/vda ] && echo /dev/vda
-}
-
-# t_enc_dm_create NAME KEYSPEC START: a 4 MiB aes-cbc-plain64 mapping of the
-# disk from sector START keyed by KEYSPEC (:32:encrypted:desc ...); prints
-# the device node.
-t_enc_dm_create() {
-	dmsetup create "$1" --noudevsync --table \
-		"0 8192 crypt aes-cbc-plain64 $2 0 $(t_enc_disk) $3" >&2 || return 1
-	dmsetup mknodes "$1" >/dev/null 2>&1
-	[ -b "/dev/mapper/$1" ] || { echo "no /dev/mapper/$1" >&2; return 1; }
-	echo "/dev/mapper/$1"
-}
-
-# t_enc_dm_remove NAME...: remove mappings, quietly.
-t_enc_dm_remove() {
-	for _n in "$@"; do
-		dmsetup remove --noudevsync "$_n" >/dev/null 2>&1
-	done
-	return 0
-}
-
-# t_enc_sum DEV [MIB]: sha256 of the first MIB (default 1) MiB of DEV.
-t_enc_sum() {
-	dd if="$1" bs=1048576 count="${2:-1}" 2>/dev/null | sha256sum | cut -d' ' -f1
 }

@@ -19,10 +19,17 @@ t_key_absent() {
 
 # t_key_drop TYPE NAME...: unlink the keys NAME of TYPE from @u.
 t_key_drop() {
-	_kt=$1
-	shift
+	t_key_unlink_found t_key_id "$@"
+}
+
+# t_key_unlink_found FIND TYPE NAME...: unlink from @u each key that
+# "FIND TYPE NAME" prints the id of, until it finds none (or the unlink
+# fails).
+t_key_unlink_found() {
+	_kf=$1 _kt=$2
+	shift 2
 	for _kn in "$@"; do
-		while _kd=$(t_key_id "$_kt" "$_kn"); do
+		while _kd=$("$_kf" "$_kt" "$_kn"); do
 			keyctl unlink "$_kd" @u >/dev/null 2>&1 || break
 		done
 	done

@@ -53,7 +53,7 @@ t_regress_flags() {
 t_regress_helper_install() {
 	rm -f "$T_REGRESS_IDFILE" "$T_REGRESS_RELEASE"
 	mkdir -p /sbin
-	[ ! -e "$T_REGRESS_HELPER" ] || [ -f "$RG_HELPER.rg" ] || mv "$T_REGRESS_HELPER" "$RG_HELPER.rg"
+	[ ! -e "$T_REGRESS_HELPER" ] || [ -f "$T_REGRESS_HELPER.rg" ] || mv "$T_REGRESS_HELPER" "$T_REGRESS_HELPER.rg"
 	_w="sleep $1"
 	[ "$1" != hold ] ||
 		_w="i=0; while [ ! -e $T_REGRESS_RELEASE ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i + 1)); done"
@@ -72,7 +72,7 @@ t_regress_release() {
 t_regress_helper_remove() {
 	[ ! -e "$T_REGRESS_IDFILE" ] || t_regress_release
 	rm -f "$T_REGRESS_HELPER" "$T_REGRESS_IDFILE"
-	[ ! -f "$RG_HELPER.rg" ] || mv "$RG_HELPER.rg" "$T_REGRESS_HELPER"
+	[ ! -f "$T_REGRESS_HELPER.rg" ] || mv "$T_REGRESS_HELPER.rg" "$T_REGRESS_HELPER"
 	return 0
 }
 
@@ -111,6 +111,27 @@ t_regress_negative() {
 	t_regress_pid "$1" "$2" || { echo "no $1 key $2 in /proc/keys after request_key" >&2; return 1; }
 }
 
+# t_regress_negative_point TYPE NAME N: the first of N points on a negative
+# key: "TYPE: a negative key from request_key without a helper" (a key NAME
+# made anew by t_regress_negative, negative in /proc/keys); its id in
+# T_REGRESS_NEG. When none is made: that point fails, the N - 1 after it
+# are skipped, and it returns 1.
+t_regress_negative_point() {
+	t_regress_drop "$1" "$2"
+	if ! T_REGRESS_NEG=$(t_regress_negative "$1" "$2"); then
+		t_fail "$1: a negative key from request_key without a helper"
+		_i=2
+		while [ $_i -le "$3" ]; do
+			t_skip "$1: test $_i" "no negative key"
+			_i=$((_i + 1))
+		done
+		return 1
+	fi
+	t_check "$1: a negative key from request_key without a helper" \
+		t_regress_flags_match "$T_REGRESS_NEG" '?????N?'
+	return 0
+}
+
 # t_regress_uptime: seconds since boot, with hundredths.
 t_regress_uptime() {
 	cut -d' ' -f1 /proc/uptime
@@ -118,14 +139,7 @@ t_regress_uptime() {
 
 # t_regress_drop TYPE NAME...: unlink the keys NAME of TYPE (any state) from @u.
 t_regress_drop() {
-	_t=$1
-	shift
-	for _n in "$@"; do
-		while _d=$(t_regress_pid "$_t" "$_n"); do
-			keyctl unlink "$_d" @u >/dev/null 2>&1 || break
-		done
-	done
-	return 0
+	t_key_unlink_found t_regress_pid "$@"
 }
 
 # t_regress_flags_match ID PATTERN: the /proc/keys flags of key ID match the case

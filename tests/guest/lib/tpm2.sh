@@ -12,6 +12,10 @@ T_TPM2_BA=0123456789abcdef0123456789abcdef01234567
 # TPM2_PolicyAuthValue / PolicyPassword on SHA-256: H(0^32 || 0000016b)
 T_TPM2_POLICY_PW=8fcd2169ab92694e0c633f1ab772842b8241bbc20288981fc7ac1eddc1fddb0e
 T_TPM2_NONCE=0123456789abcdef0123456789abcdef
+# The module parameter that pins the parents' Names (srk_name=).
+T_TPM2_SRK_NAME=/sys/module/trusted/parameters/srk_name
+# The PCR the signed policies of the signed-policy scripts name.
+T_TPM2_SIGNED_PCR=16
 
 # t_tpm2_send HEX: send the TPM 2.0 command HEX, print the response in hex.
 t_tpm2_send() {
@@ -110,6 +114,20 @@ t_tpm2_da_params() {
 # t_tpm2_da_restore: counter reset, the parameters provision.sh sets.
 t_tpm2_da_restore() {
 	t_tpm2_da_reset && t_tpm2_da_params 1000 1 1
+}
+
+# t_tpm2_da_lower: counter reset, maxTries 2 and recovery 600 s: two failed
+# authorisations lock the TPM out until t_tpm2_da_restore.
+t_tpm2_da_lower() {
+	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
+}
+
+# t_tpm2_wrong_pins NAME BLOB: two loads of BLOB as trusted key NAME with
+# wrong PINs (blobauth= 0001, 0002), quietly: after t_tpm2_da_lower the TPM
+# is then locked out.
+t_tpm2_wrong_pins() {
+	t_key_refused trusted "$1" "load $2 blobauth=0001" 2>/dev/null
+	t_key_refused trusted "$1" "load $2 blobauth=0002" 2>/dev/null
 }
 
 # t_tpm2_pw_session: a policy session (SHA-256) that ran TPM2_PolicyPassword;
@@ -219,6 +237,47 @@ t_tpm2_begin() {
 		t_bail "modules" "trusted.ko ($(t_impl)) did not load"
 }
 
+# t_tpm2_sessions_begin [WHY]: t_tpm2_begin for a script on sessions, ours
+# only: the whole script is skipped (it exits) under tk.impl=ref (the
+# in-tree module has no sessions), or when WHY is set.
+t_tpm2_sessions_begin() {
+	if [ "$(t_impl)" = ref ]; then
+		t_tpm2_begin "the in-tree module has no sessions"
+	else
+		t_tpm2_begin "${1:-}"
+	fi
+}
+
+# t_tpm2_signed_begin DIR [WHY]: the start of a signed-policy script
+# (policykey=): phase 1, t_tpm2_begin WHY, the work directory DIR made,
+# trusted-policy in the initramfs and PCR $T_TPM2_SIGNED_PCR readable; else
+# the whole script is skipped (it exits).
+t_tpm2_signed_begin() {
+	t_require phase 1
+	t_tpm2_begin "${2:-}" || exit 0
+	mkdir -p "$1"
+	t_tpm2_signed_ready $T_TPM2_SIGNED_PCR || exit 0
+}
+
+# t_tpm2_signer PEM DIR: the TPM2B_PUBLIC (hex) of the signer PEM, for
+# policykey= (trusted-policy signer-public; DIR/s.pub).
+t_tpm2_signer() {
+	trusted-policy signer-public --signer "$1" -o "$2/s.pub" && xxd -p "$2/s.pub" | tr -d '\n'
+}
+
+# t_tpm2_policy_add PEM DIR NAME IN-HEX [OPTION...]: the blob IN-HEX with a
+# policy NAME signed by PEM for PCR $T_TPM2_SIGNED_PCR as it is now
+# (trusted-policy add with OPTIONs, e.g. --policy-ref; files in DIR).
+t_tpm2_policy_add() {
+	_pk=$1 _pd=$2 _pn=$3
+	echo "$T_TPM2_SIGNED_PCR: $(t_tpm2_pcr $T_TPM2_SIGNED_PCR)" >"$_pd/pcr.txt"
+	echo "$4" >"$_pd/in.hex"
+	shift 4
+	trusted-policy add --signer "$_pk" --pcrs sha256:$T_TPM2_SIGNED_PCR \
+		--pcr-values "$_pd/pcr.txt" --name "$_pn" "$@" "$_pd/in.hex" "$_pd/out.hex" &&
+		cat "$_pd/out.hex"
+}
+
 # t_tpm2_default_parent: what a blob made without keyhandle= must name.
 t_tpm2_default_parent() {
 	if t_tpm2_srk_present; then echo $T_TPM2_SRK; else echo $T_TPM2_OWNER; fi
@@ -281,8 +340,15 @@ t_tpm2_refused_once() {
 # password) with the TCG ECC P-256 storage template but objectAttributes
 # ATTRS (8 hex digits); prints the transient handle. Flush it with t_tpm2_flush.
 t_tpm2_primary() {
+	t_tpm2_primary_of "0023000b${1}000000060080004300100003001000000000"
+}
+
+# t_tpm2_primary_of TEMPLATE: TPM2_CreatePrimary in the owner hierarchy
+# (empty password) of the TPMT_PUBLIC TEMPLATE (hex); prints the transient
+# handle. Flush it with t_tpm2_flush.
+t_tpm2_primary_of() {
 	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000131 \
-		"4000000100000009400000090000000000000400000000001a0023000b${1}000000060080004300100003001000000000000000000000")")
+		"4000000100000009400000090000000000000400000000$(printf %04x $((${#1} / 2)))${1}000000000000")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
 	echo "$_r" | cut -c21-28
 }
@@ -293,6 +359,34 @@ t_tpm2_primary() {
 t_tpm2_evict() {
 	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000120 "40000001${1}00000009400000090000000000${2:-$T_TPM2_SRK}")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
+}
+
+# t_tpm2_persist HANDLE CMD [ARG...]: the transient object CMD makes (it
+# prints its handle) made persistent at 0xHANDLE, the transient one flushed.
+t_tpm2_persist() {
+	_ph=$1
+	shift
+	_h=$("$@") || return 1
+	t_tpm2_evict "$_h" "$_ph"
+	_rc=$?
+	t_tpm2_flush "$_h"
+	return $_rc
+}
+
+# t_tpm2_pin NAMES: srk_name=NAMES (comma-separated Names, empty: no pin);
+# echo's newline reaches the module where a write of nothing would not.
+t_tpm2_pin() {
+	echo "$1" >$T_TPM2_SRK_NAME
+}
+
+# t_tpm2_unpinned: srk_name= writable, and emptied; else the rest of the
+# script is skipped (1).
+t_tpm2_unpinned() {
+	if [ ! -w $T_TPM2_SRK_NAME ]; then
+		t_skip_rest "no writable $T_TPM2_SRK_NAME"
+		return 1
+	fi
+	t_tpm2_pin ""
 }
 
 # t_tpm2_name HANDLE: the Name TPM2_ReadPublic reports for HANDLE (hex).

@@ -19,7 +19,6 @@ here=${0%/*}
 t_require tpm 2.0
 t_require ours	# the in-tree module has no sessions
 t_relay_setup
-P=/sys/module/trusted/parameters/srk_name
 
 # outpub HANDLE: the public area (TPMT_PUBLIC, hex) ReadPublic returns.
 outpub() {
@@ -27,14 +26,6 @@ outpub() {
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
 	_l=$((0x$(echo "$_r" | cut -c21-24)))
 	echo "$_r" | cut -c25-$((24 + 2 * _l))
-}
-# name_of HANDLE: the Name it reports (hex).
-name_of() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000173 "$1")")
-	_n=$((0x$(echo "$_r" | cut -c21-24)))
-	_o=$((24 + 2 * _n))
-	_l=$((0x$(echo "$_r" | cut -c$((_o + 1))-$((_o + 4)))))
-	echo "$_r" | cut -c$((_o + 5))-$((_o + 4 + 2 * _l))
 }
 
 # The test machines' SRK is one of these two (tpm2-tools' default
@@ -50,7 +41,7 @@ if [ -z "$other" ] || [ ${#other} != ${#srk} ] || [ "$other" = "$srk" ]; then
 	t_skip_rest "no other ECC key of the SRK's size (${#srk} / ${#other} digits)"
 	exit 0
 fi
-SN=$(name_of 81000001)
+SN=$(t_tpm2_name 81000001)
 
 # forge RULES FIRED CMD...: CMD with the relay's tamper RULES armed; fails
 # (2) unless they fired FIRED times, else with CMD's status (its output on
@@ -81,13 +72,13 @@ reread() {
 	forge "$_ord:rc=902,173:byte=12=$other" 2 t_key_refused trusted "$@"
 }
 t_check "a clean use: the parent is checked and kept" t_key_add trusted s_k "load $A $KH"
-echo "$SN" >$P
+t_tpm2_pin "$SN"
 t_errno "srk_name= pinned: load, the parent read again and swapped: EKEYREJECTED" \
 	EKEYREJECTED reread 157 s_l "load $A $KH"
 t_errno "srk_name= pinned: new with it swapped (nothing kept): EKEYREJECTED" \
 	EKEYREJECTED swapped s_n "new 32 $KH"
 t_check "srk_name= pinned: the same load without the swap works" t_key_add trusted s_c "load $A $KH"
-echo "" >$P
+t_tpm2_pin ""
 t_check "trust on first use: a clean first use" t_key_add trusted s_t "load $A $KH"
 t_check "trust on first use: then the parent is kept, no ReadPublic to swap" \
 	kept s_t2 "load $A $KH"

@@ -29,7 +29,6 @@ t_relay_setup
 NV=01800110
 KEYS=$here/../trusted-tpm2/keys
 W=/tmp/rl-revoke
-P=16
 mkdir -p $W
 if ! command -v trusted-policy >/dev/null; then
 	t_skip_rest "trusted-policy is not in the initramfs (tools/ did not build: libssl-dev?)"
@@ -42,8 +41,7 @@ if ! t_tpm2_nv_define $NV || [ "$(t_tpm2_nv_increment $NV)" != 00000000 ]; then
 	exit 0
 fi
 n=$(t_tpm2_nv_count $NV)
-trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
-EC=$(xxd -p $W/s.pub | tr -d '\n')
+EC=$(t_tpm2_signer "$KEYS/ec.pem" $W)
 NEW="new 32 policykey=$EC revoke=$NV"
 
 # rv_run NAME RULES DATA: keyctl add trusted NAME DATA with the relay armed
@@ -87,11 +85,7 @@ ORD=$(forged 22040004)
 
 t_check "control: new with revoke= (no forgery)" t_key_add trusted rv "$NEW"
 b0=$(t_key_blob trusted rv)
-echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
-echo "$b0" >$W/b0.hex
-trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
-	--name a1 --counter "$n" --counter-index 0x$NV $W/b0.hex $W/b1.hex
-b1=$(cat $W/b1.hex)
+b1=$(t_tpm2_policy_add "$KEYS/ec.pem" $W a1 "$b0" --counter "$n" --counter-index 0x$NV)
 t_check "control: its approval for $n loads" t_key_add trusted rv_l "load $b1"
 
 rv_refused "new, NV_ReadPublic: attributes changed" EKEYREJECTED \

@@ -13,10 +13,7 @@ here=${0%/*}
 . "$here/../lib/tpm2.sh"
 
 t_require phase 1
-why=
-[ -z "$why" ] && [ "$(t_impl)" = ref ] && why="the in-tree module has no sessions"
-t_tpm2_begin "$why" || exit 0
-P=/sys/module/trusted/parameters/srk_name
+t_tpm2_sessions_begin || exit 0
 H=81000010	# a persistent handle of this test's own
 
 # owner_name: the Name of the owner hierarchy's TCG-template primary.
@@ -30,27 +27,14 @@ owner_name() {
 
 # persist ATTRS: a primary with ATTRS at 0x$H (EvictControl).
 persist() {
-	_h=$(t_tpm2_primary "$1") || return 1
-	t_tpm2_evict "$_h" $H
-	_rc=$?
-	t_tpm2_flush "$_h"
-	return $_rc
+	t_tpm2_persist $H t_tpm2_primary "$1"
 }
 # unpersist: the object at 0x$H out of the TPM.
 unpersist() {
 	t_tpm2_evict $H $H
 }
 
-# pin NAME: srk_name=NAME (a write of nothing would not reach the module)
-pin() {
-	echo "$1" >$P
-}
-
-if [ ! -w $P ]; then
-	t_skip_rest "no writable $P"
-	exit 0
-fi
-pin ""
+t_tpm2_unpinned || exit 0
 
 # sessions on by default; the format is the same either way
 t_check "new 32 (sessions by default)" t_key_add trusted s_d "new 32"
@@ -74,20 +58,20 @@ t_check "update in sessions" t_updates s_d
 
 # srk_name= pins the parent
 ZERO=000b0000000000000000000000000000000000000000000000000000000000000000
-pin $ZERO
+t_tpm2_pin $ZERO
 t_errno "srk_name= another Name: new EKEYREJECTED" EKEYREJECTED t_key_refused trusted s_x "new 32"
 t_errno "srk_name= another Name: load EKEYREJECTED" EKEYREJECTED t_key_refused trusted s_x "load $b"
 t_check "srk_name= does not apply with sessions=0" t_key_add trusted s_x0 "load $b sessions=0"
-pin 00zz
+t_tpm2_pin 00zz
 t_errno "srk_name= not a Name: EKEYREJECTED" EKEYREJECTED t_key_refused trusted s_x "new 32"
 on=$(owner_name)
-pin "$on"
+t_tpm2_pin "$on"
 t_check "srk_name= the 0x40000001 primary's Name: it is accepted" t_key_add trusted s_on "new 32 keyhandle=0x40000001"
-pin "$ZERO,$on"
+t_tpm2_pin "$ZERO,$on"
 t_check "srk_name= a list of Names, the parent's among them: accepted" t_key_add trusted s_on2 "new 32 keyhandle=0x40000001"
-pin "$on,00zz"
+t_tpm2_pin "$on,00zz"
 t_errno "srk_name= a list with a malformed Name: EKEYREJECTED" EKEYREJECTED t_key_refused trusted s_x "new 32 keyhandle=0x40000001"
-pin ""
+t_tpm2_pin ""
 
 # trust on first use: another key under a handle seen before
 tofu() {

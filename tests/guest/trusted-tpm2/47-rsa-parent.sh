@@ -14,39 +14,18 @@ here=${0%/*}
 . "$here/../lib/tpm2.sh"
 
 t_require phase 1
-why=
-[ -z "$why" ] && [ "$(t_impl)" = ref ] && why="the in-tree module has no sessions"
-t_tpm2_begin "$why" || exit 0
-P=/sys/module/trusted/parameters/srk_name
+t_tpm2_sessions_begin || exit 0
 H=81000011
 # The TCG RSA 2048 storage template (TPMT_PUBLIC), objectAttributes 00030472.
 RSA_TMPL=0001000b00030472000000060080004300100800000000000000
 
-# rsa_primary: TPM2_CreatePrimary of the RSA template (owner, empty auth).
-rsa_primary() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000131 \
-		"4000000100000009400000090000000000000400000000$(printf %04x $((${#RSA_TMPL} / 2)))${RSA_TMPL}000000000000")")
-	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
-	echo "$_r" | cut -c21-28
-}
-persist() {
-	_h=$(rsa_primary) || return 1
-	t_tpm2_evict "$_h" $H
-	_rc=$?
-	t_tpm2_flush "$_h"
-	return $_rc
-}
 unpersist() {
 	t_tpm2_evict $H $H
 }
 
-if [ ! -w $P ]; then
-	t_skip_rest "no writable $P"
-	exit 0
-fi
-echo "" >$P
+t_tpm2_unpinned || exit 0
 unpersist 2>/dev/null
-if ! persist; then
+if ! t_tpm2_persist $H t_tpm2_primary_of $RSA_TMPL; then
 	t_skip_rest "cannot make the RSA primary at 0x$H"
 	exit 0
 fi
@@ -64,11 +43,11 @@ t_check "new with blobauth, load with it" new_load r_b "blobauth=$T_TPM2_BA" "bl
 t_check "update in sessions" t_updates r_n "$KH"
 t_check "a blob made with sessions=0 loads in sessions" new_load r_0 sessions=0
 rn=$(t_tpm2_name $H)
-echo "$rn" >$P
+t_tpm2_pin "$rn"
 t_check "srk_name= the RSA parent's Name: accepted" t_key_add trusted r_p "load $b $KH"
-echo 000b0000000000000000000000000000000000000000000000000000000000000000 >$P
+t_tpm2_pin 000b0000000000000000000000000000000000000000000000000000000000000000
 t_errno "srk_name= another Name: EKEYREJECTED" EKEYREJECTED t_key_refused trusted r_x "load $b $KH"
-echo "" >$P
+t_tpm2_pin ""
 t_drop r_n r_l r_l0 r_b r_b_l r_0 r_0_l r_p
 unpersist
 t_tpm2_da_reset

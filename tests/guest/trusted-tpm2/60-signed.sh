@@ -17,25 +17,14 @@ here=${0%/*}
 . "$here/../lib/trusted.sh"
 . "$here/../lib/tpm2.sh"
 
-t_require phase 1
-t_tpm2_begin || exit 0
-P=16
+P=$T_TPM2_SIGNED_PCR
 KEYS=$here/keys
 W=/tmp/tk2-signed
-mkdir -p $W
+t_tpm2_signed_begin $W
 
-t_tpm2_signed_ready $P || exit 0
-
-# signer PEM: the signer's TPM2B_PUBLIC in hex (policykey=).
-signer() {
-	trusted-policy signer-public --signer "$1" -o $W/s.pub && xxd -p $W/s.pub | tr -d '\n'
-}
 # add_policy PEM NAME IN-HEX: IN with a policy signed by PEM for PCR P as it is now.
 add_policy() {
-	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
-	echo "$3" >$W/in.hex
-	trusted-policy add --signer "$1" --pcrs sha256:$P --pcr-values $W/pcr.txt \
-		--name "$2" $W/in.hex $W/out.hex && cat $W/out.hex
+	t_tpm2_policy_add "$1" $W "$2" "$3"
 }
 # extend: TPM2_PCR_Extend of PCR P (password session, empty auth).
 extend() {
@@ -55,9 +44,9 @@ logged() {
 	t_tpm2_dmesg_new | grep -q "$1" || { echo "not logged: $1" >&2; t_tpm2_dmesg_new >&2; return 1; }
 }
 
-EC=$(signer $KEYS/ec.pem)
-RSA=$(signer $KEYS/rsa.pem)
-EC2=$(signer $KEYS/ec2.pem)
+EC=$(t_tpm2_signer "$KEYS/ec.pem" $W)
+RSA=$(t_tpm2_signer "$KEYS/rsa.pem" $W)
+EC2=$(t_tpm2_signer "$KEYS/ec2.pem" $W)
 
 t_check "new 32 policykey=<ECDSA P-256 signer>" t_key_add trusted s_k "new 32 policykey=$EC"
 b0=$(t_key_blob trusted s_k)

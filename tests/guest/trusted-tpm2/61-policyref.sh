@@ -17,27 +17,19 @@ here=${0%/*}
 . "$here/../lib/trusted.sh"
 . "$here/../lib/tpm2.sh"
 
-t_require phase 1
-t_tpm2_begin || exit 0
-P=16
+P=$T_TPM2_SIGNED_PCR
 KEYS=$here/keys
 W=/tmp/tk2-policyref
-mkdir -p $W
-
-t_tpm2_signed_ready $P || exit 0
+t_tpm2_signed_begin $W
 
 A=6b6d6b2d61	# "kmk-a"
 B=6b6d6b2d62	# "kmk-b", as long as A
-trusted-policy signer-public --signer $KEYS/ec.pem -o $W/s.pub
-EC=$(xxd -p $W/s.pub | tr -d '\n')
+EC=$(t_tpm2_signer "$KEYS/ec.pem" $W)
 
 # add_policy NAME IN-HEX [REF]: IN with a policy signed for PCR P as it is
 # now, by trusted-policy add with --policy-ref REF (none: without).
 add_policy() {
-	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
-	echo "$2" >$W/in.hex
-	trusted-policy add --signer $KEYS/ec.pem --pcrs sha256:$P --pcr-values $W/pcr.txt \
-		--name "$1" ${3:+--policy-ref $3} $W/in.hex $W/out.hex && cat $W/out.hex
+	t_tpm2_policy_add "$KEYS/ec.pem" $W "$1" "$2" ${3:+--policy-ref $3}
 }
 # tool_refuses IN-HEX [REF]: trusted-policy add (--policy-ref REF) fails on IN.
 tool_refuses() {

@@ -78,12 +78,8 @@ t_errno "sessions=0, a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $
 t_check "no transient object or session left in the TPM" \
 	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
-lower() {
-	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
-}
-t_check "DA maxTries lowered to 2 (recovery 600 s)" lower
-t_key_refused trusted q_x "load $b blobauth=0001" 2>/dev/null
-t_key_refused trusted q_x "load $b blobauth=0002" 2>/dev/null
+t_check "DA maxTries lowered to 2 (recovery 600 s)" t_tpm2_da_lower
+t_tpm2_wrong_pins q_x "$b"
 t_errno "after two wrong PINs the right one is refused too: EBUSY (lockout)" EBUSY \
 	t_key_refused trusted q_x "load $b blobauth=4711"
 t_check "DA counter reset, provisioned parameters restored" t_tpm2_da_restore

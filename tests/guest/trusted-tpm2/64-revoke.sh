@@ -19,20 +19,16 @@ here=${0%/*}
 . "$here/../lib/trusted.sh"
 . "$here/../lib/tpm2.sh"
 
-t_require phase 1
-t_tpm2_begin "" || exit 0
-[ "$(t_impl)" = ours ] || t_skip_all "revoke= is ours (the in-tree module has no signed policies)"
-P=16
+why=
+[ "$(t_impl)" = ours ] || why="revoke= is ours (the in-tree module has no signed policies)"
+P=$T_TPM2_SIGNED_PCR
 KEYS=$here/keys
 W=/tmp/tk2-revoke
 NV=01800100
 A=6b6d6b2d61	# "kmk-a"
-mkdir -p $W
+t_tpm2_signed_begin $W "$why"
 
-t_tpm2_signed_ready $P || exit 0
-
-trusted-policy signer-public --signer "$KEYS/ec.pem" -o $W/s.pub
-EC=$(xxd -p $W/s.pub | tr -d '\n')
+EC=$(t_tpm2_signer "$KEYS/ec.pem" $W)
 t_cleanup "t_tpm2_nv_undefine $NV; t_tpm2_nv_undefine 01800102; rm -rf $W"
 t_tpm2_nv_undefine $NV
 t_tpm2_nv_undefine 01800102
@@ -40,11 +36,8 @@ t_tpm2_nv_undefine 01800102
 # add_approval NAME IN-HEX N: IN with an approval for PCR P as it is now
 # and the counter at most N, first in its authPolicy [3].
 add_approval() {
-	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
-	echo "$2" >$W/in.hex
-	trusted-policy add --signer "$KEYS/ec.pem" --pcrs sha256:$P --pcr-values $W/pcr.txt \
-		--name "$1" --policy-ref $A --counter "$3" --counter-index 0x$NV \
-		$W/in.hex $W/out.hex && cat $W/out.hex
+	t_tpm2_policy_add "$KEYS/ec.pem" $W "$1" "$2" \
+		--policy-ref $A --counter "$3" --counter-index 0x$NV
 }
 
 # --- the counter ----------------------------------------------------------
