@@ -168,26 +168,18 @@ stage docs sh -c "\"$TKH_QEMU/run-all.sh\" --check-doc && \"$TKH_TOP/tests/tools
 # once the modules DKMS built are there) and the real system's (its
 # preparation is a job of the pool, like a kernel's). The package test and
 # the real system need root or a sudo that needs no password.
-pkg_ok=0
-if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then pkg_ok=1; fi
+root_ok=0
+if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then root_ok=1; fi
 tables=
 case ",$stages," in *,guest,*) tables=check ;; esac
-case ",$stages," in
-*,pkg,*)
-	if [ $pkg_ok = 1 ]; then
-		tables=${tables:+$tables,}pkg
+for t in pkg:pkg-test realsys:realsys; do	# STAGE (and table):ITS MAKE TARGET
+	case ",$stages," in *,"${t%:*}",*) ;; *) continue ;; esac
+	if [ $root_ok = 1 ]; then
+		tables=${tables:+$tables,}${t%:*}
 	else
-		skipped pkg "needs root or a sudo without password: sudo make pkg-test"
-	fi ;;
-esac
-case ",$stages," in
-*,realsys,*)
-	if [ $pkg_ok = 1 ]; then
-		tables=${tables:+$tables,}realsys
-	else
-		skipped realsys "needs root or a sudo without password: sudo make realsys"
-	fi ;;
-esac
+		skipped "${t%:*}" "needs root or a sudo without password: sudo make ${t#*:}"
+	fi
+done
 if [ -n "$tables" ]; then
 	stage_name=guest
 	case $tables in check*) ;; *) stage_name=${tables//,/+} ;; esac

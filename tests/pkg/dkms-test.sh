@@ -74,25 +74,18 @@ trap 'rm -f "$IRDROPIN"' EXIT
 mkdir -p "${IRDROPIN%/*}"
 printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
 	"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
-n=0 failn=0
 
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { # desc [diagnostics]
-	n=$((n + 1)); failn=$((failn + 1))
-	[ $# -lt 2 ] || [ -z "$2" ] || printf '%s\n' "$2" | sed 's/^/# /'
-	echo "not ok $n $1"
-}
 # check DESC CMD...: a point from CMD's exit status; its output on failure.
 check() {
 	local d=$1 o
 	shift
-	if o=$("$@" 2>&1); then ok "$d"; return 0; fi
-	not_ok "$d" "$o"
+	if o=$("$@" 2>&1); then t_ok "$d"; return 0; fi
+	t_fail "$d" "$o"
 	return 1
 }
 finish() {
-	while [ "$n" -lt "$PLAN" ]; do not_ok "test $((n + 1)) did not run"; done
-	[ "$failn" -eq 0 ]
+	t_fail_rest "$PLAN"
+	[ "$t_nfail" -eq 0 ]
 	exit
 }
 
@@ -103,9 +96,9 @@ t0=$(now)
 # --- 1. the package ---------------------------------------------------------
 tb=$(now)
 if deb=$("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
-	ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
+	t_ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
 else
-	not_ok "make deb" "$(tail -n 20 "$run/build-deb.log")"
+	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
 	finish
 fi
 ver=$(dpkg-deb -f "$deb" Version)
@@ -114,7 +107,7 @@ ver=${ver%-*}
 # --- 2. stock headers, then the package --------------------------------------
 if [ "$d" -gt 0 ]; then
 	if ! lines=$("$TKH_QEMU/fetch-stock.sh" "${names[@]}" 2>"$run/fetch.log"); then
-		not_ok "fetch-stock.sh" "$(tail -n 20 "$run/fetch.log")"
+		t_fail "fetch-stock.sh" "$(tail -n 20 "$run/fetch.log")"
 		finish
 	fi
 	while read -r _ kv _; do kvers+=("$kv"); done <<<"$lines"
@@ -156,9 +149,9 @@ if [ -d /usr/lib/ccache ]; then
 	apt_path=(-o "DPkg::Path=/usr/lib/ccache:${dpath:-/usr/sbin:/usr/bin:/sbin:/bin}")
 fi
 if t_ccache "${APT[@]}" "${apt_path[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
-	ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
+	t_ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
 else
-	not_ok "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
+	t_fail "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
 fi
 dpkg-query -L "$PKG" >"$run/dpkg-L.txt" 2>/dev/null
 
@@ -198,7 +191,7 @@ if [ "$d" -gt 0 ]; then
 		/etc/kernel/header_postinst.d/dkms "$late" >>"$run/late.log" 2>&1; then
 		check "AUTOINSTALL: the headers' dkms hook installs for $late" installed_ok "$late"
 	else
-		not_ok "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
+		t_fail "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
 	fi
 fi
 
@@ -232,7 +225,7 @@ copy_mods() {
 sign_test() {
 	local kdir f signer want m=$run/mods-test
 	if ! kdir=$("$TKH_QEMU/build-kernel.sh" 2>"$run/build-kernel.log"); then
-		not_ok "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
+		t_fail "signing: the test kernel" "$(tail -n 20 "$run/build-kernel.log")"
 		return
 	fi
 	rel=$(cat "$kdir/include/config/kernel.release")
@@ -249,10 +242,10 @@ sign_test() {
 	mok_certificate=$kdir/certs/signing_key.x509
 	EOF
 	if ! t_ccache dkms install -m "$NAME" -v "$ver" -k "$rel" >"$run/sign-dkms.log" 2>&1; then
-		not_ok "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
+		t_fail "signing: dkms install -k $rel" "$(tail -n 30 "$run/sign-dkms.log")"
 		return
 	fi
-	ok "signing: dkms install -k $rel ($(grep -c '^Signing module' "$run/sign-dkms.log") modules signed)"
+	t_ok "signing: dkms install -k $rel ($(grep -c '^Signing module' "$run/sign-dkms.log") modules signed)"
 	rm -rf "$m"
 	mkdir -p "$m"
 	f=$(find "/lib/modules/$rel/updates/dkms" -name 'trusted.ko*' | head -n1)
@@ -273,9 +266,9 @@ sign_test() {
 # --- 5. the modules the rows boot ------------------------------------------------
 for i in "${!names[@]}"; do
 	if m=$(copy_mods "${kvers[$i]}" "$run/mods-${names[$i]}"); then
-		ok "${names[$i]}: the modules DKMS installed for ${kvers[$i]}: $m"
+		t_ok "${names[$i]}: the modules DKMS installed for ${kvers[$i]}: $m"
 	else
-		not_ok "${names[$i]}: no modules in /lib/modules/${kvers[$i]}/updates/dkms"
+		t_fail "${names[$i]}: no modules in /lib/modules/${kvers[$i]}/updates/dkms"
 	fi
 done
 if [ "$sign" = 1 ]; then
@@ -286,9 +279,9 @@ fi
 sign_cleanup
 rel=''
 if "${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1; then
-	ok "apt-get purge $PKG"
+	t_ok "apt-get purge $PKG"
 else
-	not_ok "apt-get purge $PKG" "$(tail -n 30 "$run/apt-purge.log")"
+	t_fail "apt-get purge $PKG" "$(tail -n 30 "$run/apt-purge.log")"
 fi
 rm -f "$IRDROPIN"
 leftovers() {
@@ -306,9 +299,9 @@ leftovers() {
 left=$(leftovers | sort -u)
 printf '%s\n' "$left" >"$run/leftovers.txt"
 if [ -z "$left" ]; then
-	ok "nothing of ours is left after purge (leftover list empty)"
+	t_ok "nothing of ours is left after purge (leftover list empty)"
 else
-	not_ok "nothing of ours is left after purge" "$left"
+	t_fail "nothing of ours is left after purge" "$left"
 fi
 # Without a package status the list above could be empty for the wrong reason.
 check "dpkg -L had the package's files before the purge" grep -q "^/usr/src/$NAME-$ver/dkms.conf\$" "$run/dpkg-L.txt"

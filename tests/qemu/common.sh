@@ -44,6 +44,21 @@ t_rundir() {
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# The host scripts' KTAP writer (tests/pkg/dkms-test.sh,
+# tests/realsys/prepare.sh, a suite's host-check), in the words of the
+# guest's (tests/guest/lib/ktap.sh): t_ok DESC; t_fail DESC [MSG] (MSG's
+# lines as "# " diagnostics before the result); t_fail_rest PLAN: a failed
+# "test N did not run" for each point short of PLAN. The script prints its
+# "KTAP version 1" and plan; t_nfail counts the failed points.
+_t_n=0 t_nfail=0
+t_ok() { _t_n=$((_t_n + 1)); echo "ok $_t_n $1"; }
+t_fail() {
+	_t_n=$((_t_n + 1)) t_nfail=$((t_nfail + 1))
+	[ $# -lt 2 ] || [ -z "$2" ] || printf '%s\n' "$2" | sed 's/^/# /'
+	echo "not ok $_t_n $1"
+}
+t_fail_rest() { while [ "$_t_n" -lt "$1" ]; do t_fail "test $((_t_n + 1)) did not run"; done; }
+
 # t_step NAME CMD...: run and time one step; "NAME SECONDS" goes to stderr
 # and, when t_times names a file, is appended to it.
 t_times=

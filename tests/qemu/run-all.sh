@@ -647,7 +647,7 @@ save_times
 
 echo
 echo "Boots ($run):"
-awk '{ printf "  %-4s %-20s %3d passed, %d failed, %d skipped\n", toupper($2), $1, $3, $4, $5 }' "$run/boots.txt"
+awk '{ printf "  %-4s %-24s %3d passed, %d failed, %d skipped\n", toupper($2), $1, $3, $4, $5 }' "$run/boots.txt"
 echo "Times:"
 sed 's/^/  /' "$run/times.txt"
 read -r p f s < <(awk '{ p += $3; f += $4; s += $5 } END { print p+0, f+0, s+0 }' "$run/boots.txt")

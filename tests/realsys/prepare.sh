@@ -73,13 +73,6 @@ run=$(cd "$1" && pwd)
 rm -rf "$run/machine" "$run/tpm" "$run/disk.img"
 # shellcheck disable=SC2034  # t_step's
 t_times=$run/times
-n=0 failn=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { # desc [diagnostics]
-	n=$((n + 1)); failn=$((failn + 1))
-	[ $# -lt 2 ] || [ -z "$2" ] || printf '%s\n' "$2" | sed 's/^/# /'
-	echo "not ok $n $1"
-}
 mounts=()
 # shellcheck disable=SC2317  # invoked by the trap
 unmount_all() {
@@ -94,9 +87,9 @@ finish() {
 	unmount_all
 	# (--one-file-system: never into a bind mount of /dev left behind)
 	rm -rf --one-file-system "$run/root"
-	while [ "$n" -lt "$PLAN" ]; do not_ok "test $((n + 1)) did not run"; done
-	[ "$failn" -eq 0 ] || rm -f "$run/machine"
-	[ "$failn" -eq 0 ]
+	t_fail_rest "$PLAN"
+	[ "$t_nfail" -eq 0 ] || rm -f "$run/machine"
+	[ "$t_nfail" -eq 0 ]
 	exit
 }
 # chroot_mounts ROOT: what apt, DKMS and update-initramfs need in a chroot.
@@ -118,19 +111,19 @@ t0=$(now)
 tb=$(now)
 if [ -n "${TKH_REALSYS_DEB:-}" ]; then
 	deb=$TKH_REALSYS_DEB
-	if [ -f "$deb" ]; then ok "the package: $deb (TKH_REALSYS_DEB)"; else not_ok "the package: no $deb"; finish; fi
+	if [ -f "$deb" ]; then t_ok "the package: $deb (TKH_REALSYS_DEB)"; else t_fail "the package: no $deb"; finish; fi
 elif deb=$(t_step "make deb" "$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) &&
 	[ -f "$deb" ]; then
-	ok "make deb: $(basename "$deb") ($(elapsed "$tb") s)"
+	t_ok "make deb: $(basename "$deb") ($(elapsed "$tb") s)"
 else
-	not_ok "make deb" "$(tail -n 20 "$run/build-deb.log")"
+	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
 	finish
 fi
 tb=$(now)
 if base=$(t_step "base image" "$TKH_TOP/tests/realsys/base.sh" 2>"$run/base.log") && [ -d "$base" ]; then
-	ok "Debian 12 base by mmdebstrap: $base ($(elapsed "$tb") s)"
+	t_ok "Debian 12 base by mmdebstrap: $base ($(elapsed "$tb") s)"
 else
-	not_ok "Debian 12 base by mmdebstrap" "$(tail -n 20 "$run/base.log")"
+	t_fail "Debian 12 base by mmdebstrap" "$(tail -n 20 "$run/base.log")"
 	finish
 fi
 
@@ -152,9 +145,9 @@ if t_step "apt-get install ./deb (DKMS)" install_pkg >"$run/install.log" 2>&1 &&
 	in_root "$root" dkms status >"$run/dkms-status" 2>&1 &&
 	grep -q ", $kver, x86_64: installed" "$run/dkms-status" &&
 	compgen -G "$root/lib/modules/$kver/updates/dkms/trusted.ko*" >/dev/null; then
-	ok "apt-get install ./$(basename "$deb"): DKMS built trusted.ko for $kver ($(elapsed "$tb") s)"
+	t_ok "apt-get install ./$(basename "$deb"): DKMS built trusted.ko for $kver ($(elapsed "$tb") s)"
 else
-	not_ok "apt-get install ./$(basename "$deb") and DKMS for $kver" \
+	t_fail "apt-get install ./$(basename "$deb") and DKMS for $kver" \
 		"$(tail -n 20 "$run/install.log"; cat "$run/dkms-status" 2>/dev/null)"
 	finish
 fi
@@ -195,16 +188,16 @@ make_image() {
 		rm -rf --one-file-system "$root"
 }
 if t_step "image (mkfs.ext4 -d)" make_image >"$run/image.log" 2>&1; then
-	ok "disk image: mkfs.ext4 -d of the installed system, $NVOLS volume partitions ($(elapsed "$tb") s)"
+	t_ok "disk image: mkfs.ext4 -d of the installed system, $NVOLS volume partitions ($(elapsed "$tb") s)"
 else
-	not_ok "disk image" "$(tail -n 20 "$run/image.log")"
+	t_fail "disk image" "$(tail -n 20 "$run/image.log")"
 	finish
 fi
 
 if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" --rsa-ecc >"$run/tpm.log" 2>&1; then
-	ok "a TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
+	t_ok "a TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
 else
-	not_ok "TPM" "$(tail -n 20 "$run/tpm.log")"
+	t_fail "TPM" "$(tail -n 20 "$run/tpm.log")"
 	finish
 fi
 
@@ -221,9 +214,9 @@ t_step "boot: enrolment" t_boot_tries "${bootopts[@]}" --serial A --name realsys
 	"$run/boot-enrol" >"$run/boot-enrol.out" 2>&1 || rc=$?
 boot_points "$run/boot-enrol"
 if [ "$rc" = 0 ]; then
-	ok "enrolment boot: $NVOLS volumes by docs/install.md ($(elapsed "$tb") s)"
+	t_ok "enrolment boot: $NVOLS volumes by docs/install.md ($(elapsed "$tb") s)"
 else
-	not_ok "enrolment boot" "$(cat "$run/boot-enrol.out")"
+	t_fail "enrolment boot" "$(cat "$run/boot-enrol.out")"
 	finish
 fi
 
@@ -245,9 +238,9 @@ initramfs() {
 }
 if t_step "update-initramfs" initramfs >"$run/initramfs.log" 2>&1 &&
 	grep -q 'usr/sbin/trusted-keys-unlock$' "$run/initrd.list"; then
-	ok "update-initramfs -u in a chroot: the hook put trusted-keys-unlock in ($(elapsed "$tb") s)"
+	t_ok "update-initramfs -u in a chroot: the hook put trusted-keys-unlock in ($(elapsed "$tb") s)"
 else
-	not_ok "update-initramfs" "$(tail -n 20 "$run/initramfs.log")"
+	t_fail "update-initramfs" "$(tail -n 20 "$run/initramfs.log")"
 	finish
 fi
 
