@@ -24,7 +24,7 @@
 #
 # Environment (the knobs of docs/testing.md that reach this script):
 #   TKH_ONLY=a,b        the rows to run (default: every row of the tables)
-#   TKH_SUITES=a,b      override the suites of every row
+#   TKH_SUITES=a,b      override the suites of every row (but an installed system's)
 #   TKH_EXTRA="w1 w2"   more kernel command-line words for every boot (the
 #                       last word wins: TKH_EXTRA=tk.bench_n=5)
 #   TKH_JOBS=N          machines at a time
@@ -33,6 +33,8 @@
 #                       (harness development only; never in CI)
 #   TKH_RUN=DIR         run directory (default build/run-<timestamp>)
 #   TKH_VERBOSE=1       stream the consoles to stderr
+#   TKH_REALSYS_KEEP=1  keep the disk image and overlays of an installed
+#                       system (kind image) after a passing run
 # Output: one line per boot as its machine finishes, one per failed step, the
 # times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
 set -euo pipefail
@@ -236,9 +238,19 @@ for t in ${want//,/ }; do
 		B_KEY[$n]=
 		for k in "${ks[@]}"; do
 			t_kernel "$k" >/dev/null || die "row $n: unknown kernel $k"
-			{ [ "$kn_kind" = image ] && [ "${R_SRC[$r]}" = image ]; } ||
-				{ [ "$kn_kind" != image ] && [ "${R_SRC[$r]}" != image ]; } ||
-				die "row $n: modules 'image' go with a kernel of kind image, and only they"
+			# an installed system: one kernel for all phases, its own
+			# modules, a TPM 2.0 that is its enrolled one or another's
+			if [ "$kn_kind" = image ] || [ "${R_SRC[$r]}" = image ]; then
+				if [ "$kn_kind" != image ] || [ "${R_SRC[$r]}" != image ] || [ "${#ks[@]}" != 1 ]; then
+					die "row $n: modules 'image' go with one kernel of kind image, and only they"
+				fi
+				case ${R_TPM[$r]}:${R_PROV[$r]} in 2.0:enrolled|2.0:other) ;;
+				*) die "row $n: an installed system boots a TPM 2.0, enrolled or other" ;;
+				esac
+			fi
+			case ${R_PROV[$r]} in enrolled|other) [ "$kn_kind" = image ] ||
+				die "row $n: provisioning ${R_PROV[$r]} is an installed system's (kind image)" ;;
+			esac
 			case ${R_SRC[$r]} in
 			here|image) B_KEY[$n]+=${B_KEY[$n]:+,}$k ;;
 			*) B_KEY[$n]+=${B_KEY[$n]:+,}$k+${R_SRC[$r]} ;;
@@ -335,16 +347,21 @@ job_prepare() { # key
 			"($why; $run/jobs/prepare-$1.log)" >&"$progress_fd"
 	done ) &
 	ticker=$!
-	t_prepare "$k" "$run/kernel-$1" "$from" ||
-		fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
+	local rc=0 st=pass
+	t_prepare "$k" "$run/kernel-$1" "$from" || rc=$?
 	kill "$ticker" 2>/dev/null || true
-	# A preparation with test points of its own (kind image): its KTAP document.
-	if [ -f "$run/kernel-$1/results.ktap" ]; then
-		local st=pass
+	# A preparation with test points of its own (kind image): its KTAP
+	# document is its verdict (a failure counted there, not twice).
+	if [ -s "$run/kernel-$1/results.ktap" ]; then
 		python3 "$TKH_QEMU/ktap.py" --name "prepare-$1" --results "$run/kernel-$1/results.ktap" \
 			--done '' --counts "$run/kernel-$1/counts" || st=fail
-		echo "prepare-$1 $st $(cat "$run/kernel-$1/counts")" >>"$t_boots"
+		[ "$rc" = 0 ] || st=fail
+		if [ -f "$run/kernel-$1/counts" ]; then
+			echo "prepare-$1 $st $(cat "$run/kernel-$1/counts")" >>"$t_boots"
+			return 0
+		fi
 	fi
+	[ "$rc" = 0 ] || fail_step "$1" "preparing the $1 machine failed (see $run/jobs/prepare-$1.log)"
 }
 
 # Before each boot, a suite's host step when it has one: an executable
@@ -352,12 +369,13 @@ job_prepare() { # key
 # KERNEL" while no swtpm serves TPMSTATE; files it writes to STATEDIR reach
 # the guest as saved state; TKH_DISK names the machine's scratch disk image.
 # Its failure is a failed step of the machine.
-host_steps() { # name phase tpm tpmdir statedir kernel
+host_steps() { # name phase tpm tpmdir statedir kernel disk
 	local s hook
 	for s in ${B_RUN[$1]//,/ }; do
 		hook=$TKH_TOP/tests/guest/$s/host-step
-		[ -x "$hook" ] || continue
-		TKH_DISK=$run/$1/disk.img t_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "$6" ||
+		[ -e "$hook" ] || continue
+		[ -x "$hook" ] || { fail_step "$1-p$2-$s-host" "$hook is not executable"; continue; }
+		TKH_DISK=$7 t_step "$1: $s host step $2" "$hook" "$2" "$3" "$4" "$5" "$6" ||
 			fail_step "$1-p$2-$s-host" "$s host step failed (see $run/jobs/$1.log)"
 	done
 }
@@ -370,14 +388,19 @@ host_checks() { # name phase outdir
 	local s hook doc st
 	for s in ${B_RUN[$1]//,/ }; do
 		hook=$TKH_TOP/tests/guest/$s/host-check
-		[ -x "$hook" ] || continue
+		[ -e "$hook" ] || continue
+		[ -x "$hook" ] || { fail_step "$1-p$2-$s" "$hook is not executable"; continue; }
 		doc=$3/host-check-$s
 		mkdir -p "$doc"
 		t_step "$1: $s host check $2" "$hook" "$2" "$3" >"$doc/results.ktap" || true
 		st=pass
 		python3 "$TKH_QEMU/ktap.py" --name "$1-p$2-$s" --results "$doc/results.ktap" \
 			--done '' --counts "$doc/counts" || st=fail
-		echo "$1-p$2-$s $st $(cat "$doc/counts")" >>"$t_boots"
+		if [ -f "$doc/counts" ]; then
+			echo "$1-p$2-$s $st $(cat "$doc/counts")" >>"$t_boots"
+		else
+			fail_step "$1-p$2-$s" "no verdict of $hook"
+		fi
 	done
 }
 
@@ -430,7 +453,7 @@ job_machine() { # name
 		read -r image initrd kver _ guest <"$run/kernel-$k/machine"
 		kvers=${kvers:+$kvers,}$kver leak=
 		t_kernel "${k%+*}" && t_trait kmemleak && leak=" tk.kmemleak=1"
-		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}"
+		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}" "$disk"
 		rc=0
 		t_step "$name: boot phase $phase" t_boot_tries "${opts[@]}" --name "$name-p$phase" \
 			--disk "$disk" "$image" "$initrd" "$tpmdir" "$tpm" \
@@ -480,7 +503,14 @@ t_boots=$run/jobs/select.boots
 declare -A B_RUN=()	# the suites a machine runs
 selected=() dkms_kernels=()
 for n in ${only//,/ }; do
-	suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
+	# TKH_SUITES does not reach an installed system's rows: their suite is
+	# what the image runs and checks (tests/realsys/prepare.sh installs it)
+	t_kernel "${B_KERNEL[$n]%%,*}"
+	if [ "$kn_kind" = image ]; then
+		suites_with_tests "${B_SUITES[$n]}"
+	else
+		suites_with_tests "${TKH_SUITES:-${B_SUITES[$n]}}"
+	fi
 	if [ -z "$suites" ]; then
 		echo "SKIP $n: no test scripts in its suites (${TKH_SUITES:-${B_SUITES[$n]}})"
 		echo "$n skip 0 0 0" >>"$t_boots"

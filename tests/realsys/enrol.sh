@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The real system's enrolment, run once as init (init=) on the installed
-# Debian 12 by tests/realsys/run.sh: docs/install.md's commands, word for
+# Debian 12 by tests/realsys/prepare.sh: docs/install.md's commands, word for
 # word where they can be, for each volume of tk.realsys.vols= on the command
 # line (NAME:PARENT:DEVICE[:OPTION], OPTION e.g. pcrs=sha256:1):
 # seal a new key under PARENT (the SRKs provision.sh --rsa-ecc made), save
