@@ -91,7 +91,8 @@ evm-ref12        evm-ref   here  1.2   srk    -   1  1,2,3  evm  -
 evm              evm       here  2.0   srk    -   1  1,2,3  evm  -
 evm12            evm       here  1.2   srk    -   1  1,2,3  evm  -
 evm-tpm2         evm       here  2.0   srk    -   1  1,2    trusted-tpm2  -
-evm-enc          evm       here  1.2   srk    -   1  1,2    encrypted  -
+evm-tpm2-disk    evm       here  2.0   srk    -   1  1,2    selftest,disk  -
+evm-tpm12        evm       here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
 interop-evm      evm-ref,evm,evm-ref  here  2.0  srk  -  1  1,2,3  evm-interop  -
 interop-evm12    evm-ref,evm,evm-ref  here  1.2  srk  -  1  1,2,3  evm-interop  -
 @table pkg - make check's package test: the modules DKMS built, both kernels, both TPMs

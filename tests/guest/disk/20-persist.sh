@@ -15,16 +15,18 @@ t_disk_begin impl
 O=$(t_disk_opts)
 t_disk_unmap dk20 dk20t
 
-# trusted_spec: dm-crypt's own trusted-key path, where the kernel has one.
+# trusted_spec: dm-crypt's own trusted-key path, where the kernel has one
+# (the test kernel's in-tree dm-crypt module; the EVM kernels, which build
+# dm-crypt and the key types in).
 trusted_spec() {
-	if [ "$TKH_KERNEL" = test ]; then
+	if [ "$TKH_KERNEL" = test ] || [ "$TKH_KERNEL" = evm ] || [ "$TKH_KERNEL" = evm-ref ]; then
 		t_disk_reads dk20t :32:trusted:p20 "$T_DISK_P20" "$1"
 	else
 		# the stock dm-crypt was built without trusted keys
 		! t_disk_map dk20t :32:trusted:p20 "$T_DISK_P20" 2>/dev/null
 	fi
 }
-what=":32:trusted:p20 reads the same data (test kernel) / is refused (stock)"
+what=":32:trusted:p20 reads the same data (test and EVM kernels) / is refused (stock)"
 
 phase1() {
 	t_check "new 32 logon=tk:p20" keyctl add trusted p20 "new 32 $O logon=tk:p20" @u
