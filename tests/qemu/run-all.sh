@@ -90,8 +90,7 @@ evm-ref          evm-ref   here  2.0   srk    -   1  1,2,3  evm  -
 evm-ref12        evm-ref   here  1.2   srk    -   1  1,2,3  evm  -
 evm              evm       here  2.0   srk    -   1  1,2,3  evm  -
 evm12            evm       here  1.2   srk    -   1  1,2,3  evm  -
-evm-tpm2         evm       here  2.0   srk    -   1  1,2    trusted-tpm2  -
-evm-tpm2-disk    evm       here  2.0   srk    -   1  1,2    selftest,disk  -
+evm-tpm2         evm       here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
 evm-tpm12        evm       here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
 interop-evm      evm-ref,evm,evm-ref  here  2.0  srk  -  1  1,2,3  evm-interop  -
 interop-evm12    evm-ref,evm,evm-ref  here  1.2  srk  -  1  1,2,3  evm-interop  -
