@@ -15,8 +15,10 @@
  * whose authPolicy is PolicyPCR then PolicyAuthValue, unsealed in a policy
  * session salted to the SRK (its HMAC keyed by sessionKey || PIN, outData
  * encrypted by it), the wrong PIN refused, and the same in an unsalted
- * policy session (the HMAC keyed by the PIN alone). Run by tests/tools/tk2-swtpm.sh;
- * prints "ok N - ..." lines.
+ * policy session (the HMAC keyed by the PIN alone). Run by tests/tools/tk2-swtpm.sh
+ * (make check's host stage: tests/host/run-tests.sh); KTAP, a test point a
+ * check (tk_test.h), each case named by a "# case N: ..." line after its
+ * checks.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -199,14 +201,14 @@ static void pin_policy(const struct tk2_crypto *c, u32 parent,
 	rc = pin_try(c, parent, esalt, salt, item, oname, body, n, "1234", out);
 	CHECK_EQ(rc, 0);
 	CHECK_MEM(out, secret, 32);
-	printf("ok 9 - PolicyPCR + PolicyAuthValue in a salted policy session: unsealed, encrypted, PIN not sent\n");
+	printf("# case 9: PolicyPCR + PolicyAuthValue in a salted policy session: unsealed, encrypted, PIN not sent\n");
 	rc = pin_try(c, parent, esalt, salt, item, oname, body, n, "1235", out);
 	CHECK_EQ(rc, TK2_RC_AUTH_FAIL | 0x900);	/* session 1 */
-	printf("ok 10 - the wrong PIN: 0x%03x\n", rc);
+	printf("# case 10: the wrong PIN: 0x%03x\n", rc);
 	rc = pin_try(c, parent, NULL, NULL, item, oname, body, n, "1234", out);
 	CHECK_EQ(rc, 0);
 	CHECK_MEM(out, secret, 32);
-	printf("ok 11 - the same in an unsalted policy session (HMAC keyed by the PIN)\n");
+	printf("# case 11: the same in an unsalted policy session (HMAC keyed by the PIN)\n");
 	tk2_cmd_flush(&b, cmd, BUF, item);
 	xfer(cmd, rsp);
 }
@@ -263,7 +265,7 @@ static void rsa_salt(const struct tk2_crypto *c)
 	rlen = xfer(cmd, rsp);
 	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_GET_RANDOM, 0, s, 1,
 				  &why), 0);
-	printf("ok 7 - a session salted by RSA-OAEP to an RSA 2048 primary: GetRandom accepted\n");
+	printf("# case 7: a session salted by RSA-OAEP to an RSA 2048 primary: GetRandom accepted\n");
 	tk2_cmd_flush(&b, cmd, BUF, h);
 	xfer(cmd, rsp);
 	BN_free(m);
@@ -315,7 +317,7 @@ static void hierarchy_hmac(const struct tk2_crypto *c)
 	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_CREATE_PRIMARY, 1, s, 1,
 				  &why), 0);
 	CHECK_EQ(tk2_rsp_create_primary(rsp, rlen, &h, &srk_pub), 0);
-	printf("ok 8 - CreatePrimary under an owner password in an HMAC session, the password not sent\n");
+	printf("# case 8: CreatePrimary under an owner password in an HMAC session, the password not sent\n");
 	tk2_cmd_flush(&b, cmd, BUF, h);
 	xfer(cmd, rsp);
 }
@@ -358,7 +360,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(tk2_name(c, rsp + 20, plen, pname), 0);
 	/* the TPM's own idea of the Name, last in the response */
 	CHECK_MEM(rsp + rlen - 5 - 34, pname, 34);
-	printf("ok 1 - SRK created, template and Name as ours\n");
+	printf("# case 1: SRK created, template and Name as ours\n");
 
 	/* ECDH: an ephemeral key, Z = x(d * Q) */
 	bx = BN_bin2bn(srk.x, 32, NULL);
@@ -386,7 +388,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(tk2_rsp_start_auth_session(rsp, rlen, &s0.handle, &s0), 0);
 	nt = (struct tk_span){ s0.nonce_tpm, s0.nonce_tpm_len };
 	CHECK_EQ(tk2_session_key(c, NULL, 0, salt, 32, &nt, &nc, s0.key), 0);
-	printf("ok 2 - session 0x%08x salted to the SRK\n", s0.handle);
+	printf("# case 2: session 0x%08x salted to the SRK\n", s0.handle);
 
 	/* Create: the key and blobauth encrypted, the parent by HMAC */
 	{
@@ -411,7 +413,7 @@ int main(int argc, char **argv)
 	if (rc)
 		printf("# create: rc 0x%x %s\n", rc, why);
 	CHECK_EQ(tk2_rsp_create(rsp, rlen, &priv, &pub), 0);
-	printf("ok 3 - Create in the session, inSensitive encrypted\n");
+	printf("# case 3: Create in the session, inSensitive encrypted\n");
 
 	/* Load, the parent by HMAC */
 	{
@@ -430,7 +432,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(tk2_rsp_sessions(c, rsp, rlen, TK2_CC_LOAD, 1, s, 1, &why),
 		 0);
 	CHECK_EQ(tk2_rsp_load(rsp, rlen, &item), 0);
-	printf("ok 4 - Load in the session\n");
+	printf("# case 4: Load in the session\n");
 
 	/* Unseal: the object by HMAC with blobauth, outData encrypted */
 	tk2_cmd_unseal(&b, cmd, BUF, item, &pw);
@@ -450,7 +452,7 @@ int main(int argc, char **argv)
 		bad[rlen / 2] ^= 1;
 		CHECK_EQ(tk2_rsp_sessions(c, bad, rlen, TK2_CC_UNSEAL, 0, sc, 1,
 					  &why), -EBADMSG);
-		printf("ok 5 - a changed Unseal response is refused (%s)\n",
+		printf("# case 5: a changed Unseal response is refused (%s)\n",
 		       why);
 	}
 	rc = tk2_rsp_sessions(c, rsp, rlen, TK2_CC_UNSEAL, 0, s, 1, &why);
@@ -459,10 +461,10 @@ int main(int argc, char **argv)
 		printf("# unseal: rc 0x%x %s\n", rc, why);
 	if (rc || tk2_rsp_unseal(rsp, rlen, &out) || out.len != 32 ||
 	    memcmp(out.p, secret, 32)) {
-		printf("not ok 6 - Unseal\n");
+		printf("# case 6: Unseal failed\n");
 		return tk_test_done() | 1;
 	}
-	printf("ok 6 - Unseal in the session, outData encrypted, key back\n");
+	printf("# case 6: Unseal in the session, outData encrypted, key back\n");
 
 	tk2_cmd_flush(&b, cmd, BUF, item);
 	xfer(cmd, rsp);
