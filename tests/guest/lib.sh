@@ -6,7 +6,7 @@
 # every suite uses: lib/require.sh (t_require, t_impl), lib/mods.sh (which
 # trusted.ko and encrypted-keys.ko are loaded), lib/keys.sh (keys in @u),
 # lib/state.sh (state carried between the phases of a run), lib/util.sh
-# (compare, hex). A suite's own fixtures are rooms of lib/ that a script
+# (compare, hex), lib/dev.sh (raw TPM commands, dm-crypt mappings). A suite's own fixtures are rooms of lib/ that a script
 # sources after this line, e.g. . "$here/../lib/tpm2.sh".
 # Contract: docs/testing.md.
 # shellcheck shell=sh
@@ -25,3 +25,5 @@ _t_lib=${_t_lib%/*}/lib
 . "$_t_lib/state.sh"
 # shellcheck source=lib/util.sh
 . "$_t_lib/util.sh"
+# shellcheck source=lib/dev.sh
+. "$_t_lib/dev.sh"

@@ -36,7 +36,7 @@ marker() {
 		cat /sys/class/tpm/tpm0/pcr-sha256/"$1" >/dev/null
 	else
 		# TPM_PCRRead: tag RQU_COMMAND, size 14, ordinal 0x15, pcrIndex
-		_m=$(t_tpm1_send "00c10000000e00000015$(printf %08x "$1")") &&
+		_m=$(t_tpm_send "00c10000000e00000015$(printf %08x "$1")") &&
 			[ "$(echo "$_m" | cut -c13-20)" = 00000000 ]
 	fi
 }

@@ -115,13 +115,13 @@ sniffed32() {
 # lockout_counter: the TPM's failed-authorisation count
 # (tpm2_getcap properties-variable: TPM2_PT_LOCKOUT_COUNTER).
 lockout_counter() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000017a 000000060000020e00000001)")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a 000000060000020e00000001)")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "GetCapability: $_r" >&2; return 1; }
 	echo "lockoutCounter $((0x$(echo "$_r" | cut -c47-54)))"
 }
 # pcr_extend N: TPM2_PCR_Extend of PCR N with SHA-256("x") (tpm2_pcrextend).
 pcr_extend() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000182 "000000$(printf %02x "$1")0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 00000182 "000000$(printf %02x "$1")0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Extend: $_r" >&2; return 1; }
 	echo "PCR $1 (sha256): $(t_tpm2_pcr "$1")"
 }

@@ -15,7 +15,7 @@ here=${0%/*}
 t_require phase 1
 t_disk_begin impl
 O=$(t_disk_opts)
-t_disk_unmap dk10
+t_dm_remove dk10
 
 t_check "new 32 logon=tk:t10 into @u" keyctl add trusted t10 "new 32 logon=tk:t10 $O" @u
 tid=$(t_disk_id trusted t10)
@@ -116,4 +116,4 @@ t_check "update of a key whose logon key root invalidated works; logon=<same> ma
 	! keyctl search @s logon tk:t10r >/dev/null 2>&1 &&
 	keyctl update \$(keyctl search @s trusted t10r) 'update $O logon=tk:t10r' >/dev/null &&
 	keyctl describe \$(keyctl search @s logon tk:t10r) >/dev/null"
-t_disk_unmap dk10
+t_dm_remove dk10

@@ -13,7 +13,7 @@ here=${0%/*}
 
 t_disk_begin impl
 O=$(t_disk_opts)
-t_disk_unmap dk20 dk20t
+t_dm_remove dk20 dk20t
 
 # trusted_spec: dm-crypt's own trusted-key path, where the kernel has one
 # (the test kernel's in-tree dm-crypt module; the EVM kernels, which build
@@ -68,7 +68,7 @@ phase2() {
 	else
 		t_skip "in-tree trusted.ko loads the blob" "no in-tree trusted.ko on $TKH_KERNEL"
 	fi
-	t_disk_unmap dk20 dk20t
+	t_dm_remove dk20 dk20t
 	t_mods_none >/dev/null 2>&1
 }
 
@@ -77,4 +77,4 @@ case $TKH_PHASE in
 2) phase2 ;;
 *) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-t_disk_unmap dk20 dk20t
+t_dm_remove dk20 dk20t

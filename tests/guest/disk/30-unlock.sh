@@ -15,7 +15,7 @@ t_disk_begin impl
 O=$(t_disk_opts)
 D=/tmp/dk30
 mkdir -p $D
-t_disk_unmap dkvol dkmiss dkwrong dkpcr
+t_dm_remove dkvol dkmiss dkwrong dkpcr
 
 # conf NAME BLOB: a config of one volume (MiB 12-15 of the disk).
 conf() {
@@ -55,7 +55,7 @@ opens() {
 	sh $T_DISK_UNLOCK -c $D/volumes || return 1
 	[ -b /dev/mapper/dkvol ] || { echo "no /dev/mapper/dkvol" >&2; return 1; }
 	s=$(t_disk_sum /dev/mapper/dkvol)
-	t_disk_unmap dkvol
+	t_dm_remove dkvol
 	[ "$s" = "$sum" ] || { echo "read $s, expected $sum" >&2; return 1; }
 	! t_disk_id logon trusted-keys:dkvol >/dev/null || { echo "logon key left in our session" >&2; return 1; }
 }
@@ -72,7 +72,7 @@ pcr_changed() {
 	conf dkpcr $D/pcr.blob
 	sh $T_DISK_UNLOCK -c $D/volumes && dmsetup info dkpcr >/dev/null ||
 		{ echo "the PCR-sealed blob does not open before the extend" >&2; return 1; }
-	t_disk_unmap dkpcr
+	t_dm_remove dkpcr
 	# load with pcrlock=16 extends PCR 16
 	keyctl add trusted dklock "load $(cat $D/pcr.blob) $O pcrlock=16" @u >/dev/null ||
 		{ echo "pcrlock=16 failed" >&2; return 1; }
@@ -87,7 +87,7 @@ phase2() {
 	t_check "unlock: a second run says the volume is open and exits 0" sh -c "
 		sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q . && exit 1
 		sh $T_DISK_UNLOCK -c $D/volumes 2>&1 | grep -q 'dkvol: already open'"
-	t_disk_unmap dkvol
+	t_dm_remove dkvol
 	t_check "unlock: a missing blob: one message, volume closed" fails dkmiss $D/none.blob "no blob"
 	sed 's/^/# said: /' $D/err
 	# four hex digits of the sealed data changed
@@ -110,4 +110,4 @@ case $TKH_PHASE in
 2) phase2 ;;
 *) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-t_disk_unmap dkvol dkmiss dkwrong dkpcr
+t_dm_remove dkvol dkmiss dkwrong dkpcr

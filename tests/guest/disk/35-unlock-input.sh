@@ -18,7 +18,7 @@ O=$(t_disk_opts)
 D=/tmp/dk35
 mkdir -p $D
 cd $D || t_bail "cd $D"
-t_disk_unmap dk35
+t_dm_remove dk35
 
 # A 20-byte blobauth: the secret that must not show on any command line.
 SECRET=5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2
@@ -60,7 +60,7 @@ refused() {
 opens() {
 	conf dk35 "$1"
 	sh $T_DISK_UNLOCK -c $D/volumes && dmsetup info dk35 >/dev/null || return 1
-	t_disk_unmap dk35
+	t_dm_remove dk35
 }
 t_check "the good blob opens with the config's blobauth=" opens $D/good.blob
 
@@ -145,7 +145,7 @@ argv() {
 	_i=0 _rc=0
 	while [ $_i -lt 20 ] && ! grep -qx child $D/seen; do
 		sh $T_DISK_UNLOCK -c $D/volumes || _rc=1
-		t_disk_unmap dk35
+		t_dm_remove dk35
 		_i=$((_i + 1))
 	done
 	touch $D/stop
@@ -200,4 +200,4 @@ EOS
 t_check "the hook copies config and blobs 0600 (directory 0700), warns without UMASK=0077" hook_modes
 rm -rf /etc/trusted-keys /usr/share/initramfs-tools /boot/config-dk35
 unset version
-t_disk_unmap dk35
+t_dm_remove dk35

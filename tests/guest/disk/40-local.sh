@@ -31,7 +31,7 @@ U=65534
 D=/tmp/dk40
 mkdir -p $D
 chmod 0755 $D
-t_disk_unmap dk40 dk40u
+t_dm_remove dk40 dk40u
 
 as_user() { tklocal -u $U run "$@"; }
 
@@ -69,7 +69,7 @@ dead() {
 	while [ $_i -lt 50 ]; do
 		if ! keyctl search @s logon "$1" >/dev/null 2>&1; then
 			! t_disk_map dk40 ":32:logon:$1" "$T_DISK_P20" >/dev/null 2>&1 && return 0
-			t_disk_unmap dk40
+			t_dm_remove dk40
 			echo "dm-crypt still maps :32:logon:$1" >&2
 			return 1
 		fi
@@ -92,7 +92,7 @@ t_check "the logon key is root's: uid 0, gid 0, VIEW|SEARCH for its owner only (
 mapped() {
 	_dev=$(t_disk_map dk40 :32:logon:tk:l40 "$T_DISK_P20") || return 1
 	dd if="$_dev" of=/dev/null bs=4096 count=1 2>/dev/null || return 1
-	t_disk_unmap dk40
+	t_dm_remove dk40
 }
 t_check "root: dm-crypt maps ':32:logon:tk:l40' (request_key finds it by its owner's SEARCH)" mapped
 
@@ -253,4 +253,4 @@ t_check "update logon=tk:t40v2: the old logon key tk:t40v is refused at once" \
 t_check "... and the new one tk:t40v2 maps" sh -c "
 	dmsetup create dk40 --noudevsync --table '0 $T_DISK_LEN crypt $T_DISK_CIPHER :32:logon:tk:t40v2 0 /dev/vda $T_DISK_P20' &&
 	dmsetup remove --noudevsync dk40"
-t_disk_unmap dk40 dk40u
+t_dm_remove dk40 dk40u

@@ -17,7 +17,7 @@ t_require tpm 1.2
 t_require disk
 t_require cmd dmsetup
 t_mods ours test	# both key types from our modules
-t_disk_unmap ek_enc ek_trs
+t_dm_remove ek_enc ek_trs
 
 # dm_up: dm-crypt loaded on top of what is loaded now.
 dm_up() {
@@ -78,7 +78,7 @@ phase2() {
 	t_mod_load dm-crypt >/dev/null 2>&1
 	t_check "in-tree: ':32:encrypted:dmk' reads the same data" \
 		t_disk_reads ek_enc :32:encrypted:dmk 0 "$s1"
-	t_disk_unmap ek_enc ek_trs
+	t_dm_remove ek_enc ek_trs
 	t_mods_none >/dev/null 2>&1
 }
 
@@ -87,4 +87,4 @@ case $TKH_PHASE in
 2) phase2 ;;
 *) t_skip_rest "phase $TKH_PHASE: nothing to do" ;;
 esac
-t_disk_unmap ek_enc ek_trs
+t_dm_remove ek_enc ek_trs

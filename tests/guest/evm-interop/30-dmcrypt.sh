@@ -26,8 +26,8 @@ impl=$(t_interop_name "$T_INTEROP_IMPL")
 KH=$(t_interop_kh)
 T_INTEROP_HEX_U=3c5a7e9b1d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a2c4e6b8d0f1a3c
 KAT_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-t_evm_dm_remove t_interop_a t_interop_b
-t_cleanup "t_evm_dm_remove t_interop_a t_interop_b"
+t_dm_remove t_interop_a t_interop_b
+t_cleanup "t_dm_remove t_interop_a t_interop_b"
 keyctl add user $T_ENC_UMASTER "$T_ENC_UBYTES" @u >/dev/null ||
 	t_bail "user master $T_ENC_UMASTER"
 base=$((8 * (TKH_PHASE - 1)))

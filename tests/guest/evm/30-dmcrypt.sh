@@ -13,8 +13,8 @@ here=${0%/*}
 t_evm_begin
 t_require phase 1,3
 t_require cmd dmsetup
-t_evm_dm_remove evm_t evm_e
-t_cleanup "t_evm_dm_remove evm_t evm_e"
+t_dm_remove evm_t evm_e
+t_cleanup "t_dm_remove evm_t evm_e"
 # dm-crypt claims the disk: the ext2 of 20-files must be unmounted
 t_check "the disk is not mounted (dm-crypt claims it)" t_evm_umount
 
@@ -26,7 +26,7 @@ vol_sum() {
 		dd if=/dev/urandom of="$_dev" bs=65536 count=16 conv=fsync 2>/dev/null || return 1
 	fi
 	_s=$(dd if="$_dev" bs=65536 count=16 2>/dev/null | sha256sum | cut -d' ' -f1)
-	t_evm_dm_remove "$1"
+	t_dm_remove "$1"
 	echo "$_s"
 }
 # vol_reads NAME KEYSPEC N SUM

@@ -44,20 +44,7 @@ t_disk_mods() {
 # t_disk_map NAME KEYSPEC START: a 4 MiB dm-crypt mapping of the disk from
 # sector START keyed by KEYSPEC; prints the device node.
 t_disk_map() {
-	dmsetup create "$1" --noudevsync --table \
-		"0 $T_DISK_LEN crypt $T_DISK_CIPHER $2 0 /dev/vda $3" >&2 || return 1
-	dmsetup mknodes "$1" >/dev/null 2>&1
-	[ -b "/dev/mapper/$1" ] || { echo "no /dev/mapper/$1" >&2; return 1; }
-	echo "/dev/mapper/$1"
-}
-
-# t_disk_unmap NAME...: remove mappings, quietly.
-t_disk_unmap() {
-	for _n in "$@"; do
-		dmsetup remove --noudevsync "$_n" >/dev/null 2>&1
-	done
-	dmsetup mknodes >/dev/null 2>&1	# drops stale /dev/mapper nodes
-	return 0
+	t_dm_crypt "$1" "$T_DISK_LEN" "$T_DISK_CIPHER" "$2" /dev/vda "$3"
 }
 
 # t_disk_sum DEV: sha256 of its first MiB.
@@ -71,7 +58,7 @@ t_disk_write() {
 	_dev=$(t_disk_map "$1" "$2" "$3") || return 1
 	dd if=/dev/urandom of="$_dev" bs=1048576 count=1 conv=fsync 2>/dev/null || return 1
 	_s=$(t_disk_sum "$_dev")
-	t_disk_unmap "$1"
+	t_dm_remove "$1"
 	echo "$_s"
 }
 
@@ -79,7 +66,7 @@ t_disk_write() {
 t_disk_reads() {
 	_dev=$(t_disk_map "$1" "$2" "$3") || return 1
 	_s=$(t_disk_sum "$_dev")
-	t_disk_unmap "$1"
+	t_dm_remove "$1"
 	[ "$_s" = "$4" ] && return 0
 	echo "read sha256 $_s, expected $4" >&2
 	return 1

@@ -74,11 +74,11 @@ t_evm_tpm2_policy_digest() {
 # T_EVM_PCR (user space satisfies the policy, as the in-tree type needs);
 # prints its handle. Flush it with t_tpm2_flush.
 t_evm_tpm2_pcr_session() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000176 \
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000176 \
 		"40000007400000070010${T_TPM2_NONCE}0000010010000b")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "StartAuthSession: $_r" >&2; return 1; }
 	_h=$(echo "$_r" | cut -c21-28)
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000017f "${_h}0000$T_EVM_TPM2_SEL")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017f "${_h}0000$T_EVM_TPM2_SEL")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PolicyPCR: $_r" >&2; t_tpm2_flush "$_h"; return 1; }
 	echo "$_h"
 }
@@ -216,17 +216,5 @@ t_evm_hmac_expect() {
 # t_evm_dm NAME KEYSPEC N: a 1 MiB dm-crypt mapping of the disk's volume N
 # (0, 1) keyed by KEYSPEC; prints the device node.
 t_evm_dm() {
-	dmsetup create "$1" --noudevsync --table \
-		"0 2048 crypt aes-cbc-essiv:sha256 $2 0 $TKH_DISK $((T_EVM_DM_START + $3 * 2048))" >&2 ||
-		return 1
-	dmsetup mknodes "$1" >/dev/null 2>&1
-	[ -b "/dev/mapper/$1" ] || { echo "no /dev/mapper/$1" >&2; return 1; }
-	echo "/dev/mapper/$1"
-}
-
-t_evm_dm_remove() {
-	for _n in "$@"; do
-		dmsetup remove --noudevsync "$_n" >/dev/null 2>&1
-	done
-	return 0
+	t_dm_crypt "$1" 2048 aes-cbc-essiv:sha256 "$2" "$TKH_DISK" $((T_EVM_DM_START + $3 * 2048))
 }

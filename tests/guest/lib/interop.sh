@@ -111,10 +111,10 @@ t_interop_vol() {
 	_dev=$(t_interop_dm "$1" "$2" "$3") || return 1
 	if [ "${4:-}" = w ]; then
 		dd if=/dev/urandom of="$_dev" bs=65536 count=16 conv=fsync 2>/dev/null ||
-			{ t_evm_dm_remove "$1"; return 1; }
+			{ t_dm_remove "$1"; return 1; }
 	fi
 	_s=$(dd if="$_dev" bs=65536 count=16 2>/dev/null | sha256sum | cut -d' ' -f1)
-	t_evm_dm_remove "$1"
+	t_dm_remove "$1"
 	[ -n "$_s" ] && echo "$_s"
 }
 

@@ -52,7 +52,7 @@ t_relay_ctl() {
 	_tag=8001
 	[ "$TKH_TPM" = 1.2 ] && _tag=00c1
 	_h=$(printf '%s' "$*" | xxd -p | tr -d '\n')
-	_r=$(t_tpm2_send "$(t_tpm2_cmd $_tag $T_RELAY_CC "$_h")") || return 1
+	_r=$(t_tpm_send "$(t_tpm2_cmd $_tag $T_RELAY_CC "$_h")") || return 1
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || return 1
 	echo "$_r" | cut -c21- | xxd -r -p
 	echo
@@ -110,7 +110,7 @@ t_relay_flush_transients() {
 	[ "$TKH_TPM" = 2.0 ] || { echo 0; return 0; }
 	_t=0
 	for _k in ${1:-80}; do
-		_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000017a "00000001${_k}00000000000040")")
+		_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a "00000001${_k}00000000000040")")
 		[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "?"; return 1; }
 		_n=$((0x$(echo "$_r" | cut -c31-38)))
 		_i=0

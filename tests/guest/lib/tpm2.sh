@@ -17,15 +17,6 @@ T_TPM2_SRK_NAME=/sys/module/trusted/parameters/srk_name
 # The PCR the signed policies of the signed-policy scripts name.
 T_TPM2_SIGNED_PCR=16
 
-# t_tpm2_send HEX: send the TPM 2.0 command HEX, print the response in hex.
-t_tpm2_send() {
-	exec 5<>/dev/tpm0 || return 1
-	t_unhex "$1" >&5
-	dd bs=4096 count=1 <&5 2>/dev/null | xxd -p | tr -d '\n'
-	exec 5>&-
-	echo
-}
-
 # t_tpm2_rc RSP: the response code of response RSP (8 hex digits).
 t_tpm2_rc() {
 	echo "$1" | cut -c13-20
@@ -38,7 +29,7 @@ t_tpm2_cmd() {
 
 # t_tpm2_srk_present: the TPM has an object at 0x81000001 (TPM2_ReadPublic).
 t_tpm2_srk_present() {
-	[ "$(t_tpm2_rc "$(t_tpm2_send "$(t_tpm2_cmd 8001 00000173 $T_TPM2_SRK)")")" = 00000000 ]
+	[ "$(t_tpm2_rc "$(t_tpm_send "$(t_tpm2_cmd 8001 00000173 $T_TPM2_SRK)")")" = 00000000 ]
 }
 
 # t_tpm2_nhandles MSO: how many handles of that kind (80 transient, 02/03
@@ -48,7 +39,7 @@ t_tpm2_srk_present() {
 # the empty count minus the kept session), and the same boot alone passed.
 t_tpm2_nhandles() {
 	for _n in 1 2 3; do
-		_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000017a "00000001${1}00000000000040")")
+		_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a "00000001${1}00000000000040")")
 		if [ "$(t_tpm2_rc "$_r")" = 00000000 ]; then
 			echo $((0x$(echo "$_r" | cut -c31-38)))
 			return 0
@@ -77,7 +68,7 @@ t_tpm2_signed_ready() {
 t_tpm2_kept() {
 	_k=$(cat /sys/module/trusted/parameters/session 2>/dev/null)
 	case $_k in "" | 0x00000000) echo 0; return ;; esac
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000017a "00000001${_k#0x}00000001")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a "00000001${_k#0x}00000001")")
 	# GetCapability from that handle: present when it is the first listed
 	if [ "$(t_tpm2_rc "$_r")" = 00000000 ] &&
 	   [ "$(echo "$_r" | cut -c31-38)" != 00000000 ] &&
@@ -101,13 +92,13 @@ T_TPM2_LOCKOUT_PW=4000000a00000009400000090000000000
 # t_tpm2_da_reset: TPM2_DictionaryAttackLockReset: the counter of failed
 # authorisations back to 0 (swtpm locks out after its maxTries failures).
 t_tpm2_da_reset() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000139 $T_TPM2_LOCKOUT_PW)")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 00000139 $T_TPM2_LOCKOUT_PW)")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackLockReset: $_r" >&2; return 1; }
 }
 
 # t_tpm2_da_params TRIES RECOVERY LOCKOUT_RECOVERY: TPM2_DictionaryAttackParameters.
 t_tpm2_da_params() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000013a "$T_TPM2_LOCKOUT_PW$(printf %08x%08x%08x "$1" "$2" "$3")")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000013a "$T_TPM2_LOCKOUT_PW$(printf %08x%08x%08x "$1" "$2" "$3")")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "DictionaryAttackParameters: $_r" >&2; return 1; }
 }
 
@@ -133,18 +124,18 @@ t_tpm2_wrong_pins() {
 # t_tpm2_pw_session: a policy session (SHA-256) that ran TPM2_PolicyPassword;
 # prints its handle. Flush it with t_tpm2_flush.
 t_tpm2_pw_session() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000176 \
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000176 \
 		"40000007400000070010${T_TPM2_NONCE}0000010010000b")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "StartAuthSession: $_r" >&2; return 1; }
 	_h=$(echo "$_r" | cut -c21-28)
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 0000018c "$_h")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000018c "$_h")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PolicyPassword: $_r" >&2; return 1; }
 	echo "$_h"
 }
 
 # t_tpm2_flush HANDLE
 t_tpm2_flush() {
-	t_tpm2_send "$(t_tpm2_cmd 8001 00000165 "$1")" >/dev/null
+	t_tpm_send "$(t_tpm2_cmd 8001 00000165 "$1")" >/dev/null
 }
 
 # t_tpm2_pcr N: the SHA-256 value of PCR N, from sysfs.
@@ -347,7 +338,7 @@ t_tpm2_primary() {
 # (empty password) of the TPMT_PUBLIC TEMPLATE (hex); prints the transient
 # handle. Flush it with t_tpm2_flush.
 t_tpm2_primary_of() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000131 \
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 00000131 \
 		"4000000100000009400000090000000000000400000000$(printf %04x $((${#1} / 2)))${1}000000000000")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "CreatePrimary: $_r" >&2; return 1; }
 	echo "$_r" | cut -c21-28
@@ -357,7 +348,7 @@ t_tpm2_primary_of() {
 # to PERSISTENT (default 81000001), or, when HANDLE is PERSISTENT, out of
 # the TPM.
 t_tpm2_evict() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000120 "40000001${1}00000009400000090000000000${2:-$T_TPM2_SRK}")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 00000120 "40000001${1}00000009400000090000000000${2:-$T_TPM2_SRK}")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "EvictControl: $_r" >&2; return 1; }
 }
 
@@ -391,7 +382,7 @@ t_tpm2_unpinned() {
 
 # t_tpm2_name HANDLE: the Name TPM2_ReadPublic reports for HANDLE (hex).
 t_tpm2_name() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000173 "$1")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000173 "$1")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
 	_n=$((0x$(echo "$_r" | cut -c21-24)))
 	_o=$((24 + 2 * _n))
@@ -410,26 +401,26 @@ T_TPM2_NV_COUNTER=02060012
 # t_tpm2_nv_define INDEX [ATTRS]: TPM2_NV_DefineSpace of an 8-byte index by
 # the owner (empty password), the counter template by default.
 t_tpm2_nv_define() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000012a "40000001${T_TPM2_PW_AREA}0000000e${1}000b${2:-$T_TPM2_NV_COUNTER}00000008")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000012a "40000001${T_TPM2_PW_AREA}0000000e${1}000b${2:-$T_TPM2_NV_COUNTER}00000008")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "NV_DefineSpace $1: $_r" >&2; return 1; }
 }
 
 # t_tpm2_nv_undefine INDEX: TPM2_NV_UndefineSpace by the owner; quiet.
 t_tpm2_nv_undefine() {
-	t_tpm2_send "$(t_tpm2_cmd 8002 00000122 "40000001${1}${T_TPM2_PW_AREA}")" >/dev/null
+	t_tpm_send "$(t_tpm2_cmd 8002 00000122 "40000001${1}${T_TPM2_PW_AREA}")" >/dev/null
 }
 
 # t_tpm2_nv_increment INDEX [AUTH-HANDLE [AREA]]: TPM2_NV_Increment, by the
 # owner with the empty password unless told otherwise; prints the
 # response code (00000000 on success).
 t_tpm2_nv_increment() {
-	t_tpm2_rc "$(t_tpm2_send "$(t_tpm2_cmd 8002 00000134 "${2:-40000001}${1}${3:-$T_TPM2_PW_AREA}")")"
+	t_tpm2_rc "$(t_tpm_send "$(t_tpm2_cmd 8002 00000134 "${2:-40000001}${1}${3:-$T_TPM2_PW_AREA}")")"
 }
 
 # t_tpm2_nv_count INDEX: the counter's value in decimal (NV_Read, 8 bytes,
 # authorised by the index's own empty password).
 t_tpm2_nv_count() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000014e "${1}${1}${T_TPM2_PW_AREA}00080000")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000014e "${1}${1}${T_TPM2_PW_AREA}00080000")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "NV_Read $1: $_r" >&2; return 1; }
 	# header 10, parameterSize 4, size 2: the value at bytes 16..23
 	printf '%d\n' "0x$(echo "$_r" | cut -c33-48)"
@@ -437,7 +428,7 @@ t_tpm2_nv_count() {
 
 # t_tpm2_nv_name INDEX: the Name NV_ReadPublic gives (hex).
 t_tpm2_nv_name() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000169 "$1")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000169 "$1")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "NV_ReadPublic $1: $_r" >&2; return 1; }
 	# header 10, TPM2B_NV_PUBLIC 2 + 14, TPM2B_NAME 2 + 34
 	echo "$_r" | cut -c57-124

@@ -210,20 +210,10 @@ t_ff_refused() {
 	return $_rc
 }
 
-# t_tpm1_send HEX: send the TPM 1.2 command HEX through /dev/tpm0, print the
-# response in hex.
-t_tpm1_send() {
-	exec 5<>/dev/tpm0 || return 1
-	t_unhex "$1" >&5
-	dd bs=4096 count=1 <&5 2>/dev/null | xxd -p | tr -d '\n'
-	exec 5>&-
-	echo
-}
-
 # t_tpm1_sessions: the number of authorisation sessions a TPM 1.2 holds
 # (TPM_GetCapability TPM_CAP_HANDLE, TPM_RT_AUTH).
 t_tpm1_sessions() {
-	_r=$(t_tpm1_send 00c10000001600000065000000140000000400000002) || return 1
+	_r=$(t_tpm_send 00c10000001600000065000000140000000400000002) || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] ||
 		{ echo "GetCapability: $_r" >&2; return 1; }
 	echo $((0x$(echo "$_r" | cut -c29-32)))
@@ -233,7 +223,7 @@ t_tpm1_sessions() {
 # (TPM_GetCapability TPM_CAP_HANDLE, TPM_RT_TRANS), less the one our
 # module keeps between operations (issue 22: parameter session=).
 t_tpm1_transports() {
-	_r=$(t_tpm1_send 00c10000001600000065000000140000000400000004) || return 1
+	_r=$(t_tpm_send 00c10000001600000065000000140000000400000004) || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] ||
 		{ echo "GetCapability: $_r" >&2; return 1; }
 	_n=$((0x$(echo "$_r" | cut -c29-32)))

@@ -22,7 +22,7 @@ t_relay_setup
 
 # outpub HANDLE: the public area (TPMT_PUBLIC, hex) ReadPublic returns.
 outpub() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8001 00000173 "$1")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000173 "$1")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
 	_l=$((0x$(echo "$_r" | cut -c21-24)))
 	echo "$_r" | cut -c25-$((24 + 2 * _l))

@@ -314,7 +314,7 @@ hmac1() {
 # readsrkpub: the TPM's permanent flag readSRKPub (0 or 1): TPM_GetCapability
 # TPM_CAP_FLAG, TPM_CAP_FLAG_PERMANENT; the 17th flag after the tag.
 readsrkpub() {
-	_r=$(t_tpm1_send 00c10000001600000065000000040000000400000108) || return 1
+	_r=$(t_tpm_send 00c10000001600000065000000040000000400000108) || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] || { echo "GetCapability: $_r" >&2; return 1; }
 	echo $((0x$(echo "$_r" | cut -c65-66)))
 }
@@ -322,14 +322,14 @@ readsrkpub() {
 # set_readsrkpub 0|1: TPM_SetCapability(TPM_SET_PERM_FLAGS,
 # TPM_PF_READSRKPUB) in an OIAP session with the owner's authorisation.
 set_readsrkpub() {
-	_r=$(t_tpm1_send 00c10000000a0000000a) || return 1
+	_r=$(t_tpm_send 00c10000000a0000000a) || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] || { echo "OIAP: $_r" >&2; return 1; }
 	_h=$(echo "$_r" | cut -c21-28) _ne=$(echo "$_r" | cut -c29-68)
 	_p=00000001000000040000001100000001$(printf %02x "$1")
 	_no=$(head -c 20 /dev/urandom | xxd -p | tr -d '\n')
 	_dig=$(t_unhex "0000003f$_p" | sha1sum | cut -c1-40)
 	_mac=$(hmac1 $OWNER "$_dig$_ne${_no}00")
-	_r=$(t_tpm1_send "00c2000000480000003f$_p$_h${_no}00$_mac") || return 1
+	_r=$(t_tpm_send "00c2000000480000003f$_p$_h${_no}00$_mac") || return 1
 	[ "$(echo "$_r" | cut -c13-20)" = 00000000 ] || { echo "SetCapability(readSRKPub): $_r" >&2; return 1; }
 	[ "$(readsrkpub)" = "$1" ]
 }

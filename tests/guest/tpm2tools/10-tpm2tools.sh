@@ -86,7 +86,7 @@ if [ "${TKH_PHASE:-1}" = 1 ]; then
 	# PCR 16 reset to zero (TPM2_PCR_Reset), as the host's copy starts it
 	# shellcheck disable=SC2317  # run through t_check
 	pin_seal() {
-		_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000013d 0000001000000009400000090000000000)")
+		_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000013d 0000001000000009400000090000000000)")
 		[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
 		ours_seal pin "keyhandle=0x81000001 pcrs=sha256:16 blobauth=4711"
 	}
@@ -100,7 +100,7 @@ if [ "${TKH_PHASE:-1}" = 1 ]; then
 		t_tpm2_nv_undefine "$RV"
 		t_tpm2_nv_define "$RV" && t_eq "NV_Increment" "$(t_tpm2_nv_increment "$RV")" 00000000 || return 1
 		_n=$(t_tpm2_nv_count "$RV") || return 1
-		_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 0000013d 0000001000000009400000090000000000)")
+		_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000013d 0000001000000009400000090000000000)")
 		[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Reset: $_r" >&2; return 1; }
 		_k=$here/../trusted-tpm2/keys/ec.pem
 		trusted-policy signer-public --signer "$_k" -o /tmp/rv.pub || return 1

@@ -24,7 +24,7 @@ WRONG=33221100ffeeddccbbaa99887766554433221100
 owner_pw() {
 	_a=$(printf '%04x%s' $((${#1} / 2)) "$1")
 	_s=$(printf '%08x' $((7 + ${#_a} / 2)))400000090000"00$_a"
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000129 "40000001$_s$(printf '%04x%s' $((${#2} / 2)) "$2")")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 00000129 "40000001$_s$(printf '%04x%s' $((${#2} / 2)) "$2")")")
 	t_eq "HierarchyChangeAuth" "$(t_tpm2_rc "$_r")" 00000000
 }
 user_ok=

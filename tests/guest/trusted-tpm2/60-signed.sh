@@ -28,7 +28,7 @@ add_policy() {
 }
 # extend: TPM2_PCR_Extend of PCR P (password session, empty auth).
 extend() {
-	_r=$(t_tpm2_send "$(t_tpm2_cmd 8002 00000182 "000000$(printf %02x $P)0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 00000182 "000000$(printf %02x $P)0000000940000009000000000000000001000b$(echo x | sha256sum | cut -c1-64)")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "PCR_Extend: $_r" >&2; return 1; }
 }
 # with_a3 BLOB A3-TLV: BLOB with its authPolicy [3] element replaced (the

@@ -128,7 +128,7 @@ t_tpm2_refused_once "  ... it alone in the blob: not tried" EPERM \
 # --- the counter's own protection -------------------------------------------
 # nv_write_back: NV_Write of approval 1's value by the owner; its rc.
 nv_write_back() {
-	t_tpm2_rc "$(t_tpm2_send "$(t_tpm2_cmd 8002 00000137 "40000001${NV}${T_TPM2_PW_AREA}0008$(printf %016x "$n1")0000")")"
+	t_tpm2_rc "$(t_tpm_send "$(t_tpm2_cmd 8002 00000137 "40000001${NV}${T_TPM2_PW_AREA}0008$(printf %016x "$n1")0000")")"
 }
 not_ok() { [ "$2" != 00000000 ] || { echo "$1 succeeded" >&2; return 1; }; }
 t_check "NV_Write of the old value: refused by the TPM (a counter)" \
