@@ -113,17 +113,19 @@ static int trusted_make_key(struct trusted_key_payload *p, struct tk_request *re
 }
 
 /*
- * logon= with new or load: the key is made here, before add_key(2) takes
- * the destination keyring's lock and the construction mutex, because the
- * logon key is created and linked into the caller's session keyring, which
- * may well be that destination. Nothing is linked unless all of it worked;
- * free_preparse undoes it when the add fails later.
+ * logon= or keydigest= with new or load: the key is made here, before
+ * add_key(2) takes the destination keyring's lock and the construction
+ * mutex. logon= because the logon key is created and linked into the
+ * caller's session keyring, which may well be that destination;
+ * keydigest= because its PBKDF2 may run for seconds, which nobody else's
+ * key construction should wait for. Nothing is linked unless all of it
+ * worked; free_preparse undoes it when the add fails later.
  */
-static int preparse_logon(struct key_preparsed_payload *prep,
-			  struct tk_request *req)
+static int preparse_key(struct key_preparsed_payload *prep,
+			struct tk_request *req)
 {
 	struct trusted_key_payload *p;
-	struct key *logon, *keyring = NULL;
+	struct key *logon = NULL, *keyring = NULL;
 	int ret;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -132,11 +134,13 @@ static int preparse_logon(struct key_preparsed_payload *prep,
 	ret = trusted_make_key(p, req);
 	if (ret)
 		goto err;
-	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
-				   &keyring);
-	if (IS_ERR(logon)) {
-		ret = PTR_ERR(logon);	/* logged by logon.c */
-		goto err;
+	if (tk_opt_given(&req->opt, TK_OPT_LOGON)) {
+		logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
+					   &keyring);
+		if (IS_ERR(logon)) {
+			ret = PTR_ERR(logon);	/* logged by logon.c */
+			goto err;
+		}
 	}
 	prep->payload.data[PREP_PAYLOAD] = p;
 	prep->payload.data[PREP_LOGON] = logon;
@@ -180,8 +184,10 @@ static int trusted_preparse(struct key_preparsed_payload *prep)
 		if (ret)
 			goto out;
 	}
-	if (tk_opt_given(&req->opt, TK_OPT_LOGON) && req->cmd != TK_CMD_UPDATE) {
-		ret = preparse_logon(prep, req);
+	if ((tk_opt_given(&req->opt, TK_OPT_LOGON) ||
+	     tk_opt_given(&req->opt, TK_OPT_KEYDIGEST)) &&
+	    req->cmd != TK_CMD_UPDATE) {
+		ret = preparse_key(prep, req);
 		if (ret)
 			goto out;
 	}
@@ -223,7 +229,7 @@ static int trusted_instantiate(struct key *key, struct key_preparsed_payload *pr
 		return ret;
 	p = prep->payload.data[PREP_PAYLOAD];
 	if (p) {
-		/* logon=: made by preparse; take it over */
+		/* logon=, keydigest=: made by preparse; take it over */
 		ret = trusted_lock_pcr(req);
 		if (ret)
 			return ret;
