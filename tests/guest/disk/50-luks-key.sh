@@ -13,7 +13,8 @@
 # sealed to pcrs=sha256:0 pcrcap=15 does not load in this boot (EPERM); its
 # blob's PolicyPCR selects PCRs 0 and 15 with the digest of PCR 0 and 32
 # zero bytes; phase 2 (the next boot, same TPM) loads it, before the cap,
-# with the same key bytes; after the cap it is EPERM again.
+# with the same key bytes, and update reseals it to the same PolicyPCR;
+# after the cap both blobs are EPERM.
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/disk.sh"
@@ -161,6 +162,12 @@ policy_body() {
 	echo "$_pol" | cut -c5-
 }
 
+# cap_policy: the PolicyPCR body of pcrs=sha256:0 pcrcap=15: the SHA-256 of
+# PCR 0 and 32 zero bytes, the selection of PCRs 0 and 15
+cap_policy() {
+	echo "0020$(t_unhex "$(t_tpm2_pcr 0)$ZERO64" | sha256sum | cut -d' ' -f1)00000001000b03018000"
+}
+
 pcrcap1() {
 	if [ "$(t_tpm2_pcr 15)" = "$ZERO64" ]; then
 		t_check "PCR 15 capped (PCR_Extend through /dev/tpm0)" tpm2_extend15
@@ -171,9 +178,8 @@ pcrcap1() {
 		t_key_add trusted c50 "new 32 $O import=$K pcrs=sha256:0 pcrcap=15"
 	cblob=$(t_key_blob trusted c50 2>/dev/null)
 	printf '%s\n' "$cblob" | t_state_save disk-c50
-	want="0020$(t_unhex "$(t_tpm2_pcr 0)$ZERO64" | sha256sum | cut -d' ' -f1)00000001000b03018000"
 	t_check "its PolicyPCR: PCRs 0 and 15, the digest of PCR 0 and 32 zero bytes" \
-		t_eq "CommandPolicy" "$(policy_body "$cblob")" "$want"
+		t_eq "CommandPolicy" "$(policy_body "$cblob")" "$(cap_policy)"
 	t_errno "it does not load in this boot: EPERM" EPERM t_key_refused trusted c50l "load $cblob"
 	t_errno "pcrcap= without pcrs=: EINVAL" EINVAL t_key_refused trusted c50x "new 32 $O pcrcap=15"
 	t_errno "pcrcap=16: EINVAL" EINVAL t_key_refused trusted c50x "new 32 $O pcrs=sha256:0 pcrcap=16"
@@ -183,15 +189,25 @@ pcrcap1() {
 	t_key_drop trusted c50
 }
 
+updated() {
+	keyctl update "$(t_key_id trusted c50)" "update $O pcrs=sha256:0 pcrcap=15" >/dev/null || return 1
+	_u=$(t_key_blob trusted c50) || return 1
+	[ "$_u" != "$cblob" ] || { echo "the blob did not change" >&2; return 1; }
+	t_eq "CommandPolicy" "$(policy_body "$_u")" "$(cap_policy)"
+}
+
 phase2() {
 	cblob=$(t_state_get disk-c50) || { t_skip_rest "phase 1 saved no pcrcap blob"; return; }
 	t_check "phase 2: PCR 15 is at its reset value" t_eq "PCR 15" "$(t_tpm2_pcr 15)" "$ZERO64"
 	t_check "phase 2: the pcrcap=15 blob loads before the cap, keydigest= right, logon=lk:c50" \
 		keyctl add trusted c50 "load $cblob $KD logon=lk:c50" @u
 	t_check "  ... ':32:logon:lk:c50' reads what the key K reads" same_as_direct :32:logon:lk:c50
+	t_check "  ... update pcrs=sha256:0 pcrcap=15 reseals it to the same PolicyPCR" updated
+	ublob=$(t_key_blob trusted c50 2>/dev/null)
 	t_key_drop trusted c50
 	t_check "phase 2: PCR 15 capped" tpm2_extend15
 	t_errno "  ... then the blob does not load: EPERM" EPERM t_key_refused trusted c50 "load $cblob"
+	t_errno "  ... nor the blob of the update: EPERM" EPERM t_key_refused trusted c50 "load $ublob"
 	t_check "no transient object or session left in the TPM" \
 		t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 }
