@@ -295,7 +295,8 @@ suites_with_tests() { # a,b,c
 	local s
 	suites=
 	for s in ${1//,/ }; do
-		if compgen -G "$TKH_TOP/tests/guest/$s/*.sh" >/dev/null; then
+		if compgen -G "$TKH_TOP/tests/guest/$s/*.sh" >/dev/null ||
+		   [ -f "$TKH_TOP/tests/guest/$s.sh" ]; then	# a suite, or SUITE/NAME
 			suites=${suites:+$suites,}$s
 		elif [ -z "${noted[$s]:-}" ]; then
 			noted[$s]=1

@@ -37,15 +37,19 @@ slices() {
 }
 
 # fmt VOL SECTOR: luksFormat (a small header: fast under TCG), then 1 MiB of
-# random data written through cryptsetup's own mapping; prints its sha256.
+# random data written through cryptsetup's own mapping; its sha256 and the
+# keyslots' go to $D/state. Says what failed.
 fmt() {
 	cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
 		--luks2-metadata-size 16k --luks2-keyslots-size 512k --cipher aes-xts-plain64 \
-		--key-size 512 --sector-size "$2" --key-file $D/pass "/dev/mapper/$1" >&2 || return 1
-	cryptsetup open --key-file $D/pass "/dev/mapper/$1" "ref$1" >&2 || return 1
+		--key-size 512 --sector-size "$2" --key-file $D/pass "/dev/mapper/$1" ||
+		{ echo "luksFormat failed" >&2; return 1; }
+	cryptsetup open --key-file $D/pass "/dev/mapper/$1" "ref$1" ||
+		{ echo "cryptsetup open failed" >&2; return 1; }
 	dd if=/dev/urandom of="/dev/mapper/ref$1" bs=1048576 count=1 conv=fsync 2>/dev/null
-	t_disk_sum "/dev/mapper/ref$1"
-	cryptsetup close "ref$1" >&2
+	_s=$(t_disk_sum "/dev/mapper/ref$1")
+	cryptsetup close "ref$1" || return 1
+	echo "$1 $_s $(keyslots "$1" | cut -c1-64)" >>$D/state
 }
 
 keyslots() { cryptsetup luksDump "/dev/mapper/$1" | sed -n '/^Keyslots:/,/^Tokens:/p' | sha256sum; }
@@ -77,9 +81,7 @@ phase1() {
 	for v in $VOLS; do
 		sector=4096
 		[ "$v" = lkb ] && sector=512
-		sum=$(fmt "$v" $sector)
-		t_check "$v: luksFormat, data written by cryptsetup's own mapping" [ -n "$sum" ]
-		echo "$v $sum $(keyslots "$v" | cut -c1-64)" >>$D/state
+		t_check "$v: luksFormat, data written by cryptsetup's own mapping" fmt "$v" $sector
 	done
 	t_check "enrol lka (no PIN)" $L enrol /dev/mapper/lka --key-file=$D/pass \
 		--keyhandle=0x81000001 --pcrs=sha256:0,7 --cap=15
