@@ -59,15 +59,42 @@ unmount_all() {
 	done
 	mounts=()
 }
+# The processes still in the run's root or the root being made (stopped by
+# a signal: what make check or deps.sh started there), ended before the
+# mounts are undone.
+# shellcheck disable=SC2317  # invoked by the trap
+in_root_pids() {
+	local p
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/root" 2>/dev/null) in
+		"$root" | "${rootdir:-/nonexistent}.tmp") echo "${p#/proc/}" ;;
+		esac
+	done
+}
+# shellcheck disable=SC2317  # invoked by the trap
+kill_in_root() {
+	local i pids
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		pids=$(in_root_pids)
+		[ -n "$pids" ] || return 0
+		# shellcheck disable=SC2086  # one pid a word
+		if [ $i -lt 3 ]; then kill $pids; else kill -KILL $pids; fi 2>/dev/null || true
+		sleep 1
+	done
+}
 # shellcheck disable=SC2317  # invoked by the trap
 at_exit() {
+	kill_in_root
 	unmount_all
 	# (--one-file-system: never into a mount left behind)
 	if [ -d "$mnt" ] && ! mountpoint -q "$root"; then rm -rf --one-file-system "$mnt"; fi
 	rm -rf --one-file-system "$dir"/root-*.tmp
 }
 trap at_exit EXIT
-trap 'exit 130' INT TERM
+# (fd 7: the KTAP document's; a signal's trap runs with the redirections of
+# the command it interrupted)
+exec 7>&1
+trap '{ echo "# minroot: stopped by a signal"; t_fail_rest "$PLAN"; } >&7; exit 130' INT TERM
 # chroot_mounts ROOT: what apt, the compilers and the sanitizers need.
 chroot_mounts() {
 	mount -t proc proc "$1/proc" && mounts+=("$1/proc")
@@ -80,6 +107,13 @@ chroot_mounts() {
 in_root() {
 	chroot "$1" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root USER=root LOGNAME=root LANG=C.UTF-8 TERM=dumb "${@:2}"
+}
+# in_root_wait ROOT CMD...: in_root in the background, waited for: a
+# signal's trap runs at once (a foreground command would defer it), and
+# ends what runs in the root.
+in_root_wait() {
+	in_root "$@" &
+	wait $!
 }
 finish() {
 	t_fail_rest "$PLAN"
@@ -137,7 +171,7 @@ make_root() { # DIR
 	printf '%s\n' "$deps_sh" >"$1/tmp/deps.sh"
 	printf '#!/bin/sh\nexit 101\n' >"$1/usr/sbin/policy-rc.d"
 	chmod 0755 "$1/tmp/deps.sh" "$1/usr/sbin/policy-rc.d"
-	in_root "$1" /tmp/deps.sh && in_root "$1" apt-get clean
+	in_root_wait "$1" /tmp/deps.sh && in_root_wait "$1" apt-get clean
 	local rc=$?
 	unmount_all
 	rm -f "$1/tmp/deps.sh" "$1/usr/sbin/policy-rc.d"
@@ -203,7 +237,7 @@ fi
 # --- 4. make check's stages that boot nothing -----------------------------------
 tb=$(now)
 rc=0
-in_root "$root" TKH_STAGES="$STAGES" KDIR="$kdir" TKH_RUN=/root/tek/build/run-minroot \
+in_root_wait "$root" TKH_STAGES="$STAGES" KDIR="$kdir" TKH_RUN=/root/tek/build/run-minroot \
 	make --no-print-directory -C /root/tek check >"$run/check.log" 2>&1 || rc=$?
 crun=$root/root/tek/build/run-minroot
 cp -a "$crun" "$run/check" 2>/dev/null || true
@@ -232,7 +266,7 @@ done
 
 # --- 5. the package ------------------------------------------------------------------
 tb=$(now)
-if in_root "$root" make --no-print-directory -C /root/tek deb >"$run/deb.log" 2>&1; then
+if in_root_wait "$root" make --no-print-directory -C /root/tek deb >"$run/deb.log" 2>&1; then
 	t_ok "make deb: $(grep '\.deb$' "$run/deb.log" | tail -n 1 | xargs basename), lintian clean ($(elapsed "$tb") s)"
 else
 	t_fail "make deb ($(elapsed "$tb") s)" "$(tail -n 20 "$run/deb.log")"
