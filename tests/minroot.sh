@@ -187,7 +187,7 @@ elif make_root "$rootdir.tmp" >"$run/deps.log" 2>&1; then
 	echo "$npkg packages, deps.sh installed them in $(elapsed "$tb") s, $(date -u +%F)" >"$rootdir.tmp/.done"
 	mv "$rootdir.tmp" "$rootdir"
 	t_ok "tests/deps.sh in the minimal root: root-$rkey ($(cat "$rootdir/.done"))"
-	# Older roots go (some 2 GB each), but the one made before this one.
+	# Older roots go (1.4 GB each), but the one made before this one.
 	find "$dir" -maxdepth 1 -name 'root-*' ! -name "root-$rkey" -printf '%T@ %p\n' |
 		sort -rn | tail -n +2 | cut -d' ' -f2- | while read -r old; do
 			rm -rf --one-file-system "$old"
