@@ -14,7 +14,7 @@ export TKH_CACHE := $(CACHE)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools bench-tpm2 realsys series series-check series-debian series-deb help
+	relay-test relay-fuzz stress tools bench-tpm2 realsys minroot series series-check series-debian series-deb help
 
 # Bare make: the modules against the running kernel's headers, or, where
 # there are none, what to type instead (nothing built, nothing started).
@@ -118,6 +118,14 @@ pkg-test: deps
 realsys: deps
 	$(TOP)/tests/qemu/run-all.sh --table realsys
 
+# make check's stages that boot nothing (deps, host, fuzz, lint, docs) and
+# make deb, in a minimal Debian 12 root (mmdebstrap --variant=minbase) with
+# nothing but what tests/deps.sh installs, on a clean clone of HEAD: what a
+# fresh machine lacks and ours have by chance (tests/minroot.sh; root;
+# the root is cached in ~/.cache/tek/minroot until deps.sh changes).
+minroot: deps
+	$(TOP)/tests/minroot.sh
+
 # The in-tree patch series (docs/series.md): build/series/6.1/ and
 # build/series/6.12/ from src/, for apt's linux-source-6.1 and -6.12
 # (their unpacked trees cached as git repositories in ~/.cache/tek/series).
@@ -149,7 +157,7 @@ help:
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
 	@echo 'make, make modules build src/ against KDIR (default: the running kernel'"'"'s headers)'
 	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys'
-	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools'
+	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools | minroot'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'
 	@echo 'make series-debian 6.1 series with Debian'"'"'s config + TRUSTED_KEYS=y: no new warning'

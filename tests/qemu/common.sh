@@ -300,9 +300,12 @@ t_prepare() {
 	fi
 	case $kn_kind in
 	build)
+		# (6.1's series only: the kernels are 6.1; make series' 6.12
+		# would install linux-source-6.12 mid-run, or fail without root)
 		if t_trait series && [ -z "${TKH_SERIES:-}" ] &&
 			! compgen -G "$TKH_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
-			t_step "$kernel: make series" make --no-print-directory -C "$TKH_TOP" series >&2 ||
+			t_step "$kernel: make series" make --no-print-directory -C "$TKH_TOP" series \
+				SERIES_VERSIONS=6.1 >&2 ||
 				{ log "$kernel: make series failed"; return 1; }
 		fi
 		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/build-kernel.sh" "$kernel") ||
