@@ -329,7 +329,8 @@ else
 		--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 --flags not-need-init,startup-clear \
 		--pid file="$work/pid" -d && swtpm_pid=$(cat "$work/pid")
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
-	tpm2_createprimary -Q -C o -c prim.ctx
+	tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb -c prim.ctx \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda|restricted|decrypt'
 	tpm2_pcrread -Q sha256:7,16 -o pcrs.bin
 	tpm2_pcrread sha256:7,16 >tpm-pcrs.txt
 	head -c 32 /dev/urandom >secret

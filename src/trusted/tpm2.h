@@ -26,6 +26,7 @@ struct trusted_tpm2_parent {
 	bool named;		/* name is its Name, from its public area */
 	bool ecc;		/* an ECC P-256 decryption key: a salt key */
 	bool rsa;		/* an RSA decryption key: a salt key */
+	bool noda;		/* known noDA: its authorisation is not DA-counted */
 	u8 name[TK2_NAME_SIZE];
 	u8 x[TK2_ECC_P256_SIZE], y[TK2_ECC_P256_SIZE];
 	u16 n_len;		/* RSA: modulus size in bytes */

@@ -113,6 +113,27 @@ t_tpm2_da_lower() {
 	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
 }
 
+# t_tpm2_da_state: the TPM's dictionary-attack state as "COUNTER MAXTRIES"
+# (TPM2_GetCapability of TPM_PT_LOCKOUT_COUNTER and TPM_PT_MAX_AUTH_FAIL).
+t_tpm2_da_state() {
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a 000000060000020e00000002)")
+	if [ "$(t_tpm2_rc "$_r")" != 00000000 ] ||
+	   [ "$(echo "$_r" | cut -c39-46)" != 0000020e ] ||
+	   [ "$(echo "$_r" | cut -c55-62)" != 0000020f ]; then
+		echo "GetCapability(TPM_PT_LOCKOUT_COUNTER): ${_r:-no response}" >&2
+		return 1
+	fi
+	echo "$((0x$(echo "$_r" | cut -c47-54))) $((0x$(echo "$_r" | cut -c63-70)))"
+}
+
+# t_tpm2_public_attrs HANDLE: objectAttributes (8 hex digits) of the
+# object at HANDLE (TPM2_ReadPublic).
+t_tpm2_public_attrs() {
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000173 "$1")")
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
+	echo "$_r" | cut -c33-40
+}
+
 # t_tpm2_wrong_pins NAME BLOB: two loads of BLOB as trusted key NAME with
 # wrong PINs (blobauth= 0001, 0002), quietly: after t_tpm2_da_lower the TPM
 # is then locked out.
