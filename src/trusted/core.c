@@ -270,6 +270,11 @@ static int trusted_update(struct key *key, struct key_preparsed_payload *prep)
 			req->opt.migratable : old->migratable;
 	memcpy(p->key, old->key, old->key_len);
 
+	if (trusted_tpm_ops()->update_check) {
+		ret = trusted_tpm_ops()->update_check(old, &req->opt);
+		if (ret)
+			goto free;
+	}
 	ret = trusted_seal(p, &req->opt);
 	if (ret)
 		goto free;

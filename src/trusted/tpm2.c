@@ -704,6 +704,24 @@ static int unseal_held(u8 *buf, struct unseal_work *w,
 	return ret;
 }
 
+/*
+ * trusted_tpm2_ops.update_check: update reseals the same key bytes into a
+ * new object and cannot touch the blobs made before, which stay valid.
+ * revoke= on update is taken only for a key whose blob shows it was made
+ * with a counter (its policy [1], which trusted-policy add writes: a key
+ * loaded with approvals), whose earlier approvals the counter revokes; on
+ * another key it would promise a revocation the earlier blobs escape.
+ */
+static int trusted_tpm2_update_check(const struct trusted_key_payload *old,
+				     const struct tk_options *o)
+{
+	if (!tk_opt_given(o, TK_OPT_REVOKE) ||
+	    trusted_tpm2_blob_revocable(old->blob, old->blob_len))
+		return 0;
+	pr_info_ratelimited("update: refused: revoke= on a key whose blob names no revocation counter; update cannot revoke earlier blobs, they stay valid (make a new key)\n");
+	return -EINVAL;
+}
+
 /* trusted_tpm2_ops.exit: flush the session kept between operations. */
 static void trusted_tpm2_exit(void)
 {
@@ -787,5 +805,6 @@ const struct trusted_tpm_ops trusted_tpm2_ops = {
 	.seal = trusted_tpm2_seal,
 	.seal_random = trusted_tpm2_seal_random,
 	.unseal = trusted_tpm2_unseal,
+	.update_check = trusted_tpm2_update_check,
 	.exit = trusted_tpm2_exit,
 };

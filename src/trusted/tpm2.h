@@ -132,6 +132,7 @@ int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 			       const struct tk2_crypto *c,
 			       const struct tk_options *o,
 			       struct trusted_tpm2_pcr_policy *pol);
+bool trusted_tpm2_blob_revocable(const u8 *blob, u32 len);
 int trusted_tpm2_signed_check(const struct tk2_key *k,
 			      const struct tk_options *o);
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,
