@@ -106,13 +106,20 @@ t_check "approval 2 ($n2), added before approval 1, loads" t_key_add trusted s_l
 t_check "  ... by signed policy 0 (appr2, counter <= $n2)" t_tpm2_one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
 t_tpm2_same "  ... with the same key bytes" s_r "load $b2"
 
-# An approval without the check, signed for the key's policyRef: load does
-# not try it (the tool refuses to make one; it is built here).
+# An approval without the check for the key's policyRef: the tool refuses
+# to sign one (a raw --policy with --counter-index); an entry is built here
+# with a signature over the plain policyref A, and load does not try it
+# (skipped for the missing PolicyNV before any signature is checked).
+echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
+ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt)
+fails() { ! "$@" 2>/dev/null; }
+t_check "trusted-policy sign refuses a raw --policy for the counter's key" \
+	fails trusted-policy sign --signer "$KEYS/ec.pem" --policy "$ap" \
+	--policy-ref $A --counter-index 0x$NV -o $W/sig.bin
 no_check() {
-	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
-	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
+	_ap=$ap
 	trusted-policy sign --signer "$KEYS/ec.pem" --policy "$_ap" --policy-ref $A \
-		--counter-index 0x$NV -o $W/sig.bin || return 1
+		-o $W/sig.bin || return 1
 	_ref=544b5256$NV$(t_tpm2_nv_name $NV)$A
 	_pcrd=$(t_unhex "$(t_tpm2_pcr $P)" | sha256sum | cut -c1-64)
 	_body=$EC$(printf %04x $((${#_ref} / 2)))$_ref$(xxd -p $W/sig.bin | tr -d '\n')
