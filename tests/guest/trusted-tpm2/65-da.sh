@@ -90,7 +90,7 @@ t_check "DA: counter reset, maxTries 10, recovery 600 s" da_ten
 
 # uid 65534 tries wrong PINs until it is stopped.
 t_tpm2_dmesg_mark
-tries=0 peak=0 last= seq=
+tries=0 peak=0 last='' seq=''
 while [ $tries -lt 12 ]; do
 	tries=$((tries + 1))
 	last=$(try_user "w$tries")
@@ -115,7 +115,7 @@ t_check "root: a wrong PIN is still tried (EPERM, not EBUSY)" t_eq "load" "$(try
 t_check "  ... counter now 6 of 10" t_eq "counter" "$(counter)" 6
 
 # root puts the TPM in lockout.
-n=0 last=
+n=0 last=''
 while [ $n -lt 8 ]; do
 	n=$((n + 1))
 	last=$(try_root "x$n")
