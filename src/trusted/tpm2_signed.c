@@ -364,7 +364,7 @@ bool trusted_tpm2_blob_revocable(const u8 *blob, u32 len)
 					&ab) &&
 	      tk2_revoke_ref_parse(ab.policy_ref.p, ab.policy_ref.len, &index,
 				   &name);
-	kfree(k);
+	kfree_sensitive(k);
 	return ret;
 }
 
