@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install what the build and the tests need, from Debian's archive only:
 # everything a stage of make check reads or runs, including the files
-# shellcheck -x follows (initramfs-tools' hook-functions, sourced by
+# that shellcheck -x follows (initramfs-tools' hook-functions, sourced by
 # initramfs/hooks/trusted-keys). tests/minroot.sh checks that this list
 # is enough, in a minimal Debian 12 root.
 set -euo pipefail
