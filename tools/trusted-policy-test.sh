@@ -313,6 +313,23 @@ check "revoke: list says what the key requires" \
 check "revoke: list shows each approval's value, newest first" \
 	grep -qx "0 up-8 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 8) PolicyAuthorize(signer $("$TP" signer-name --signer ec.pem)) policyRef: revocation counter 0x01800100 Name $cname, policyref $A" rl.txt
 check "  ... and the older one" grep -q "^1 up-7 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 7) " rl.txt
+check "revoke: sign refuses a raw --policy for a counter's key" \
+	bash -c "! '$TP' sign --signer ec.pem --policy $approved --policy-ref $A --counter-index 0x01800100 2>err && grep -q 'must check its counter' err"
+full_ref=544b525601800100${cname}${A}
+check "revoke: sign refuses the counter's policyRef given as --policy-ref" \
+	bash -c "! '$TP' sign --signer ec.pem --policy $approved --policy-ref $full_ref 2>err && grep -q 'names revocation counter 0x01800100' err"
+check "revoke: sign --counter-index needs --counter" \
+	refused "$TP" sign --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --counter-index 0x01800100
+approved_nv=$("$TP" pcr-digest --pcrs sha256:16 --pcr-values pcrs.txt --counter 9 --counter-index 0x01800100)
+sig_nv=$("$TP" sign --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --counter 9 \
+	--counter-index 0x01800100 --policy-ref $A)
+check "revoke: sign builds PolicyPCR, PolicyNV(<= 9): over SHA-256(pcr-digest --counter 9 || ref) (openssl)" \
+	verify_over "$sig_nv" "${approved_nv}544b525601800100${cname}${A}" 12
+umask 022
+"$TP" sign --signer ec.pem --policy "$approved" -o new.sig
+"$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --name m k1.hex new.hex
+check "new files are 0600 under umask 022 (sign -o, add)" \
+	eq "$(stat -c %a new.sig new.hex | tr '\n' ' ')" "600 600 "
 check "revoke: --policy-ref of 23 bytes with a counter refused" \
 	refused "$TP" authorize --signer ec.pem --policy-ref "$(printf '%046d' 0)" --counter-index 0x01800100
 check "revoke: --counter-index that is no NV index refused" \
@@ -329,7 +346,8 @@ else
 		--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 --flags not-need-init,startup-clear \
 		--pid file="$work/pid" -d && swtpm_pid=$(cat "$work/pid")
 	export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port
-	tpm2_createprimary -Q -C o -c prim.ctx
+	tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb -c prim.ctx \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda|restricted|decrypt'
 	tpm2_pcrread -Q sha256:7,16 -o pcrs.bin
 	tpm2_pcrread sha256:7,16 >tpm-pcrs.txt
 	head -c 32 /dev/urandom >secret
@@ -428,8 +446,8 @@ else
 		printf '%016x' "$1" | xxd -r -p >nb.bin &&
 		"$TP" pcr-digest --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt --counter "$1" \
 			--counter-index "$NV" | xxd -r -p >appr.bin &&
-		"$TP" sign --signer ec.pem --policy "$(xxd -p appr.bin | tr -d '\n')" \
-			--policy-ref $A --counter-index "$NV" -o nv.sig &&
+		"$TP" sign --signer ec.pem --pcrs sha256:7,16 --pcr-values tpm-pcrs.txt \
+			--counter "$1" --policy-ref $A --counter-index "$NV" -o nv.sig &&
 		cat appr.bin rvref.bin >arv.bin &&
 		tpm2_loadexternal -Q -C o -u ec.tpub -c ec.ctx &&
 		tpm2_verifysignature -Q -c ec.ctx -g sha256 -m arv.bin -s nv.sig -t nv.tkt &&

@@ -13,11 +13,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
@@ -65,6 +67,10 @@ static void usage(FILE *f)
 "                                     the PolicyPCR policy digest (the approved policy)\n"
 "  sign --signer KEY --policy HEX [--policy-ref HEX]\n"
 "                                     the TPMT_SIGNATURE of an approved policy, in hex\n"
+"  sign --signer KEY --counter-index NV --counter N --pcrs BANK:LIST\n"
+"      --pcr-values FILE [--policy-ref HEX]\n"
+"                                     the same for a revoke= key: the approved policy is\n"
+"                                     built here, PolicyPCR then PolicyNV(NV <= N)\n"
 "  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME]\n"
 "      [--policy-ref HEX] IN OUT\n"
 "                                     sign a PolicyPCR policy and put it first in IN's\n"
@@ -79,7 +85,9 @@ static void usage(FILE *f)
 "--counter N: the approval checks PolicyNV(NV <= N) and the TPM refuses it\n"
 "once the counter is above N (tpm2_nvincrement -C o NV). The counter's index\n"
 "and Name come from IN's policy field, or --counter-index NV (and\n"
-"--counter-name HEX when it was not defined as 'counter' prints).\n"
+"--counter-name HEX when it was not defined as 'counter' prints). sign never\n"
+"signs a given --policy digest for such a key: one without the counter's\n"
+"check would never be revoked.\n"
 "\n"
 "KEY: a PEM RSA-2048 or ECDSA P-256 private key (authorize, signer-name and\n"
 "signer-public take a public key too). IN: a TPMKey as DER, or in hex as keyctl\n"
@@ -116,9 +124,26 @@ static size_t read_all(const char *path, u8 *buf, size_t size)
 	return n;
 }
 
+/* A new file is 0600: blobs and signatures are for their owner alone. */
+static FILE *open_out(const char *path)
+{
+	int fd;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "wb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 static void write_all(const char *path, const u8 *p, size_t n, bool hex)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	FILE *f = open_out(path);
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
@@ -644,6 +669,53 @@ static void revoke_ref(struct policy_ref *out, u32 index, const u8 *name,
 	out->len = n;
 }
 
+/*
+ * sign: the signature of an approved policy over the key's policyRef
+ * @full. For a revoke= key (--counter-index) the approved policy is built
+ * here, PolicyPCR then PolicyNV of the counter, never taken as a digest:
+ * an approval without the counter's check would never be revoked.
+ */
+static int cmd_sign(const struct opts *o, const struct policy_ref *full)
+{
+	u8 d[SHA256_LEN], sig[600], body[TK2_POLICY_NV_BODY_MAX];
+	u8 name[TK2_NV_NAME_SIZE];
+	struct pcr_policy pp;
+	struct signer s;
+	const u8 *rn;
+	u32 n, index;
+
+	if (!o->signer)
+		die("sign: --signer KEY");
+	if (o->nv_index) {
+		if (o->policy)
+			die("sign: a revoke= key's approval must check its counter: give --counter N, --pcrs and --pcr-values, not --policy");
+		if (!o->counter)
+			die("sign: --counter-index NV needs --counter N, the value this approval is for");
+		pcr_policy(o->pcrs, o->values, &pp);
+		counter_of(o, &index, name);
+		approve_counter(pp.policy, index, name, o->count, body, sizeof(body));
+		memcpy(d, pp.policy, sizeof(d));
+	} else {
+		if (tk2_revoke_ref_parse(full->p, full->len, &index, &rn))
+			die("sign: --policy-ref names revocation counter 0x%08x: give --counter-index and --counter instead", index);
+		if (o->counter || o->pcrs || o->values)
+			die("sign: --counter, --pcrs and --pcr-values go with --counter-index");
+		if (!o->policy ||
+		    tp_hex_decode(o->policy, strlen(o->policy), d, sizeof(d)) != SHA256_LEN)
+			die("sign: --signer KEY --policy HEX (32 bytes)");
+	}
+	signer_load(o->signer, true, &s);
+	n = sign_policy(&s, d, full, sig, sizeof(sig));
+	EVP_PKEY_free(s.key);
+	if (o->out) {
+		write_all(o->out, sig, n, false);
+	} else {
+		hex_print(stdout, sig, n);
+		printf("\n");
+	}
+	return 0;
+}
+
 static int cmd_counter(const struct opts *o, int argc)
 {
 	u8 name[TK2_NV_NAME_SIZE];
@@ -994,24 +1066,8 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	if (!strcmp(cmd, "sign")) {
-		u8 sig[600];
-		u32 n;
-
-		if (!o.signer || !o.policy ||
-		    tp_hex_decode(o.policy, strlen(o.policy), d, sizeof(d)) != SHA256_LEN)
-			die("sign: --signer KEY --policy HEX (32 bytes)");
-		signer_load(o.signer, true, &s);
-		n = sign_policy(&s, d, &full, sig, sizeof(sig));
-		EVP_PKEY_free(s.key);
-		if (o.out) {
-			write_all(o.out, sig, n, false);
-		} else {
-			hex_print(stdout, sig, n);
-			printf("\n");
-		}
-		return 0;
-	}
+	if (!strcmp(cmd, "sign"))
+		return cmd_sign(&o, &full);
 	if (!strcmp(cmd, "add"))
 		return cmd_add(&o, argv, argc);
 	if (!strcmp(cmd, "list"))

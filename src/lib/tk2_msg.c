@@ -458,6 +458,62 @@ int tk2_rsp_get_random_params(const u8 *rsp, u32 size, struct tk_span *bytes)
 	return one_tpm2b(rsp, size, true, bytes);
 }
 
+#define TK2_CAP_TPM_PROPERTIES	0x00000006
+#define TK2_PT_LOCKOUT_COUNTER	0x0000020e	/* PT_VAR + 14 */
+#define TK2_PT_MAX_AUTH_FAIL	0x0000020f
+
+/**
+ * tk2_cmd_get_da_state() - write TPM2_GetCapability of the lockout counter
+ * and maxTries (two TPM properties from TPM_PT_LOCKOUT_COUNTER)
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_get_da_state(struct tk_cmd_buf *b, u8 *buf, u32 size)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_GET_CAPABILITY);
+	tk_cmd_u32(b, TK2_CAP_TPM_PROPERTIES);
+	tk_cmd_u32(b, TK2_PT_LOCKOUT_COUNTER);
+	tk_cmd_u32(b, 2);			/* propertyCount */
+	return tk_cmd_end(b);
+}
+
+/**
+ * tk2_rsp_get_da_state() - parse the response to tk2_cmd_get_da_state()
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @da: the lockout counter and maxTries, on success
+ *
+ * The TPM lists the properties it has from the first one asked; both must
+ * be there, in order, and nothing else.
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed, lacks either property or has bytes left over.
+ */
+int tk2_rsp_get_da_state(const u8 *rsp, u32 size, struct tk2_da_state *da)
+{
+	struct tk_rsp_buf r;
+	u32 n;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	tk_rsp_u8(&r);				/* moreData */
+	if (tk_rsp_u32(&r) != TK2_CAP_TPM_PROPERTIES)
+		return -EBADMSG;
+	n = tk_rsp_u32(&r);
+	if (n != 2 || tk_rsp_u32(&r) != TK2_PT_LOCKOUT_COUNTER)
+		return -EBADMSG;
+	da->counter = tk_rsp_u32(&r);
+	if (tk_rsp_u32(&r) != TK2_PT_MAX_AUTH_FAIL)
+		return -EBADMSG;
+	da->max_tries = tk_rsp_u32(&r);
+	return tk_rsp_end(&r);
+}
+
 /**
  * tk2_cmd_one_handle() - write a command without sessions whose only
  * parameter is a handle (FlushContext, ReadPublic, NV_ReadPublic)

@@ -34,6 +34,7 @@ enum tk2_cc {
 	TK2_CC_FLUSH		= 0x00000165,
 	TK2_CC_READ_PUBLIC	= 0x00000173,
 	TK2_CC_START_SESSION	= 0x00000176,
+	TK2_CC_GET_CAPABILITY	= 0x0000017a,
 	TK2_CC_GET_RANDOM	= 0x0000017b,
 	TK2_CC_PCR_READ	= 0x0000017e,
 	TK2_CC_POLICY_PCR	= 0x0000017f,
@@ -245,6 +246,19 @@ int tk2_cmd_get_random(struct tk_cmd_buf *b, u8 *buf, u32 size, u16 count);
 int tk2_rsp_get_random(const u8 *rsp, u32 size, struct tk_span *bytes);
 int tk2_rsp_get_random_params(const u8 *rsp, u32 size,
 			      struct tk_span *bytes);
+
+/*
+ * The dictionary-attack state (TPM2_GetCapability, TPM_CAP_TPM_PROPERTIES
+ * from TPM_PT_LOCKOUT_COUNTER): failed authorisations counted now, and how
+ * many put the TPM in lockout.
+ */
+struct tk2_da_state {
+	u32 counter;		/* TPM_PT_LOCKOUT_COUNTER */
+	u32 max_tries;		/* TPM_PT_MAX_AUTH_FAIL */
+};
+
+int tk2_cmd_get_da_state(struct tk_cmd_buf *b, u8 *buf, u32 size);
+int tk2_rsp_get_da_state(const u8 *rsp, u32 size, struct tk2_da_state *da);
 
 /* A command without sessions whose one parameter is a handle. */
 int tk2_cmd_one_handle(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,

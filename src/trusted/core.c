@@ -208,7 +208,10 @@ static void trusted_free_preparse(struct key_preparsed_payload *prep)
 			   prep->payload.data[PREP_KEYRING]);
 }
 
-/* pcrlock= is the last step: it only happens once the key exists. */
+/*
+ * pcrlock= is the last step: it only happens once the key exists; the key
+ * is not made (or updated) when it fails.
+ */
 static int trusted_lock_pcr(const struct tk_request *req)
 {
 	if (!trusted_wants_pcrlock(&req->opt))
@@ -264,29 +267,26 @@ static void trusted_free_payload_rcu(struct rcu_head *rcu)
 
 /*
  * update logon=<desc>: the logon key is made again (in the caller's
- * session) unless the one we hold has that description and is alive, and
- * the old one is revoked. Its bytes never need rewriting: update reseals
- * the same key, and nobody may write a logon key of ours. Under key->sem,
- * like revoke.
+ * session) unless the one we hold has that description and is alive. Its
+ * bytes never need rewriting: update reseals the same key, and nobody may
+ * write a logon key of ours. Made here, linked, and the old one left as it
+ * is until trusted_update() has nothing left that can fail; NULL when none
+ * is needed. Under key->sem, like revoke.
  */
-static int update_logon(struct key *key, const struct trusted_key_payload *p,
-			const struct tk_request *req)
+static struct key *update_logon(struct key *key,
+				const struct trusted_key_payload *p,
+				const struct tk_request *req,
+				struct key **keyring)
 {
 	struct key *old = key->payload.data[TRUSTED_LOGON];
-	struct key *logon, *keyring = NULL;
 
+	*keyring = NULL;
 	if (!tk_opt_given(&req->opt, TK_OPT_LOGON))
-		return 0;
+		return NULL;
 	if (trusted_logon_alive(old) && trusted_logon_matches(old, req->opt.logon))
-		return 0;
-	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
-				   &keyring);
-	if (IS_ERR(logon))
-		return PTR_ERR(logon);	/* logged by logon.c */
-	key_put(keyring);
-	key->payload.data[TRUSTED_LOGON] = logon;
-	trusted_logon_drop(old, NULL);
-	return 0;
+		return NULL;
+	/* an ERR_PTR is logged by logon.c */
+	return trusted_logon_make(req->opt.logon, p->key, p->key_len, keyring);
 }
 
 /* Reseal the same key under new options (new PCR values, new auth). */
@@ -294,6 +294,7 @@ static int trusted_update(struct key *key, struct key_preparsed_payload *prep)
 {
 	const struct tk_request *req = prep->payload.data[PREP_REQ];
 	struct trusted_key_payload *old, *p;
+	struct key *logon, *keyring;
 	int ret;
 
 	if (key_is_negative(key))
@@ -313,15 +314,30 @@ static int trusted_update(struct key *key, struct key_preparsed_payload *prep)
 			req->opt.migratable : old->migratable;
 	memcpy(p->key, old->key, old->key_len);
 
+	if (trusted_tpm_ops()->update_check) {
+		ret = trusted_tpm_ops()->update_check(old, &req->opt);
+		if (ret)
+			goto free;
+	}
 	ret = trusted_seal(p, &req->opt);
 	if (ret)
 		goto free;
-	ret = update_logon(key, p, req);
-	if (ret)
+	logon = update_logon(key, p, req, &keyring);
+	if (IS_ERR(logon)) {
+		ret = PTR_ERR(logon);
 		goto free;
+	}
 	ret = trusted_lock_pcr(req);
-	if (ret)
+	if (ret) {
+		/* the key stays as it was: the new logon key goes, the old stays */
+		trusted_logon_drop(logon, keyring);
 		goto free;
+	}
+	if (logon) {
+		key_put(keyring);
+		trusted_logon_drop(key->payload.data[TRUSTED_LOGON], NULL);
+		key->payload.data[TRUSTED_LOGON] = logon;
+	}
 	rcu_assign_keypointer(key, p);
 	call_rcu(&old->rcu, trusted_free_payload_rcu);
 	return 0;

@@ -362,6 +362,7 @@ int trusted_tpm_pcrlock(u32 pcr)
 	}
 	return 0;
 }
+ALLOW_ERROR_INJECTION(trusted_tpm_pcrlock, ERRNO);
 
 /**
  * trusted_tpm1_flush() - release a TPM 1.2 session an exchange left open

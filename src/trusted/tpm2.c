@@ -26,8 +26,18 @@
  * PIN as authValue after PolicyAuthValue) and encrypts outData; the HMAC
  * session goes on, to be kept. The chip is held from the first command
  * to the last.
+ *
+ * Dictionary attacks: a sealed object without blobauth= is noDA (it has no
+ * authValue to guess), one with a PIN is DA-protected; the module's own
+ * primaries are noDA (the TCG template). An operation that may count a
+ * failed authorisation (a DA-protected parent or object) by a caller
+ * without CAP_SYS_ADMIN first reads the TPM's lockout counter and is
+ * refused (EBUSY) once it reaches half of maxTries: the other half is
+ * root's, so no unprivileged user can put the TPM in lockout through us
+ * (docs/trusted-tpm2.md, "Dictionary attacks").
  */
 #include <crypto/hash.h>
+#include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -125,6 +135,49 @@ static int check_seal_options(const struct tk_options *o)
 		return 0;
 	pr_info_ratelimited("refused: %s\n", why);
 	return -EINVAL;
+}
+
+/*
+ * Before an authorisation the TPM may count as a dictionary-attack failure
+ * (@counted): a caller without CAP_SYS_ADMIN goes on only while the
+ * lockout counter is below half of maxTries. One failure at most per
+ * operation (the first refused authorisation ends it), and operations are
+ * serialised by tpm2_lock, so the counter never reaches maxTries through
+ * them. The counter heals by the TPM's recoveryTime.
+ */
+static int da_guard(u8 *buf, bool counted, const char *what)
+{
+	struct tk2_da_state da;
+	struct tk_cmd_buf b;
+	int rc;
+
+	if (!counted || capable(CAP_SYS_ADMIN))
+		return 0;
+	rc = tk2_cmd_get_da_state(&b, buf, PAGE_SIZE);
+	if (rc)
+		return rc;
+	rc = trusted_tpm_send(buf, NULL);
+	if (!rc)
+		rc = tk2_rsp_get_da_state(buf, PAGE_SIZE, &da);
+	if (rc)
+		return trusted_tpm_errno(rc, "reading the lockout counter");
+	if (da.counter < da.max_tries / 2)
+		return 0;
+	pr_info_ratelimited("%s: refused without CAP_SYS_ADMIN: the TPM has counted %u of %u failed authorisations; the last half are root's\n",
+			    what, da.counter, da.max_tries);
+	return -EBUSY;
+}
+
+/* May Unseal of this object count a failed authorisation? */
+static bool object_da_counted(const struct tk2_key *k,
+			      const struct tk_options *o)
+{
+	u32 attrs = k->info.attrs;
+
+	/* no noDA, and an authValue checked: a password, HMAC or policy's */
+	return !(attrs & TK2_OA_NODA) &&
+	       ((attrs & TK2_OA_USERWITHAUTH) || k->auth_value ||
+		has_policyhandle(o));
 }
 
 /* A refusal of TPM2_Create, as an errno user space can act on. */
@@ -227,6 +280,8 @@ static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload 
 	int rc;
 
 	in.attrs = in.policy_len ? 0 : TK2_OA_USERWITHAUTH;
+	if (!o->blobauth_len)	/* no authValue to guess: no DA counting */
+		in.attrs |= TK2_OA_NODA;
 	if (!p->migratable)
 		in.attrs |= TK2_OA_FIXEDTPM | TK2_OA_FIXEDPARENT;
 	rc = tk2_cmd_create(&b, buf, PAGE_SIZE, &in);
@@ -260,6 +315,9 @@ static int seal_held(u8 *buf, struct seal_work *w,
 	if (ret)
 		return ret;
 	w->use = o->sessions;
+	ret = da_guard(buf, !w->parent.noda, "seal");
+	if (ret)
+		goto end_session;
 	if (draw)
 		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
 							p->key_len) :
@@ -631,7 +689,10 @@ static int unseal_held(u8 *buf, struct unseal_work *w,
 	w->use = o->sessions;
 	w->salted = w->use && w->key.npolicy &&
 		    w->key.info.name_alg == TK2_ALG_SHA256;
-	ret = load_object(buf, w);
+	ret = da_guard(buf, !w->parent.noda || object_da_counted(&w->key, o),
+		       "load");
+	if (!ret)
+		ret = load_object(buf, w);
 	if (!ret) {	/* the parent salts the policy session: kept till then */
 		ret = unseal_object(buf, w, p, o);
 		trusted_tpm2_flush(buf, w->item);
@@ -641,6 +702,24 @@ static int unseal_held(u8 *buf, struct unseal_work *w,
 		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
 	trusted_tpm2_parent_put(buf, &w->parent);
 	return ret;
+}
+
+/*
+ * trusted_tpm2_ops.update_check: update reseals the same key bytes into a
+ * new object and cannot touch the blobs made before, which stay valid.
+ * revoke= on update is taken only for a key whose blob shows it was made
+ * with a counter (its policy [1], which trusted-policy add writes: a key
+ * loaded with approvals), whose earlier approvals the counter revokes; on
+ * another key it would promise a revocation the earlier blobs escape.
+ */
+static int trusted_tpm2_update_check(const struct trusted_key_payload *old,
+				     const struct tk_options *o)
+{
+	if (!tk_opt_given(o, TK_OPT_REVOKE) ||
+	    trusted_tpm2_blob_revocable(old->blob, old->blob_len))
+		return 0;
+	pr_info_ratelimited("update: refused: revoke= on a key whose blob names no revocation counter; update cannot revoke earlier blobs, they stay valid (make a new key)\n");
+	return -EINVAL;
 }
 
 /* trusted_tpm2_ops.exit: flush the session kept between operations. */
@@ -726,5 +805,6 @@ const struct trusted_tpm_ops trusted_tpm2_ops = {
 	.seal = trusted_tpm2_seal,
 	.seal_random = trusted_tpm2_seal_random,
 	.unseal = trusted_tpm2_unseal,
+	.update_check = trusted_tpm2_update_check,
 	.exit = trusted_tpm2_exit,
 };

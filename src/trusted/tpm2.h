@@ -26,6 +26,7 @@ struct trusted_tpm2_parent {
 	bool named;		/* name is its Name, from its public area */
 	bool ecc;		/* an ECC P-256 decryption key: a salt key */
 	bool rsa;		/* an RSA decryption key: a salt key */
+	bool noda;		/* known noDA: its authorisation is not DA-counted */
 	u8 name[TK2_NAME_SIZE];
 	u8 x[TK2_ECC_P256_SIZE], y[TK2_ECC_P256_SIZE];
 	u16 n_len;		/* RSA: modulus size in bytes */
@@ -131,6 +132,7 @@ int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 			       const struct tk2_crypto *c,
 			       const struct tk_options *o,
 			       struct trusted_tpm2_pcr_policy *pol);
+bool trusted_tpm2_blob_revocable(const u8 *blob, u32 len);
 int trusted_tpm2_signed_check(const struct tk2_key *k,
 			      const struct tk_options *o);
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,

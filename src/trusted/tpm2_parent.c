@@ -168,6 +168,7 @@ static int take_public(const struct trusted_tpm2_sess *ts,
 		  (k.attrs & TK2_OA_DECRYPT);
 	pa->rsa = !pa->ecc && !tk2_rsa_public_parse(area, len, &r) &&
 		  (r.attrs & TK2_OA_DECRYPT);
+	pa->noda = pub->attrs & TK2_OA_NODA;
 	if (!pa->ecc && !pa->rsa)
 		return trusted_refuse(pa->recorded,
 				      "no ECC P-256 or RSA decryption key: it cannot salt a session");
@@ -439,6 +440,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	pa->named = false;
 	pa->ecc = false;
 	pa->rsa = false;
+	pa->noda = false;	/* unknown: as if DA-protected */
 	pa->auth = parent_password(o->keyauth, sizeof(o->keyauth));
 	if (probe_srk) {
 		ret = srk_present(buf, ts, pa);
@@ -464,6 +466,7 @@ int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
 	if (ret)
 		return ret;
 	pa->flush = true;
+	pa->noda = true;	/* the template's */
 	pa->auth = parent_password(NULL, 0);
 	if (!ts)
 		return 0;

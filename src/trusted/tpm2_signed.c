@@ -340,6 +340,35 @@ int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 }
 
 /**
+ * trusted_tpm2_blob_revocable() - whether a blob was sealed with revoke=
+ * @blob: a TPMKey, as a payload keeps it
+ * @len: its length
+ *
+ * Return: true when its policy [1] is a PolicyAuthorize whose policyRef
+ * names a revocation counter; false otherwise (also for a blob that does
+ * not parse, or whose policy [1] did not fit the payload).
+ */
+bool trusted_tpm2_blob_revocable(const u8 *blob, u32 len)
+{
+	struct tk2_authorize_body ab;
+	struct tk2_key *k;
+	const u8 *name;
+	u32 index;
+	bool ret;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return false;
+	ret = !tk2_key_parse(blob, len, k) && k->signed_policy &&
+	      !tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
+					&ab) &&
+	      tk2_revoke_ref_parse(ab.policy_ref.p, ab.policy_ref.len, &index,
+				   &name);
+	kfree_sensitive(k);
+	return ret;
+}
+
+/**
  * trusted_tpm2_signed_check() - whether policy [1] is the object's authPolicy
  * @k: a parsed blob with k->signed_policy
  * @o: the options: policyref= when given must be the blob's
@@ -624,6 +653,22 @@ out:
 }
 
 /*
+ * PolicyNV's authorisation (the counter's empty authValue) refused: the
+ * owner defined the index again with an authValue, which its Name does
+ * not show. No approval can pass then, whatever the signer signed.
+ * -EACCES with one line; 0 for any other @rc.
+ */
+static int nv_auth_refused(int rc, u32 index)
+{
+	if (rc <= 0 || (tk2_rc_base(rc) != TK2_RC_AUTH_FAIL &&
+			tk2_rc_base(rc) != TK2_RC_BAD_AUTH))
+		return 0;
+	pr_info_ratelimited("revoke: NV index 0x%08x takes no empty authValue: its owner defined it again with one; define it as trusted-policy counter prints (0x%03x)\n",
+			    index, rc);
+	return -EACCES;
+}
+
+/*
  * PolicyNV of the key's counter in policy session @s, authorised by the
  * index's empty authValue: in the operation's salted HMAC session @ts
  * (cpHash names the counter, the response's HMAC is checked), or as an
@@ -653,7 +698,7 @@ static int policy_nv(u8 *buf, const struct tk2_key_policy *cmd,
 	if (!ts) {
 		rc = trusted_tpm_send(buf, NULL);
 		if (rc)
-			return rc;
+			return nv_auth_refused(rc, nv.index) ?: rc;
 		return tk2_rsp_policy_nv(buf, PAGE_SIZE);
 	}
 	put_unaligned_be32(s->handle, sname);	/* a session's Name */
@@ -662,7 +707,7 @@ static int policy_nv(u8 *buf, const struct tk2_key_policy *cmd,
 	rc = trusted_tpm2_sess_send(buf, ts, as, 1, 3, names, 0);
 	if (rc == -EBADMSG)
 		return nv_refuse(nv.index, "the PolicyNV reply fails its HMAC");
-	return rc;
+	return nv_auth_refused(rc, nv.index) ?: rc;
 }
 
 /* Run signed policy @i in a new session; the session, or an error. */
@@ -757,8 +802,9 @@ static bool printable(const struct tk2_key_auth *a)
  * Logs which signed policy the TPM accepted (its index and name).
  *
  * Return: 0; -EPERM when the TPM refused every signed policy;
- * -ENOENT or -EKEYREJECTED for a counter missing or not the key's; or the
- * errno of an exchange that failed.
+ * -ENOENT or -EKEYREJECTED for a counter missing or not the key's;
+ * -EACCES for a counter that refuses its empty authValue; or the errno of
+ * an exchange that failed.
  */
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
@@ -796,7 +842,8 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 						    p ? (const char *)k->auth[i].name : "-");
 			return 0;
 		}
-		if (rc == -EKEYREJECTED)	/* logged: a forged reply */
+		/* logged: a forged reply, or a counter no approval passes */
+		if (rc == -EKEYREJECTED || rc == -EACCES)
 			return rc;
 		if (rc < 0)
 			return trusted_tpm_errno(rc, "load: signed policy");

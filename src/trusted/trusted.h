@@ -60,7 +60,9 @@ void trusted_set_kept(u32 handle);
  * One TPM version's sealing, chosen once the chip is found (tpm.c):
  * tpm1.c and tpm2.c each export one. @unseal takes the blob from the
  * request (a TPM 2.0 blob with signed policies may be longer than
- * p->blob); @exit undoes what the version keeps between operations.
+ * p->blob); @update_check, when set, may refuse an update of the key
+ * whose payload is @old before anything is sealed; @exit undoes what the
+ * version keeps between operations.
  */
 struct trusted_tpm_ops {
 	int (*seal)(struct trusted_key_payload *p,
@@ -69,6 +71,8 @@ struct trusted_tpm_ops {
 			   const struct tk_options *o);
 	int (*unseal)(struct trusted_key_payload *p, const u8 *blob, u32 len,
 		      const struct tk_options *o);
+	int (*update_check)(const struct trusted_key_payload *old,
+			    const struct tk_options *o);
 	void (*exit)(void);
 };
 

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct tk2_public pub;
 	unsigned int i;
 	struct tk2_public_area area;
+	struct tk2_da_state da;
 	u32 len, h;
 
 	if (size > 0xffffffff)
@@ -59,6 +60,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!tk2_rsp_start_session(data, len, &h) && h >> 24 != 0x03)
 		abort();
 	tk2_rsp_empty(data, len);
+	if (!tk2_rsp_get_da_state(data, len, &da) && len != 35)
+		abort();		/* exactly two properties */
 
 	sel.alg = algs[size ? data[0] % 4 : 0];
 	sel.mask = size > 1 ? 0xffffffu >> (data[1] % 24) : 0xffffff;

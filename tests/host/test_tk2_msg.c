@@ -735,6 +735,62 @@ static void test_digest_sizes(void)
 	CHECK_EQ(tk2_alg_digest_size(TK2_ALG_KEYEDHASH), 0);
 }
 
+static int build_da_state(struct tk_cmd_buf *b, u8 *buf, u32 size)
+{
+	return tk2_cmd_get_da_state(b, buf, size);
+}
+
+/* GetCapability(TPM_PROPERTIES, TPM_PT_LOCKOUT_COUNTER, 2), both ways. */
+static void test_da_state(void)
+{
+	static const u8 cmd[] = {
+		0x80, 0x01, 0x00, 0x00, 0x00, 0x16, 0x00, 0x00, 0x01, 0x7a,
+		0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x02, 0x0e,
+		0x00, 0x00, 0x00, 0x02,
+	};
+	/* as swtpm answers: counter 3 of maxTries 32, moreData 1 */
+	static const u8 rsp[] = {
+		0x80, 0x01, 0x00, 0x00, 0x00, 0x23, 0x00, 0x00, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, 0x02,
+		0x00, 0x00, 0x02, 0x0e, 0x00, 0x00, 0x00, 0x03,
+		0x00, 0x00, 0x02, 0x0f, 0x00, 0x00, 0x00, 0x20,
+	};
+	static const unsigned int bad_at[] = { 14, 18, 22, 30 };
+	struct tk2_da_state da = { 0 };
+	unsigned int i, n, wrong = 0;
+	u8 *m;
+
+	check_build(build_da_state, cmd, sizeof(cmd), "get da state");
+	m = tk_dup(rsp, sizeof(rsp));
+	CHECK_EQ(tk2_rsp_get_da_state(m, sizeof(rsp), &da), 0);
+	CHECK_EQ(da.counter, 3);
+	CHECK_EQ(da.max_tries, 32);
+	/* another capability, count, or property than asked: refused */
+	for (i = 0; i < ARRAY_SIZE(bad_at); i++) {
+		memcpy(m, rsp, sizeof(rsp));
+		m[bad_at[i]] ^= 1;
+		expect(tk2_rsp_get_da_state(m, sizeof(rsp), &da), -EBADMSG,
+		       "da state, a field changed", bad_at[i]);
+	}
+	free(m);
+	/* every shorter response (its size field too): refused */
+	for (n = TK_TPM_HEADER_SIZE; n < sizeof(rsp); n++) {
+		m = tk_dup(rsp, n);
+		set_size(m, n);
+		if (tk2_rsp_get_da_state(m, n, &da) != -EBADMSG)
+			wrong++;
+		free(m);
+	}
+	expect(wrong, 0, "da state, truncated", 0);
+	/* the TPM's refusal is its return code */
+	m = tk_dup(rsp, 10);
+	set_size(m, 10);
+	m[8] = 0x01;
+	m[9] = 0x01;
+	CHECK_EQ(tk2_rsp_get_da_state(m, 10, &da), 0x101);
+	free(m);
+}
+
 int main(void)
 {
 	RUN(test_cmd_create);
@@ -753,5 +809,6 @@ int main(void)
 	RUN(test_rsp_pcr_read_checks);
 	RUN(test_public_parse);
 	RUN(test_digest_sizes);
+	RUN(test_da_state);
 	return tk_test_done();
 }

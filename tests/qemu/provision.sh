@@ -10,10 +10,12 @@
 #      and checked with a seal/unseal after a restart. Owner auth stays
 #      SHA1(20 zero bytes) = 6768033e216468247bd031a0a2d9876d79818f8f.
 # 2.0: swtpm_setup --tpm2 --createek, then a persistent ECC primary (SRK) at
-#      0x81000001 under the owner hierarchy (empty auth); --no-srk skips it;
-#      --rsa-ecc makes two, as docs/install.md's reader does (tpm2_createprimary
-#      -G rsa, -G ecc): an RSA-2048 one at 0x81000001, an ECC P-256 one at
-#      0x81000002; dictionary-attack lockout after 1000 failures (1 s recovery).
+#      0x81000001 under the owner hierarchy (empty auth), the TCG template
+#      (noDA: its authorisation is never DA-counted), as docs/install.md makes
+#      it; --no-srk skips it; --rsa-ecc makes two, as docs/install.md's reader
+#      may (tpm2_createprimary -G rsa2048:aes128cfb, -G ecc256:aes128cfb, both
+#      noDA): an RSA-2048 one at 0x81000001, an ECC P-256 one at 0x81000002;
+#      dictionary-attack lockout after 1000 failures (1 s recovery).
 # Templates live in ~/.cache/tek/tpm/, keyed by this script, tpm.py and swtpm's version.
 # --fresh: a new TPM made for OUTDIR, not a copy of the template: new seeds,
 # so new SRKs at the same handles (another machine's TPM: tests/realsys).
@@ -104,13 +106,17 @@ build_template() {
 			die "swtpm_setup --tpm2 failed (see $t/setup.log)"
 		serve "$t/state"
 		export TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$swtpm_port
+		# The TCG SRK templates' attributes: tpm2-tools' default lacks noDA.
+		local attrs='fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda|restricted|decrypt'
 		if [ $srk = 1 ]; then
-			tpm2_createprimary -Q -C o -G ecc -c "$t/prim.ctx" || die "tpm2_createprimary failed"
+			tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb -a "$attrs" \
+				-c "$t/prim.ctx" || die "tpm2_createprimary failed"
 			tpm2_evictcontrol -Q -C o -c "$t/prim.ctx" 0x81000001 || die "tpm2_evictcontrol failed"
 			rm -f "$t/prim.ctx"
 		elif [ $srk = 2 ]; then
-			for k in rsa:0x81000001 ecc:0x81000002; do
-				tpm2_createprimary -Q -C o -G "${k%:*}" -c "$t/prim.ctx" ||
+			for k in rsa2048:0x81000001 ecc256:0x81000002; do
+				tpm2_createprimary -Q -C o -g sha256 -G "${k%:*}:aes128cfb" \
+					-a "$attrs" -c "$t/prim.ctx" ||
 					die "tpm2_createprimary -G ${k%:*} failed"
 				tpm2_evictcontrol -Q -C o -c "$t/prim.ctx" "${k#*:}" ||
 					die "tpm2_evictcontrol ${k#*:} failed"

@@ -95,7 +95,9 @@ else
 		# 0x81000002 and a secret sealed under it: sessions salted
 		# by RSA-OAEP (10-bus-leak).
 		if ! tpm2_readpublic -Q -c 0x81000002 >/dev/null 2>&1; then
-			tpm2_createprimary -Q -C o -G rsa2048 -c "$work/rsa.ctx" ||
+			tpm2_createprimary -Q -C o -g sha256 -G rsa2048:aes128cfb \
+				-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda|restricted|decrypt' \
+				-c "$work/rsa.ctx" ||
 				die "tpm2_createprimary rsa2048 failed"
 			tpm2_evictcontrol -Q -C o -c "$work/rsa.ctx" 0x81000002 >/dev/null ||
 				die "tpm2_evictcontrol 0x81000002 failed"

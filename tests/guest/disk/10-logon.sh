@@ -8,9 +8,12 @@
 # side: 40-local.sh); update keeps it, logon= on update renames it, revoke
 # and invalidate of the trusted key revoke it; bad values are EINVAL, a
 # taken description EEXIST, and a failed add leaves no logon key behind.
+# An update logon= whose pcrlock= fails (fail_function, test kernel) changes
+# nothing: the old logon key stays, the new one is not left behind.
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/disk.sh"
+. "$here/../lib/trusted.sh"
 
 t_require phase 1
 t_disk_begin impl
@@ -49,6 +52,22 @@ renamed() {
 }
 t_check "update logon=tk:t10b: a new logon key with the secret, the old one revoked" renamed
 lid=$(t_disk_id logon tk:t10b)
+lockfail() {
+	t_ff_arm trusted_tpm_pcrlock 1 || { echo "cannot arm fail_function" >&2; return 1; }
+	keyctl update "$tid" "update $O logon=tk:t10c pcrlock=23" >/dev/null 2>&1
+	_rc=$?
+	t_ff_off
+	[ $_rc -ne 0 ] || { echo "the update succeeded" >&2; return 1; }
+	keyctl describe "$lid" >/dev/null 2>&1 || { echo "tk:t10b revoked" >&2; return 1; }
+	! keyctl search @s logon tk:t10c >/dev/null 2>&1 || { echo "tk:t10c left behind" >&2; return 1; }
+	t_disk_reads dk10 :32:logon:tk:t10b "$T_DISK_P20" "$sum"
+}
+why=$(t_ff_why trusted_tpm_pcrlock)
+if [ -z "$why" ]; then
+	t_check "update logon=tk:t10c with a failing pcrlock=: refused, tk:t10b kept, no tk:t10c" lockfail
+else
+	t_skip "update logon=tk:t10c with a failing pcrlock=: refused, tk:t10b kept, no tk:t10c" "$why"
+fi
 t_errno "keyctl revoke of the trusted key revokes its logon key" EKEYREVOKED sh -c "
 	keyctl revoke '$tid' && keyctl describe '$lid'"
 

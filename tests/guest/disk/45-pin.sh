@@ -28,11 +28,11 @@ t_check "--pin writes the module's options, exit 0" \
 opt=srk_pub
 [ "$TKH_TPM" = 2.0 ] && opt=srk_name
 # shellcheck disable=SC2016  # expanded by eval
-t_check "... one line: options trusted $opt=<the pins parents= lists>" \
+t_check "... one line: options trusted $opt=<the pins parents= lists> require_sessions=1" \
 	eval 'want=$(awk "NF == 2 { printf \"%s%s\", s, \$2; s = \",\" }" $P/parents) &&
 	      [ -n "$want" ] &&
-	      t_eq pin.conf "$(cat $D/pin.conf)" "options trusted $opt=$want"'
-pins=$(sed -n "s/^options trusted $opt=//p" $D/pin.conf)
+	      t_eq pin.conf "$(cat $D/pin.conf)" "options trusted $opt=$want require_sessions=1"'
+pins=$(sed -n "s/^options trusted $opt=\([^ ]*\) .*/\1/p" $D/pin.conf)
 echo "$pins" >$P/$opt
 t_check "with that pin set, the blob loads" t_key_add trusted pn_l "load $b $O"
 # another key: every pin with its last digit changed (parents= lists every

@@ -113,6 +113,27 @@ t_tpm2_da_lower() {
 	t_tpm2_da_reset && t_tpm2_da_params 2 600 600
 }
 
+# t_tpm2_da_state: the TPM's dictionary-attack state as "COUNTER MAXTRIES"
+# (TPM2_GetCapability of TPM_PT_LOCKOUT_COUNTER and TPM_PT_MAX_AUTH_FAIL).
+t_tpm2_da_state() {
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a 000000060000020e00000002)")
+	if [ "$(t_tpm2_rc "$_r")" != 00000000 ] ||
+	   [ "$(echo "$_r" | cut -c39-46)" != 0000020e ] ||
+	   [ "$(echo "$_r" | cut -c55-62)" != 0000020f ]; then
+		echo "GetCapability(TPM_PT_LOCKOUT_COUNTER): ${_r:-no response}" >&2
+		return 1
+	fi
+	echo "$((0x$(echo "$_r" | cut -c47-54))) $((0x$(echo "$_r" | cut -c63-70)))"
+}
+
+# t_tpm2_public_attrs HANDLE: objectAttributes (8 hex digits) of the
+# object at HANDLE (TPM2_ReadPublic).
+t_tpm2_public_attrs() {
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 00000173 "$1")")
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "ReadPublic $1: $_r" >&2; return 1; }
+	echo "$_r" | cut -c33-40
+}
+
 # t_tpm2_wrong_pins NAME BLOB: two loads of BLOB as trusted key NAME with
 # wrong PINs (blobauth= 0001, 0002), quietly: after t_tpm2_da_lower the TPM
 # is then locked out.
@@ -398,10 +419,12 @@ T_TPM2_PW_AREA=00000009400000090000000000
 # ownerread|authread|no_da), 8 bytes, SHA-256, no authPolicy.
 T_TPM2_NV_COUNTER=02060012
 
-# t_tpm2_nv_define INDEX [ATTRS]: TPM2_NV_DefineSpace of an 8-byte index by
-# the owner (empty password), the counter template by default.
+# t_tpm2_nv_define INDEX [ATTRS [AUTH]]: TPM2_NV_DefineSpace of an 8-byte
+# index by the owner (empty password), the counter template by default,
+# with the authValue AUTH (hex; default empty).
 t_tpm2_nv_define() {
-	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000012a "40000001${T_TPM2_PW_AREA}0000000e${1}000b${2:-$T_TPM2_NV_COUNTER}00000008")")
+	_au=$(printf '%04x%s' $((${#3} / 2)) "${3:-}")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000012a "40000001${T_TPM2_PW_AREA}${_au}000e${1}000b${2:-$T_TPM2_NV_COUNTER}00000008")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "NV_DefineSpace $1: $_r" >&2; return 1; }
 }
 
@@ -417,10 +440,11 @@ t_tpm2_nv_increment() {
 	t_tpm2_rc "$(t_tpm_send "$(t_tpm2_cmd 8002 00000134 "${2:-40000001}${1}${3:-$T_TPM2_PW_AREA}")")"
 }
 
-# t_tpm2_nv_count INDEX: the counter's value in decimal (NV_Read, 8 bytes,
-# authorised by the index's own empty password).
+# t_tpm2_nv_count INDEX [AUTH-HANDLE]: the counter's value in decimal
+# (NV_Read, 8 bytes, authorised by the index's own empty password, or by
+# AUTH-HANDLE's: 40000001, the owner).
 t_tpm2_nv_count() {
-	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000014e "${1}${1}${T_TPM2_PW_AREA}00080000")")
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8002 0000014e "${2:-$1}${1}${T_TPM2_PW_AREA}00080000")")
 	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "NV_Read $1: $_r" >&2; return 1; }
 	# header 10, parameterSize 4, size 2: the value at bytes 16..23
 	printf '%d\n' "0x$(echo "$_r" | cut -c33-48)"

@@ -19,6 +19,8 @@
 #     nothing tells it from a TPM without an SRK: the key is made under
 #     the owner primary, which is recorded; the same forgery with another
 #     owner primary (noDA cleared in CreatePrimary's outPublic) is refused.
+#     With the SRK's Name pinned the owner primary is the same key (both
+#     the TCG template): made under it; another owner primary is refused.
 #   TPM 2.0 case 4: one byte of the PCR value in PCR_Read's response on
 #     new pcrs= (offset 40: inside the digest with and without a session).
 #   TPM 1.2 case 3: a 10-byte TPM_INVALID_KEYHANDLE for TPM_GetPubKey(SRK)
@@ -170,6 +172,27 @@ cached() {
 		t_fail "$1: no key byte, blobauth or keyauth on the bus" "seen: $_seen (relay.rec, mark fc)"
 	fi
 	t_ok "$1: the log says why (nothing to say: nothing forged reached us)"
+	t_drop fc
+}
+
+# same_key D: with srk_name= the SRK's Name, a forged "no SRK" made the
+# key under the owner primary, the same key as the SRK (the TCG template):
+# made there, nothing on the bus.
+same_key() {
+	# shellcheck disable=SC2046  # words
+	_seen=$(fc_seen $(secrets new))
+	_p=$(t_tpm2_parent "$(t_key_blob trusted fc)")
+	if [ "$_p" = 40000001 ]; then
+		t_ok "$1: made under the owner primary, the pinned key (the SRK is the TCG template's)"
+	else
+		t_fail "$1: made under the owner primary, the pinned key (the SRK is the TCG template's)" "parent $_p"
+	fi
+	if [ -z "$_seen" ]; then
+		t_ok "$1: no key byte, blobauth or keyauth on the bus"
+	else
+		t_fail "$1: no key byte, blobauth or keyauth on the bus" "seen: $_seen (relay.rec, mark fc)"
+	fi
+	t_ok "$1: the log says why (nothing to say: the pinned key did the work)"
 	t_drop fc
 }
 
@@ -343,6 +366,8 @@ fc_readsrkpub_restore() {
 # --- TPM 2.0 ---------------------------------------------------------------
 if [ "$TKH_TPM" = 2.0 ]; then
 	SN=$(t_tpm2_name 81000001)
+	# the owner primary's Name (the TCG template, noDA: 0x00030472)
+	ON=$(h=$(t_tpm2_primary 00030472) && t_tpm2_name "$h"; t_tpm2_flush "$h")
 	NAMEALG=173:byte=14=0004
 	NOSRK=173:rc=18b,173:trunc=10
 	# CreatePrimary of the owner hierarchy in a password session of the
@@ -444,10 +469,25 @@ if [ "$TKH_TPM" = 2.0 ]; then
 		t_fail "$d: a clean first use" "new without keyhandle= failed"
 	fi
 	t_drop fc_g
+	# With the SRK's Name pinned: the SRK is the TCG template's (noDA), so
+	# the owner primary the module makes instead is the same key, with the
+	# pinned Name: the key is made under it (the interposer gains nothing:
+	# the session is salted to the pinned key). Another owner primary is
+	# refused.
 	d="case 2 no SRK forged: srk_name pinned: new"
 	fresh
 	echo "$SN" >$MP/srk_name
 	fc_run $NOSRK "$NEW2"
+	echo "" >$MP/srk_name
+	if [ $rc -eq 0 ] && [ "$SN" = "$ON" ]; then
+		same_key "$d"
+	else
+		refused "$d" new "parent 0x(81000001|40000001) refused"
+	fi
+	d="case 2 no SRK forged: srk_name pinned, another owner primary: new"
+	fresh
+	echo "$SN" >$MP/srk_name
+	fc_run "$NOSRK,131:byte=26=00" "$NEW2"
 	echo "" >$MP/srk_name
 	refused "$d" new "parent 0x(81000001|40000001) refused"
 	d="case 2 no SRK forged: sessions=0 chosen: new"

@@ -108,7 +108,8 @@ if [ "${TKH_PHASE:-1}" = 1 ]; then
 		echo "16: $(t_tpm2_pcr 16)" >/tmp/rv.pcr
 		_ap=$(trusted-policy pcr-digest --pcrs sha256:16 --pcr-values /tmp/rv.pcr \
 			--counter "$_n" --counter-index "0x$RV") &&
-		trusted-policy sign --signer "$_k" --policy "$_ap" --counter-index "0x$RV" -o /tmp/rv.sig &&
+		trusted-policy sign --signer "$_k" --pcrs sha256:16 --pcr-values /tmp/rv.pcr \
+			--counter "$_n" --counter-index "0x$RV" -o /tmp/rv.sig &&
 		save rv.approved "$_ap" && save rv.sig "$(xxd -p /tmp/rv.sig | tr -d '\n')" &&
 		save rv.signer "$(xxd -p /tmp/rv.pub | tr -d '\n')" && save rv.nv "$RV" && save rv.count "$_n"
 	}

@@ -10,8 +10,11 @@
 # refuses it (EPERM) and approval 2 (the new value) loads; an approval
 # without the counter check is not tried; the counter cannot be written
 # back, incremented with the index's own authorisation or by a user
-# without /dev/tpm0, and defined again it starts above its old value; a
-# missing counter is ENOENT, an index that is no such counter EINVAL,
+# without /dev/tpm0, and defined again it starts above its old value;
+# defined again with an authValue (same Name) a load is EACCES with its
+# own log line, not "refused every signed policy"; update revoke= of a key
+# made without revoke= is EINVAL, of one made with it reseals; a missing
+# counter is ENOENT, an index that is no such counter EINVAL,
 # combinations EINVAL; keys without revoke= load as before (60-63); no
 # handle left. The relay's forged NV_ReadPublic: tests/guest/relay/70-revoke.sh.
 here=${0%/*}
@@ -103,13 +106,20 @@ t_check "approval 2 ($n2), added before approval 1, loads" t_key_add trusted s_l
 t_check "  ... by signed policy 0 (appr2, counter <= $n2)" t_tpm2_one_line "signed policy 0 (appr2, counter <= $n2) satisfied"
 t_tpm2_same "  ... with the same key bytes" s_r "load $b2"
 
-# An approval without the check, signed for the key's policyRef: load does
-# not try it (the tool refuses to make one; it is built here).
+# An approval without the check for the key's policyRef: the tool refuses
+# to sign one (a raw --policy with --counter-index); an entry is built here
+# with a signature over the plain policyref A, and load does not try it
+# (skipped for the missing PolicyNV before any signature is checked).
+echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
+ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt)
+fails() { ! "$@" 2>/dev/null; }
+t_check "trusted-policy sign refuses a raw --policy for the counter's key" \
+	fails trusted-policy sign --signer "$KEYS/ec.pem" --policy "$ap" \
+	--policy-ref $A --counter-index 0x$NV -o $W/sig.bin
 no_check() {
-	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
-	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
+	_ap=$ap
 	trusted-policy sign --signer "$KEYS/ec.pem" --policy "$_ap" --policy-ref $A \
-		--counter-index 0x$NV -o $W/sig.bin || return 1
+		-o $W/sig.bin || return 1
 	_ref=544b5256$NV$(t_tpm2_nv_name $NV)$A
 	_pcrd=$(t_unhex "$(t_tpm2_pcr $P)" | sha256sum | cut -c1-64)
 	_body=$EC$(printf %04x $((${#_ref} / 2)))$_ref$(xxd -p $W/sig.bin | tr -d '\n')
@@ -153,6 +163,31 @@ n3=$(t_tpm2_nv_count $NV)
 t_check "  ... it starts above its old value ($n3 > $n2)" test "$n3" -gt "$n2"
 t_tpm2_refused_once "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
 t_check "  ... the same Name: an approval for $n3 loads" t_key_add trusted s_l "load $(add_approval appr3 "$b2" "$n3")"
+# update cannot revoke the blobs made before it: revoke= only for a key
+# whose blob shows its counter (approvals added, as loaded).
+t_check "a key with policykey= and no revoke=" t_key_add trusted s_nr "new 32 policykey=$EC"
+t_tpm2_dmesg_mark
+t_errno "update revoke= of a key made without it: EINVAL" EINVAL \
+	keyctl update "$(t_key_id trusted s_nr)" "update policykey=$EC revoke=$NV"
+t_check "  ... one line of ours: update cannot revoke earlier blobs" \
+	t_tpm2_one_line "update cannot revoke earlier blobs"
+t_check "update revoke= of the loaded revoke= key reseals it" \
+	t_updates s_l "policykey=$EC revoke=$NV policyref=$A"
+t_drop s_nr
+nm3=$(t_tpm2_nv_name $NV)
+redefine_pw() {
+	t_tpm2_nv_undefine $NV && t_tpm2_nv_define $NV "" 4711abcd &&
+		t_eq "rc" "$(t_tpm2_nv_increment $NV)" 00000000
+}
+t_check "the counter defined again with an authValue" redefine_pw
+t_check "  ... its Name is the same" t_eq "Name" "$(t_tpm2_nv_name $NV)" "$nm3"
+n4=$(t_tpm2_nv_count $NV 40000001)
+b4=$(add_approval appr4 "$b2" "$n4")
+t_tpm2_refused_once "  ... an approval for its value ($n4): EACCES, the cause named" EACCES \
+	"takes no empty authValue" "load $b4"
+t_tpm2_dmesg_mark
+t_errno "  ... the same with sessions=0: EACCES" EACCES t_key_refused trusted s_x "load $b4 sessions=0"
+t_check "  ... the cause in the log" sh -c "dmesg | tail -n +$((_t_tpm2_mark + 1)) | grep -q 'takes no empty authValue'"
 t_tpm2_nv_undefine $NV
 t_tpm2_refused_once "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"
 
