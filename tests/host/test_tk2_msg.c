@@ -748,6 +748,18 @@ static void test_context(void)
 	CHECK_EQ(tk2_rsp_context_save(c, n, 0x02000000, &ctx), -EBADMSG);
 	free(c);
 
+	/* swtpm's own: ContextSave of an HMAC session, then ContextLoad of it */
+	c = tk_unhex(rsp_context_save_hex, &n);
+	CHECK_EQ(tk2_rsp_context_save(c, n, 0x02000000, &ctx), 0);
+	CHECK_EQ(ctx.len, n - 10);
+	CHECK(ctx.p == c + 10);
+	CHECK_EQ(tk2_rsp_context_save(c, n, 0x03000000, &ctx), -EBADMSG);
+	free(c);
+	c = tk_unhex(rsp_context_load_hex, &n);
+	CHECK_EQ(tk2_rsp_context_load(c, n, &h), 0);
+	CHECK_EQ(h, 0x02000000);
+	free(c);
+
 	/* ContextLoad: the handle, exactly */
 	CHECK_EQ(tk2_rsp_context_load(load_rsp, sizeof(load_rsp), &h), 0);
 	CHECK_EQ(h, 0x02000000);
