@@ -28,8 +28,8 @@ fi
 b=$(t_key_blob trusted c_k)
 
 rc() { # DESC ERRNO CODE
-	_n=1
-	[ "$(t_tpm2_kept)" = 1 ] && _n=2
+	_n=1	# with an SRK, after the kept session's ContextLoad
+	[ "$(t_tpm2_kept)" = 1 ] && t_tpm2_srk_present && _n=2
 	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange $_n "$3" c_x "load $b"
 }
 rc "TPM_RC_AUTH_FAIL (0x98e): EPERM, as in-tree" EPERM 0x98e
