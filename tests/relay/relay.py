@@ -60,8 +60,10 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
                                takes inPrivate and inPublic from the last successful
                                Load since the last mark (or in LABEL's segment), sends
                                its own Load under the same parent (empty password), runs
-                               the PolicyPCR and PolicyAuthValue commands the guest ran
-                               after that Load in a policy session of its own, when
+                               the PolicyPCR, PolicyAuthValue, PolicyAuthorize and
+                               PolicyNV commands the guest ran in its last policy
+                               session after that Load in a policy session of its own
+                               (PolicyNV authorised by the empty password), when
                                there were any, and its own Unseal (empty password, or
                                that policy session); it answers "key HEX" (outData),
                                "refused CMD RC" or "none" (no Load seen). Its commands
@@ -345,8 +347,13 @@ class Relay:
                 if rc:
                     return "refused 176 %x" % rc
                 sess = struct.unpack_from(">I", r, HDR)[0]
-                for o, params in policy:
-                    rc, r = self.own(tpm2_cmd(0x8001, o, struct.pack(">I", sess) + params))
+                for o, handles, params in policy:
+                    body = handles + struct.pack(">I", sess)
+                    tag = 0x8001
+                    if handles:                  # authorised: the empty password
+                        body += pw
+                        tag = 0x8002
+                    rc, r = self.own(tpm2_cmd(tag, o, body + params))
                     if rc:
                         return "refused %x %x" % (o, rc)
                 auth = struct.pack(">IIHBH", 9, sess, 0, 0, 0)
@@ -454,9 +461,15 @@ def tpm2_cmd(tag, cc, body):
     return struct.pack(">HII", tag, HDR + len(body), cc) + body
 
 
-def _params(cmd):
-    """The parameters of a TPM 2.0 command with one handle."""
-    off = HDR + 4
+# The policy commands replay runs again, and how many handles each names:
+# PolicyPCR, PolicyAuthValue, PolicyAuthorize (its ticket is the TPM's, and
+# good for anyone's session), PolicyNV (authHandle, nvIndex, the session).
+POLICY_HANDLES = {0x17F: 1, 0x16B: 1, 0x16A: 1, 0x149: 3}
+
+
+def _params(cmd, nh=1):
+    """The parameters of a TPM 2.0 command with NH handles."""
+    off = HDR + 4 * nh
     if struct.unpack_from(">H", cmd, 0)[0] == 0x8002:
         off += 4 + struct.unpack_from(">I", cmd, off)[0]
     return cmd[off:]
@@ -464,18 +477,21 @@ def _params(cmd):
 
 def parse_replay(segment):
     """From SEGMENT: the last successful Load's (parent, inPrivate, inPublic),
-    each TPM2B with its size, and the successful PolicyPCR and PolicyAuthValue
-    commands after it as (ordinal, parameters); (None, []) without a Load."""
+    each TPM2B with its size, and the successful policy commands
+    (POLICY_HANDLES) run after it in the last policy session started, as
+    (ordinal, the handles before the session's, parameters); (None, [])
+    without a Load."""
     xs = {}
     for seq, d, o, b in segment:
         xs.setdefault(seq, {})[d] = (o, b)
     load, policy = None, []
     for seq in sorted(xs):
         x = xs[seq]
-        if "C" not in x or "R" not in x or len(x["R"][1]) < HDR or len(x["C"][1]) < HDR + 4:
+        if "C" not in x or "R" not in x or len(x["R"][1]) < HDR or len(x["C"][1]) < HDR:
             continue
         o, c = x["C"]
-        if struct.unpack_from(">I", x["R"][1], 6)[0] != 0:
+        r = x["R"][1]
+        if struct.unpack_from(">I", r, 6)[0] != 0:
             continue
         if o == 0x157:
             p = _params(c)
@@ -483,8 +499,11 @@ def parse_replay(segment):
             n2 = struct.unpack_from(">H", p, 2 + n1)[0]
             load = (struct.unpack_from(">I", c, HDR)[0], p[:2 + n1], p[2 + n1:4 + n1 + n2])
             policy = []
-        elif o in (0x17F, 0x16B) and load is not None:
-            policy.append((o, _params(c)))
+        elif o == 0x176 and len(r) > HDR and r[HDR] == 0x03:
+            policy = []                      # a new policy session: its own commands
+        elif o in POLICY_HANDLES and load is not None:
+            nh = POLICY_HANDLES[o]
+            policy.append((o, c[HDR:HDR + 4 * (nh - 1)], _params(c, nh)))
     return load, policy
 
 

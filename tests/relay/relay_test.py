@@ -73,6 +73,33 @@ def unit_tests():
     check("fuzz is deterministic for a seed", mut == mut2)
     check("fuzz keeps the size field consistent",
           all(struct.unpack_from(">I", m, 2)[0] == len(m) for m in mut))
+    ok = struct.pack(">HII", 0x8001, 10, 0)               # PolicyPCR's, PolicyAuthorize's
+    pw = struct.pack(">IIHBH", 9, 0x40000009, 0, 0, 0)
+    priv, pub = b"\0\2ab", b"\0\3cde"
+    nvb = b"\0\x08" + bytes(8) + b"\0\0\0\x03"
+    seg = [(1, "C", 0x157, tpm2(0x157, struct.pack(">I", 0x81000001) + pw + priv + pub, 0x8002)),
+           (1, "R", 0x157, ok),
+           (2, "C", 0x176, tpm2(0x176, b"")),
+           (2, "R", 0x176, struct.pack(">HII", 0x8001, 14, 0) + b"\3\0\0\0"),
+           (3, "C", 0x17F, tpm2(0x17F, b"\3\0\0\0" + b"\0\0pcrs")),
+           (3, "R", 0x17F, ok),
+           (4, "C", 0x176, tpm2(0x176, b"")),
+           (4, "R", 0x176, struct.pack(">HII", 0x8001, 14, 0) + b"\3\0\0\0"),
+           (5, "C", 0x17F, tpm2(0x17F, b"\3\0\0\0" + b"\0\0pcrs")),
+           (5, "R", 0x17F, ok),
+           (6, "C", 0x149, tpm2(0x149, struct.pack(">III", 0x01800111, 0x01800111, 0x03000000) +
+                                pw + nvb, 0x8002)),
+           (6, "R", 0x149, ok),
+           (7, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"ticket")),
+           (7, "R", 0x16A, ok),
+           (8, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"refused")),
+           (8, "R", 0x16A, struct.pack(">HII", 0x8001, 10, 0x99D))]
+    load, policy = relay.parse_replay(seg)
+    check("replay: the Load's parent, inPrivate and inPublic", load == (0x81000001, priv, pub), repr(load))
+    check("replay: the last policy session's successful commands, PolicyNV's handles kept",
+          policy == [(0x17F, b"", b"\0\0pcrs"),
+                     (0x149, struct.pack(">II", 0x01800111, 0x01800111), nvb),
+                     (0x16A, b"", b"ticket")], repr(policy))
 
 
 PW = struct.pack(">IIHBH", 9, 0x40000009, 0, 0, 0)     # empty password session

@@ -22,6 +22,8 @@
 #   - the same blob after a load with pcrlock= (the PCR capped): refused.
 #   - a PIN (blobauth=) blob: refused (it cannot know the PIN; the salted
 #     session hides it, and the HMAC over it, from the bus).
+#   - a signed policy with revoke=: it gets the key while the approval is
+#     not revoked (KNOWN LIMIT, as pcrs=); refused once the counter moved.
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"
@@ -31,7 +33,7 @@ here=${0%/*}
 t_require tpm 2.0
 t_require ours	# the in-tree module has no sessions to glitch
 t_relay_setup
-t_plan 20
+t_plan 23
 P=16	# the PCR of the pcrs= blob (resettable at locality 0)
 keyctl link @u @s >/dev/null 2>&1
 pcr_reset() {
@@ -127,5 +129,41 @@ replayed c1 "load $C pcrlock=$P"
 t_check "pcrs= blob after ours loaded it with pcrlock=$P: refused, no key byte" lacks "$KC"
 t_errno "  ... and the blob no longer loads for anyone until PCR $P is reset: EPERM" EPERM \
 	t_key_refused trusted ri_x "load $C"
+
+# A signed policy with revoke= (an approval for PCR $P, its counter at n):
+# the relay runs PolicyPCR, PolicyNV and PolicyAuthorize (the TPM's ticket
+# from ours) in its own session. Once the owner moves the counter past n,
+# the same replay is refused.
+NV=01800111
+pcr_reset
+signed() {
+	command -v trusted-policy >/dev/null || { echo "trusted-policy is not in the initramfs" >&2; return 1; }
+	t_tpm2_nv_undefine $NV
+	if ! t_tpm2_nv_define $NV || [ "$(t_tpm2_nv_increment $NV)" != 00000000 ]; then
+		echo "cannot define the NV counter $NV" >&2
+		return 1
+	fi
+	_n=$(t_tpm2_nv_count $NV) && mkdir -p /tmp/ri-s &&
+		_ec=$(t_tpm2_signer "$here/../trusted-tpm2/keys/ec.pem" /tmp/ri-s) &&
+		keyctl add trusted ri_s "new 32 policykey=$_ec revoke=$NV" @u >/dev/null &&
+		_b=$(t_key_blob trusted ri_s) && t_drop ri_s &&
+		t_tpm2_policy_add "$here/../trusted-tpm2/keys/ec.pem" /tmp/ri-s a1 "$_b" \
+			--counter "$_n" --counter-index 0x$NV
+}
+if S=$(signed 2>/tmp/ri-s.err | tail -n 1) && [ -n "$S" ] && KS=$(key_of ri "load $S" 2>>/tmp/ri-s.err); then
+	replayed s "load $S"
+	t_check "KNOWN LIMIT signed policy + revoke=, approval unrevoked: its own PolicyPCR, PolicyNV, PolicyAuthorize and Unseal get the key" holds "$KS"
+	t_check "  ... while ours put no key byte of the signed blob on the bus" t_eq hits "$(t_relay_hits "$KS")" 0
+	t_tpm2_nv_increment $NV >/dev/null
+	got=$(t_relay_ctl "replay s")
+	t_check "  ... the counter moved past the approval: the same replay is refused, no key byte" lacks "$KS"
+else
+	why=$(tail -n 1 /tmp/ri-s.err)
+	t_skip "KNOWN LIMIT signed policy + revoke=, approval unrevoked: the relay gets the key" "${why:-no signed blob}"
+	t_skip "  ... while ours put no key byte of the signed blob on the bus" "${why:-no signed blob}"
+	t_skip "  ... the counter moved past the approval: the same replay is refused" "${why:-no signed blob}"
+fi
+t_tpm2_nv_undefine $NV
+rm -rf /tmp/ri-s /tmp/ri-s.err
 t_check "no transient object or session left in the TPM" \
 	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
