@@ -548,6 +548,101 @@ int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle)
 }
 
 /**
+ * tk2_cmd_context_save() - write TPM2_ContextSave
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @handle: the session to save
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_context_save(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			 u32 handle)
+{
+	return tk2_cmd_one_handle(b, buf, size, TK2_CC_CONTEXT_SAVE, handle);
+}
+
+/**
+ * tk2_rsp_context_save() - parse the response to TPM2_ContextSave
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: the handle that was saved: the context must name it
+ * @ctx: the marshalled TPMS_CONTEXT, pointing into @rsp, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed, names another handle, is longer than
+ * TK2_CONTEXT_MAX or has bytes left over.
+ */
+int tk2_rsp_context_save(const u8 *rsp, u32 size, u32 handle,
+			 struct tk_span *ctx)
+{
+	struct tk_rsp_buf r;
+	u32 start, saved;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	start = r.pos;
+	tk_rsp_u32(&r);				/* sequence */
+	tk_rsp_u32(&r);
+	saved = tk_rsp_u32(&r);			/* savedHandle */
+	tk_rsp_u32(&r);				/* hierarchy */
+	tk2_take_tpm2b(&r, TK2_CONTEXT_MAX, NULL);	/* contextBlob */
+	rc = tk_rsp_end(&r);
+	if (rc)
+		return rc;
+	if (saved != handle || r.pos - start > TK2_CONTEXT_MAX)
+		return -EBADMSG;
+	*ctx = (struct tk_span){ .p = rsp + start, .len = r.pos - start };
+	return 0;
+}
+
+/**
+ * tk2_cmd_context_load() - write TPM2_ContextLoad
+ * @b: the writer, started here
+ * @buf: the command buffer
+ * @size: the size of the buffer
+ * @ctx: a TPMS_CONTEXT as tk2_rsp_context_save() gave it
+ * @ctx_len: its length
+ *
+ * Return: 0, or -E2BIG when @size is short.
+ */
+int tk2_cmd_context_load(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			 const u8 *ctx, u32 ctx_len)
+{
+	tk_cmd_start(b, buf, size, TK2_TAG_NO_SESSIONS, TK2_CC_CONTEXT_LOAD);
+	put_bytes(b, ctx, ctx_len);
+	return tk_cmd_end(b);
+}
+
+/**
+ * tk2_rsp_context_load() - parse the response to TPM2_ContextLoad
+ * @rsp: the response
+ * @size: the size of its buffer
+ * @handle: the loaded handle, on success
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused; -EBADMSG when the
+ * response is malformed or has bytes left over.
+ */
+int tk2_rsp_context_load(const u8 *rsp, u32 size, u32 *handle)
+{
+	struct tk_rsp_buf r;
+	u32 h;
+	int rc;
+
+	rc = tk_rsp_open(&r, rsp, size, TK2_TAG_NO_SESSIONS);
+	if (rc)
+		return rc;
+	h = tk_rsp_u32(&r);
+	rc = tk_rsp_end(&r);
+	if (rc)
+		return rc;
+	*handle = h;
+	return 0;
+}
+
+/**
  * tk2_cmd_create_srk() - write TPM2_CreatePrimary of the TCG storage key
  * @b: the writer, started here
  * @buf: the command buffer

@@ -32,6 +32,8 @@ enum tk2_cc {
 	TK2_CC_LOAD		= 0x00000157,
 	TK2_CC_UNSEAL		= 0x0000015e,
 	TK2_CC_FLUSH		= 0x00000165,
+	TK2_CC_CONTEXT_LOAD	= 0x00000161,
+	TK2_CC_CONTEXT_SAVE	= 0x00000162,
 	TK2_CC_READ_PUBLIC	= 0x00000173,
 	TK2_CC_START_SESSION	= 0x00000176,
 	TK2_CC_GET_CAPABILITY	= 0x0000017a,
@@ -118,7 +120,14 @@ enum tk2_rc {
 	TK2_RC_REFERENCE_H0	= 0x910,
 	TK2_RC_REFERENCE_S0	= 0x918,
 	TK2_RC_LOCKOUT		= 0x921,
+	TK2_RC_WARN		= 0x900,	/* format zero, a warning */
 };
+
+/* A warning (Part 2, 6.6.2): the command was not run, nothing judged. */
+static inline bool tk2_rc_is_warn(u32 rc)
+{
+	return !(rc & TK2_RC_FMT1) && (rc & TK2_RC_WARN) == TK2_RC_WARN;
+}
 
 static inline u32 tk2_rc_base(u32 rc)
 {
@@ -264,6 +273,20 @@ int tk2_rsp_get_da_state(const u8 *rsp, u32 size, struct tk2_da_state *da);
 int tk2_cmd_one_handle(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 cc,
 		       u32 handle);
 int tk2_cmd_flush(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 handle);
+
+/*
+ * A saved session, as TPM2_ContextSave returns it and TPM2_ContextLoad
+ * takes it: the marshalled TPMS_CONTEXT (sequence, savedHandle, hierarchy,
+ * contextBlob), at most TK2_CONTEXT_MAX bytes.
+ */
+#define TK2_CONTEXT_MAX		1536
+int tk2_cmd_context_save(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			 u32 handle);
+int tk2_rsp_context_save(const u8 *rsp, u32 size, u32 handle,
+			 struct tk_span *ctx);
+int tk2_cmd_context_load(struct tk_cmd_buf *b, u8 *buf, u32 size,
+			 const u8 *ctx, u32 ctx_len);
+int tk2_rsp_context_load(const u8 *rsp, u32 size, u32 *handle);
 
 /*
  * The public area of a key as ReadPublic and CreatePrimary return it:

@@ -679,6 +679,7 @@ static int unseal_held(u8 *buf, struct unseal_work *w,
 		       struct trusted_key_payload *p,
 		       const struct tk_options *o)
 {
+	bool loaded;
 	int ret;
 
 	ret = trusted_tpm2_parent_open(buf, w->key.raw ? o->keyhandle :
@@ -693,11 +694,13 @@ static int unseal_held(u8 *buf, struct unseal_work *w,
 		       "load");
 	if (!ret)
 		ret = load_object(buf, w);
-	if (!ret) {	/* the parent salts the policy session: kept till then */
+	loaded = !ret;
+	if (loaded)	/* the parent salts the policy session: kept till then */
 		ret = unseal_object(buf, w, p, o);
-		trusted_tpm2_flush(buf, w->item);
-	}
+	/* the session saved first: a load's last command stays the flush */
 	trusted_tpm2_sess_end(buf, &w->ts, !ret);
+	if (loaded)
+		trusted_tpm2_flush(buf, w->item);
 	if (ret && !w->ts.gone)
 		ret = trusted_tpm2_parent_recheck(buf, &w->ts, &w->parent, ret);
 	trusted_tpm2_parent_put(buf, &w->parent);

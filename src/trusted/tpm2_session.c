@@ -10,11 +10,17 @@
  * sessions: fresh nonces, the session area, and the response's HMACs
  * checked before any byte of it is used.
  *
- * The HMAC session of an operation that succeeded is kept open (continued)
+ * The HMAC session of an operation that succeeded is continued and kept
  * for the next one under the same parent: no StartAuthSession, no ECDH or
- * RSA per operation. It holds one of the TPM's loaded-session slots while
- * the module is loaded; anything that goes wrong in it flushes it, and a
- * kept session found gone (flushed by another TPM user) is replaced once.
+ * RSA per operation. Between operations it is context-saved (it holds no
+ * loaded-session slot) and the next operation context-loads it: the TPM
+ * itself then tells whether the handle is still our session. A session
+ * another TPM user flushed (and whose handle may now be theirs) fails
+ * ContextLoad, is forgotten without a flush and replaced by a fresh one;
+ * no command ever authorises with it, so nothing counts against the
+ * dictionary-attack lockout. A session the TPM calls "not loaded" later
+ * in an operation (all of ours are loaded then, the chip held) is flushed
+ * and the operation run once more in fresh sessions.
  */
 #include <crypto/aes.h>
 #include <crypto/akcipher.h>
@@ -150,6 +156,8 @@ static struct {
 	bool valid;
 	u8 salt_name[TK2_NAME_SIZE];		/* the parent it is salted to */
 	struct tk2_session s;
+	u32 ctx_len;
+	u8 ctx[TK2_CONTEXT_MAX];		/* its saved context */
 } kept;
 
 /**
@@ -344,19 +352,95 @@ out:
 	return rc;
 }
 
+static void forget_kept(void)
+{
+	memzero_explicit(&kept, sizeof(kept));
+	trusted_set_kept(0);
+}
+
+/* ContextLoad's answer for a context whose session is not there (any more). */
+static bool context_gone(int rc)
+{
+	return rc > 0 && (tk2_base_is_handle(rc) ||
+			  tk2_rc_base(rc) == TK2_RC_INTEGRITY ||
+			  (rc & ~0xf) == TK2_RC_REFERENCE_H0);
+}
+
 /*
- * Flush the kept session, if any: quietly, since another TPM user may
- * have flushed it already.
+ * TPM2_ContextLoad of the kept session. 0: it is loaded, at its handle,
+ * and ours (the TPM checked the context's integrity and sequence). A
+ * refusal that says nothing about the session (a TPM warning such as no
+ * free session slot, or no answer) keeps it saved for later and returns
+ * the errno. A context the TPM no longer has (flushed by another TPM user,
+ * whose session may hold its handle now; a TPM reset) is forgotten
+ * without a flush. Any other answer (not one a TPM gives to this command)
+ * has it flushed, lest a saved session stay behind. Both return -ENOENT:
+ * the operation goes on in a fresh session.
+ */
+static int load_kept(u8 *buf)
+{
+	struct tk_cmd_buf b;
+	u32 handle = 0;
+	int rc;
+
+	rc = tk2_cmd_context_load(&b, buf, PAGE_SIZE, kept.ctx, kept.ctx_len);
+	if (rc)
+		return rc;
+	rc = trusted_tpm_send(buf, NULL);
+	if (!rc)
+		rc = tk2_rsp_context_load(buf, PAGE_SIZE, &handle);
+	if (!rc && handle == kept.s.handle)
+		return 0;
+	if (rc < 0 && rc != -EBADMSG)
+		return rc;			/* not answered: kept */
+	if (rc > 0 && tk2_rc_is_warn(rc) && !context_gone(rc))
+		return trusted_tpm_errno(rc, "TPM2_ContextLoad");
+	pr_info_ratelimited("the kept session 0x%08x is no longer ours (0x%03x): a fresh one\n",
+			    kept.s.handle, rc > 0 ? rc : 0);
+	if (!context_gone(rc))
+		trusted_tpm2_flush(buf, rc ? kept.s.handle : handle);
+	forget_kept();
+	return -ENOENT;
+}
+
+/*
+ * Flush the kept session, if any, once the TPM proved it ours (loaded from
+ * its context): never a handle another TPM user may hold now.
  */
 static void drop_kept(u8 *buf)
 {
-	struct tk_cmd_buf b;
+	if (buf && kept.valid && !load_kept(buf))
+		trusted_tpm2_flush(buf, kept.s.handle);
+	forget_kept();
+}
 
-	if (buf && kept.valid &&
-	    !tk2_cmd_flush(&b, buf, PAGE_SIZE, kept.s.handle))
-		trusted_tpm_send(buf, NULL);
-	memzero_explicit(&kept, sizeof(kept));
-	trusted_set_kept(0);
+/*
+ * TPM2_ContextSave of an operation's session into kept: 0, or an errno
+ * (the session is still the caller's to flush then).
+ */
+static int save_kept(u8 *buf, struct trusted_tpm2_sess *ts)
+{
+	struct tk_cmd_buf b;
+	struct tk_span ctx;
+	int rc;
+
+	rc = tk2_cmd_context_save(&b, buf, PAGE_SIZE, ts->s.handle);
+	if (rc)
+		return rc;
+	rc = trusted_tpm_send(buf, NULL);
+	if (!rc)
+		rc = tk2_rsp_context_save(buf, PAGE_SIZE, ts->s.handle, &ctx);
+	if (rc)
+		return rc;
+	memcpy(kept.ctx, ctx.p, ctx.len);
+	kept.ctx_len = ctx.len;
+	kept.s = ts->s;
+	kept.s.auth_len = 0;
+	memzero_explicit(kept.s.auth, sizeof(kept.s.auth));
+	memcpy(kept.salt_name, ts->salt_name, sizeof(kept.salt_name));
+	kept.valid = true;
+	trusted_set_kept(kept.s.handle);
+	return 0;
 }
 
 /**
@@ -366,7 +450,8 @@ static void drop_kept(u8 *buf)
  * @pa: the parent, an ECC P-256 or RSA key whose public area we checked
  *
  * The session kept from an earlier operation when it is salted to a
- * parent of the same Name; else TPM2_StartAuthSession with tpmKey = the
+ * parent of the same Name and TPM2_ContextLoad gives it back (else it is
+ * forgotten, see load_kept()); else TPM2_StartAuthSession with tpmKey = the
  * parent, no bind, the salt encrypted to the parent: by ECDH to an ECC
  * key (Part 1 §C.6.1), by RSA-OAEP to an RSA key (Annex B.10.3); the
  * session key derived from the salt and both nonces. Unbound: it
@@ -384,12 +469,16 @@ int trusted_tpm2_sess_start(u8 *buf, struct trusted_tpm2_sess *ts,
 	memcpy(ts->salt_name, pa->name, sizeof(ts->salt_name));
 	if (kept.valid &&
 	    !crypto_memneq(kept.salt_name, pa->name, sizeof(pa->name))) {
-		ts->s = kept.s;
-		memzero_explicit(&kept, sizeof(kept));
-		trusted_set_kept(0);
-		ts->kept = true;
-		ts->active = true;
-		return 0;
+		rc = load_kept(buf);
+		if (!rc) {
+			ts->s = kept.s;
+			forget_kept();
+			ts->kept = true;
+			ts->active = true;
+			return 0;
+		}
+		if (kept.valid)		/* not answered, or the TPM busy */
+			return rc;
 	}
 	drop_kept(buf);
 	rc = start_salted(buf, ts, pa, &ts->s, TK2_SE_HMAC);
@@ -436,8 +525,9 @@ int trusted_tpm2_sess_start_policy(u8 *buf, struct trusted_tpm2_sess *ts,
  * only then is its first parameter decrypted. A session without
  * continueSession is closed by the TPM when the command succeeds.
  *
- * Return: 0, the TPM's return code (> 0; the sessions stay open, but for
- * a kept session found gone: ts->gone), or a negative errno.
+ * Return: 0, the TPM's return code (> 0; the sessions stay open; one of
+ * them called not loaded sets ts->gone: the caller flushes them and runs
+ * the operation once more), or a negative errno.
  */
 int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 			   struct tk2_session *const *s, unsigned int n,
@@ -461,11 +551,9 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 		return rc;
 	}
 	rc = trusted_tpm_send(buf, NULL);
-	if (rc > 0 && ts->kept && n && s[n - 1] == &ts->s &&
-	    tk2_rc_session_gone(rc, n)) {
-		ts->gone = true;	/* flushed by someone else: start anew */
-		ts->active = false;
-	}
+	for (i = 0; rc > 0 && i < n; i++)
+		if (tk2_rc_session_gone(rc, i + 1))
+			ts->gone = true;	/* ours, loaded: run again */
 	if (rc)
 		return rc;
 	rc = tk2_rsp_sessions(&ts->c, buf, PAGE_SIZE, cc, nh_rsp, s, n, &why);
@@ -488,16 +576,8 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
  */
 void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep)
 {
-	if (ts->active && keep && !kept.valid) {
-		kept.s = ts->s;
-		kept.s.auth_len = 0;
-		memzero_explicit(kept.s.auth, sizeof(kept.s.auth));
-		memcpy(kept.salt_name, ts->salt_name, sizeof(kept.salt_name));
-		kept.valid = true;
-		trusted_set_kept(kept.s.handle);
-	} else if (ts->active) {
+	if (ts->active && (!keep || kept.valid || save_kept(buf, ts)))
 		trusted_tpm2_flush(buf, ts->s.handle);
-	}
 	ts->active = false;
 }
 

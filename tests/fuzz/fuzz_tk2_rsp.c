@@ -62,6 +62,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	tk2_rsp_empty(data, len);
 	if (!tk2_rsp_get_da_state(data, len, &da) && len != 35)
 		abort();		/* exactly two properties */
+	if (!tk2_rsp_context_save(data, len, 0x02000000, &a)) {
+		inside(a.p, a.len);
+		if (a.len < 18 || a.len > TK2_CONTEXT_MAX)
+			abort();
+	}
+	tk2_rsp_context_load(data, len, &h);
 
 	sel.alg = algs[size ? data[0] % 4 : 0];
 	sel.mask = size > 1 ? 0xffffffu >> (data[1] % 24) : 0xffffff;

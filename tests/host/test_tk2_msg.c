@@ -665,6 +665,124 @@ static void test_cmd_get_random(void)
 	CHECK_EQ(tk2_cmd_get_random(&b, buf, sizeof(buf) - 1, 32), -E2BIG);
 }
 
+/* Heap copies, exact size, so that ASan sees an overread. */
+static int ctx_save_parse(const u8 *rsp, u32 n, u32 handle,
+			  struct tk_span *ctx, u8 **copy)
+{
+	*copy = malloc(n);
+	memcpy(*copy, rsp, n);
+	return tk2_rsp_context_save(*copy, n, handle, ctx);
+}
+
+/*
+ * ContextSave and ContextLoad of a kept session: the TPMS_CONTEXT kept
+ * whole, its savedHandle the session's, nothing over or under.
+ */
+static void test_context(void)
+{
+	static const u8 save[] = {
+		0x80, 0x01, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x01, 0x62,
+		0x02, 0x00, 0x00, 0x00,
+	};
+	/* sequence 0x1234, savedHandle, hierarchy TPM_RH_NULL, blob 4 bytes */
+	static const u8 rsp[] = {
+		0x80, 0x01, 0x00, 0x00, 0x00, 0x26, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x12, 0x34,
+		0x02, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x07,
+		0x00, 0x04, 0xde, 0xad, 0xbe, 0xef,
+		/* the header says 0x26: six bytes more than the context */
+		0, 0, 0, 0, 0, 0,
+	};
+	static const u8 load_rsp[] = {
+		0x80, 0x01, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x00, 0x00,
+		0x02, 0x00, 0x00, 0x00,
+	};
+	u8 good[32], cmd[64], *c;
+	struct tk_cmd_buf b;
+	struct tk_span ctx;
+	u32 h = 0, n;
+
+	CHECK_EQ(tk2_cmd_context_save(&b, cmd, sizeof(cmd), 0x02000000), 0);
+	CHECK_MEM(cmd, save, sizeof(save));
+
+	/* a well-formed response: 10 + 22 bytes */
+	memcpy(good, rsp, sizeof(good));
+	good[5] = sizeof(good);
+	CHECK_EQ(ctx_save_parse(good, sizeof(good), 0x02000000, &ctx, &c), 0);
+	CHECK_EQ(ctx.len, 22);
+	CHECK_MEM(ctx.p, good + 10, 22);
+
+	/* ContextLoad sends it back as it was */
+	CHECK_EQ(tk2_cmd_context_load(&b, cmd, sizeof(cmd), ctx.p, ctx.len), 0);
+	CHECK_EQ(b.len, 32);
+	CHECK_EQ(cmd[9], 0x61);
+	CHECK_MEM(cmd + 10, good + 10, 22);
+	CHECK_EQ(tk2_cmd_context_load(&b, cmd, 31, ctx.p, ctx.len), -E2BIG);
+	free(c);
+
+	/* another savedHandle, bytes left over, one short, the TPM refused */
+	CHECK_EQ(ctx_save_parse(good, sizeof(good), 0x02000001, &ctx, &c), -EBADMSG);
+	free(c);
+	CHECK_EQ(ctx_save_parse(rsp, sizeof(rsp), 0x02000000, &ctx, &c), -EBADMSG);
+	free(c);
+	good[5] = sizeof(good) - 1;
+	CHECK_EQ(ctx_save_parse(good, sizeof(good) - 1, 0x02000000, &ctx, &c), -EBADMSG);
+	free(c);
+	memcpy(good, rsp, 10);
+	good[5] = 10;
+	good[8] = 0x09;
+	good[9] = 0x03;		/* TPM_RC_SESSION_MEMORY */
+	CHECK_EQ(ctx_save_parse(good, 10, 0x02000000, &ctx, &c), 0x903);
+	free(c);
+
+	/* a context over TK2_CONTEXT_MAX is refused */
+	n = 10 + 18 + TK2_CONTEXT_MAX;
+	c = calloc(1, n);
+	memcpy(c, rsp, 26);
+	c[2] = n >> 24;
+	c[3] = n >> 16;
+	c[4] = n >> 8;
+	c[5] = n;
+	c[26] = TK2_CONTEXT_MAX >> 8;
+	c[27] = TK2_CONTEXT_MAX & 0xff;
+	CHECK_EQ(tk2_rsp_context_save(c, n, 0x02000000, &ctx), -EBADMSG);
+	free(c);
+
+	/* swtpm's own: ContextSave of an HMAC session, then ContextLoad of it */
+	c = tk_unhex(rsp_context_save_hex, &n);
+	CHECK_EQ(tk2_rsp_context_save(c, n, 0x02000000, &ctx), 0);
+	CHECK_EQ(ctx.len, n - 10);
+	CHECK(ctx.p == c + 10);
+	CHECK_EQ(tk2_rsp_context_save(c, n, 0x03000000, &ctx), -EBADMSG);
+	free(c);
+	c = tk_unhex(rsp_context_load_hex, &n);
+	CHECK_EQ(tk2_rsp_context_load(c, n, &h), 0);
+	CHECK_EQ(h, 0x02000000);
+	free(c);
+
+	/* ContextLoad: the handle, exactly */
+	CHECK_EQ(tk2_rsp_context_load(load_rsp, sizeof(load_rsp), &h), 0);
+	CHECK_EQ(h, 0x02000000);
+	memcpy(good, load_rsp, sizeof(load_rsp));
+	good[5] = 0x0d;
+	CHECK_EQ(tk2_rsp_context_load(good, 0x0d, &h), -EBADMSG);
+	memcpy(good, load_rsp, sizeof(load_rsp));
+	good[5] = 0x0f;
+	good[14] = 0;
+	CHECK_EQ(tk2_rsp_context_load(good, 0x0f, &h), -EBADMSG);
+	memcpy(good, load_rsp, 10);
+	good[5] = 10;
+	good[8] = 0x01;
+	good[9] = 0x8b;		/* TPM_RC_HANDLE: flushed by someone */
+	CHECK_EQ(tk2_rsp_context_load(good, 10, &h), 0x18b);
+
+	/* the warnings that leave a kept session saved */
+	CHECK(tk2_rc_is_warn(0x903));
+	CHECK(tk2_rc_is_warn(TK2_RC_REFERENCE_S0));
+	CHECK(!tk2_rc_is_warn(0x18b));
+	CHECK(!tk2_rc_is_warn(0x98e));	/* format one, session 1: AUTH_FAIL */
+}
+
 static void test_rsp_pcr_read_checks(void)
 {
 	struct tk2_pcr_values v;
@@ -807,6 +925,7 @@ int main(void)
 	RUN(test_cmd_get_random);
 	RUN(test_tpm2b);
 	RUN(test_rsp_pcr_read_checks);
+	RUN(test_context);
 	RUN(test_public_parse);
 	RUN(test_digest_sizes);
 	RUN(test_da_state);

@@ -25,7 +25,11 @@ MODE (also armed later by the guest, see below):
                          ORD counted from the start, default 1)
                          ACTION = flip=OFF | rc=HEX | tag=HEX | trunc=LEN |
                          grow=N | byte=OFF=HEX  (OFF may be negative: from the end;
-                         HEX of more bytes overwrites that many)
+                         HEX of more bytes overwrites that many) |
+                         answer=HEX  (the command is not sent to the TPM: the
+                         relay answers it, a bare header with that code: a
+                         glitch the TPM never saw, e.g. answer=918, "session
+                         not loaded")
   fuzz:SEED[:N[:ORDS]]   random mutations of the next N (default 50) responses
                          to ORDS (hex, '+'-separated; default every ordinal)
 
@@ -52,6 +56,19 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
   fired                     -> "fired K"
   tampered                  -> "cmd HEX": the last command whose response was changed
                                (since the last disarm), or "cmd none"
+  replay [LABEL]            -> an interposer that sends commands of its own: the relay
+                               takes inPrivate and inPublic from the last successful
+                               Load since the last mark (or in LABEL's segment), sends
+                               its own Load under the same parent (empty password), runs
+                               the PolicyPCR, PolicyAuthValue, PolicyAuthorize and
+                               PolicyNV commands the guest ran in its last policy
+                               session after that Load in a policy session of its own
+                               (PolicyNV authorised by the empty password), when
+                               there were any, and its own Unseal (empty password, or
+                               that policy session); it answers "key HEX" (outData),
+                               "refused CMD RC" or "none" (no Load seen). Its commands
+                               are "# own" lines of the recording, not bus traffic; the
+                               object and session are flushed.
 Without the relay, swtpm answers that ordinal with an error code: the guest
 knows there is no relay.
 """
@@ -88,7 +105,7 @@ class Rule:
             self.at = counts.get(self.ordinal, 0) + self.nth
             name, _, arg = action.partition("=")
             self.action, self.arg = name, arg
-            if name not in ("flip", "rc", "tag", "trunc", "grow", "byte"):
+            if name not in ("flip", "rc", "tag", "trunc", "grow", "byte", "answer"):
                 raise ValueError(name)
             apply_action(bytearray(64), name, arg)   # validates arg
         except (ValueError, IndexError) as e:
@@ -129,6 +146,8 @@ def apply_action(buf, action, arg):
         del buf[n:]
     elif action == "grow":
         buf += bytes(int(arg, 0))
+    elif action == "answer":
+        buf[:] = struct.pack(">HII", 0x8001, HDR, int(arg, 16) & 0xFFFFFFFF)
     else:
         raise ValueError(action)
     # The size field always says what is sent, or QEMU waits for the rest.
@@ -182,6 +201,7 @@ class Relay:
     def __init__(self, record, log):
         self.rec = open(record, "a", buffering=1)
         self.log = log
+        self.tpm = None           # the TPM's data channel (replay's own commands)
         self.lock = threading.Lock()
         self.seq = 0
         self.counts = {}          # ordinal -> responses so far
@@ -284,18 +304,94 @@ class Relay:
                 return "fired %d" % self.fired
             if w == "tampered":
                 return "cmd %s" % (self.tampered.hex() if self.tampered else "none")
-        except (ValueError, IndexError) as e:
+            if w == "replay":
+                seg = self.segment
+                if len(words) > 1:
+                    if words[1] not in self.segments:
+                        return "error no mark %s" % words[1]
+                    seg = self.segments[words[1]]
+                return self.replay(seg)
+        except (ValueError, IndexError, struct.error) as e:
             return "error %s" % e
         return "error unknown %s" % w
 
+    # --- an interposer that sends its own commands ----------------------
+    def own(self, cmd):
+        """One command of the relay's own to the TPM: (rc, response)."""
+        ordinal = struct.unpack_from(">I", cmd, 6)[0]
+        self.write("# own C %08x %s" % (ordinal, cmd.hex()))
+        self.tpm.sendall(cmd)
+        resp = read_msg(self.tpm)
+        if resp is None:
+            raise EOFError("swtpm closed the data channel")
+        self.write("# own R %08x %s" % (ordinal, resp.hex()))
+        return struct.unpack_from(">I", resp, 6)[0] if len(resp) >= HDR else 0xFFFFFFFF, resp
+
+    def replay(self, seg):
+        load, policy = parse_replay(seg)
+        if load is None:
+            return "none"
+        parent, priv, pub = load
+        pw = struct.pack(">IIHBH", 9, 0x40000009, 0, 0, 0)   # empty password
+        rc, r = self.own(tpm2_cmd(0x8002, 0x157, struct.pack(">I", parent) + pw + priv + pub))
+        if rc:
+            return "refused 157 %x" % rc
+        item = struct.unpack_from(">I", r, HDR)[0]
+        sess = None
+        try:
+            auth = pw
+            if policy:
+                rc, r = self.own(tpm2_cmd(0x8001, 0x176, struct.pack(">II", 0x40000007, 0x40000007) +
+                                          struct.pack(">H", 16) + os.urandom(16) +
+                                          struct.pack(">HBHH", 0, 1, 0x10, 0xB)))
+                if rc:
+                    return "refused 176 %x" % rc
+                sess = struct.unpack_from(">I", r, HDR)[0]
+                for o, handles, params in policy:
+                    body = handles + struct.pack(">I", sess)
+                    tag = 0x8001
+                    if handles:                  # authorised: the empty password
+                        body += pw
+                        tag = 0x8002
+                    rc, r = self.own(tpm2_cmd(tag, o, body + params))
+                    if rc:
+                        return "refused %x %x" % (o, rc)
+                auth = struct.pack(">IIHBH", 9, sess, 0, 0, 0)
+            rc, r = self.own(tpm2_cmd(0x8002, 0x15E, struct.pack(">I", item) + auth))
+            if rc:
+                return "refused 15e %x" % rc
+            sess = None                                  # ended by Unseal
+            n = struct.unpack_from(">H", r, HDR + 4)[0]
+            return "key %s" % r[HDR + 6:HDR + 6 + n].hex()
+        finally:
+            for h in (item, sess):
+                if h is not None:
+                    self.own(tpm2_cmd(0x8001, 0x165, struct.pack(">I", h)))
+
     # --- one response ---------------------------------------------------
+    def answer(self, ordinal):
+        """A rule's answer=, when one is due for this command: not sent."""
+        n = self.counts.get(ordinal, 0) + 1
+        for r in self.rules:
+            if not r.done and r.action == "answer" and r.ordinal == ordinal and r.at == n:
+                r.done = True
+                self.rules = [x for x in self.rules if not x.done]
+                self.counts[ordinal] = n
+                self.fired += 1
+                self.tampered = self.cmd
+                self.write("# tamper %d %08x %s (answered by the relay, not sent)" % (
+                    self.seq, ordinal, r.text))
+                self.say("answered command %d to %08x: %s" % (self.seq, ordinal, r.text))
+                return bytes(apply_action(bytearray(HDR), "answer", r.arg))
+        return None
+
     def tamper(self, ordinal, resp):
         n = self.counts.get(ordinal, 0) + 1
         self.counts[ordinal] = n
         out = bytearray(resp)
         what = []
         for r in self.rules:
-            if not r.done and r.ordinal == ordinal and r.at == n:
+            if not r.done and r.action != "answer" and r.ordinal == ordinal and r.at == n:
                 out = apply_action(out, r.action, r.arg)
                 r.done = True
                 what.append(r.text)
@@ -318,6 +414,7 @@ class Relay:
             self.seq += 1
             ordinal = struct.unpack_from(">I", cmd, 6)[0] if len(cmd) >= HDR else 0
             if ordinal == RELAY_CC:
+                self.tpm = tpm
                 tag = struct.unpack_from(">H", cmd, 0)[0]
                 text = cmd[HDR:].decode("ascii", "replace")
                 ans = self.control(text).encode()
@@ -326,6 +423,10 @@ class Relay:
                 return struct.pack(">HII", rtag, HDR + len(ans), 0) + ans
             self.record("C", ordinal, cmd)
             self.cmd = cmd
+            ans = self.answer(ordinal)
+            if ans is not None:
+                self.record("R", ordinal, ans)
+                return ans
             tpm.sendall(cmd)
             resp = read_msg(tpm)
             if resp is None:
@@ -354,6 +455,56 @@ def sniff(segment, ordinal):
         if n and len(b) >= off + 2 + n:
             out.append(b[off + 2:off + 2 + n].hex())
     return " ".join(out) or "none"
+
+
+def tpm2_cmd(tag, cc, body):
+    return struct.pack(">HII", tag, HDR + len(body), cc) + body
+
+
+# The policy commands replay runs again, and how many handles each names:
+# PolicyPCR, PolicyAuthValue, PolicyAuthorize (its ticket is the TPM's, and
+# good for anyone's session), PolicyNV (authHandle, nvIndex, the session).
+POLICY_HANDLES = {0x17F: 1, 0x16B: 1, 0x16A: 1, 0x149: 3}
+
+
+def _params(cmd, nh=1):
+    """The parameters of a TPM 2.0 command with NH handles."""
+    off = HDR + 4 * nh
+    if struct.unpack_from(">H", cmd, 0)[0] == 0x8002:
+        off += 4 + struct.unpack_from(">I", cmd, off)[0]
+    return cmd[off:]
+
+
+def parse_replay(segment):
+    """From SEGMENT: the last successful Load's (parent, inPrivate, inPublic),
+    each TPM2B with its size, and the successful policy commands
+    (POLICY_HANDLES) run after it in the last policy session started, as
+    (ordinal, the handles before the session's, parameters); (None, [])
+    without a Load."""
+    xs = {}
+    for seq, d, o, b in segment:
+        xs.setdefault(seq, {})[d] = (o, b)
+    load, policy = None, []
+    for seq in sorted(xs):
+        x = xs[seq]
+        if "C" not in x or "R" not in x or len(x["R"][1]) < HDR or len(x["C"][1]) < HDR:
+            continue
+        o, c = x["C"]
+        r = x["R"][1]
+        if struct.unpack_from(">I", r, 6)[0] != 0:
+            continue
+        if o == 0x157:
+            p = _params(c)
+            n1 = struct.unpack_from(">H", p, 0)[0]
+            n2 = struct.unpack_from(">H", p, 2 + n1)[0]
+            load = (struct.unpack_from(">I", c, HDR)[0], p[:2 + n1], p[2 + n1:4 + n1 + n2])
+            policy = []
+        elif o == 0x176 and len(r) > HDR and r[HDR] == 0x03:
+            policy = []                      # a new policy session: its own commands
+        elif o in POLICY_HANDLES and load is not None:
+            nh = POLICY_HANDLES[o]
+            policy.append((o, c[HDR:HDR + 4 * (nh - 1)], _params(c, nh)))
+    return load, policy
 
 
 def parse_ords(text):

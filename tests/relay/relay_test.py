@@ -73,6 +73,72 @@ def unit_tests():
     check("fuzz is deterministic for a seed", mut == mut2)
     check("fuzz keeps the size field consistent",
           all(struct.unpack_from(">I", m, 2)[0] == len(m) for m in mut))
+    ok = struct.pack(">HII", 0x8001, 10, 0)               # PolicyPCR's, PolicyAuthorize's
+    pw = struct.pack(">IIHBH", 9, 0x40000009, 0, 0, 0)
+    priv, pub = b"\0\2ab", b"\0\3cde"
+    nvb = b"\0\x08" + bytes(8) + b"\0\0\0\x03"
+    seg = [(1, "C", 0x157, tpm2(0x157, struct.pack(">I", 0x81000001) + pw + priv + pub, 0x8002)),
+           (1, "R", 0x157, ok),
+           (2, "C", 0x176, tpm2(0x176, b"")),
+           (2, "R", 0x176, struct.pack(">HII", 0x8001, 14, 0) + b"\3\0\0\0"),
+           (3, "C", 0x17F, tpm2(0x17F, b"\3\0\0\0" + b"\0\0pcrs")),
+           (3, "R", 0x17F, ok),
+           (4, "C", 0x176, tpm2(0x176, b"")),
+           (4, "R", 0x176, struct.pack(">HII", 0x8001, 14, 0) + b"\3\0\0\0"),
+           (5, "C", 0x17F, tpm2(0x17F, b"\3\0\0\0" + b"\0\0pcrs")),
+           (5, "R", 0x17F, ok),
+           (6, "C", 0x149, tpm2(0x149, struct.pack(">III", 0x01800111, 0x01800111, 0x03000000) +
+                                pw + nvb, 0x8002)),
+           (6, "R", 0x149, ok),
+           (7, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"ticket")),
+           (7, "R", 0x16A, ok),
+           (8, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"refused")),
+           (8, "R", 0x16A, struct.pack(">HII", 0x8001, 10, 0x99D))]
+    load, policy = relay.parse_replay(seg)
+    check("replay: the Load's parent, inPrivate and inPublic", load == (0x81000001, priv, pub), repr(load))
+    check("replay: the last policy session's successful commands, PolicyNV's handles kept",
+          policy == [(0x17F, b"", b"\0\0pcrs"),
+                     (0x149, struct.pack(">II", 0x01800111, 0x01800111), nvb),
+                     (0x16A, b"", b"ticket")], repr(policy))
+
+
+PW = struct.pack(">IIHBH", 9, 0x40000009, 0, 0, 0)     # empty password session
+
+
+def tpm2b(b):
+    return struct.pack(">H", len(b)) + b
+
+
+def replay_test(mine, ctl):
+    """A sealed object loaded by "the guest"; the relay replays the Load and
+    gets the sealed bytes with its own Unseal."""
+    srk = bytes.fromhex("0023000b00030472000000060080004300100003001000000000")
+    r = xfer(mine, tpm2(0x131, struct.pack(">I", 0x40000001) + PW + bytes.fromhex("000400000000") +
+                        tpm2b(srk) + bytes(6), 0x8002))
+    check("CreatePrimary through the relay", r[6:10] == b"\0\0\0\0", r[:10].hex())
+    parent = struct.unpack_from(">I", r, 10)[0]
+    secret = b"relay-replay-secret-0123456789ab"
+    tmpl = struct.pack(">HHIHHH", 0x0008, 0x000B, 0x452, 0, 0x0010, 0)
+    r = xfer(mine, tpm2(0x153, struct.pack(">I", parent) + PW + tpm2b(tpm2b(b"") + tpm2b(secret)) +
+                        tpm2b(tmpl) + bytes(6), 0x8002))
+    check("Create of a sealed object", r[6:10] == b"\0\0\0\0", r[:10].hex())
+    n1 = struct.unpack_from(">H", r, 14)[0]
+    n2 = struct.unpack_from(">H", r, 16 + n1)[0]
+    priv, pub = r[14:16 + n1], r[16 + n1:18 + n1 + n2]
+    check("control replay without a Load: none", ctl("mark rp0") == "marked" and ctl("replay") == "none")
+    ctl("mark rp")
+    r = xfer(mine, tpm2(0x157, struct.pack(">I", parent) + PW + priv + pub, 0x8002))
+    check("Load by the guest", r[6:10] == b"\0\0\0\0", r[:10].hex())
+    xfer(mine, tpm2(0x165, r[10:14]))
+    got = ctl("replay")
+    check("control replay: its own Load and Unseal give the sealed bytes",
+          got == "key " + secret.hex(), got)
+    check("control replay LABEL: the same from the segment of a mark",
+          ctl("mark rp2") == "marked" and ctl("replay rp") == "key " + secret.hex())
+    r = xfer(mine, tpm2(0x17A, struct.pack(">III", 1, 0x80000000, 8)))
+    check("replay leaves no transient object but the parent",
+          r[6:10] == b"\0\0\0\0" and struct.unpack_from(">I", r, 15)[0] == 1, r.hex())
+    xfer(mine, tpm2(0x165, struct.pack(">I", parent)))
 
 
 def live_test(d):
@@ -131,6 +197,14 @@ def live_test(d):
           ctl("tampered") == "cmd " + tpm2(0x17B, b"\0\x10").hex())
     check("control disarm counts what fired", ctl("disarm") == "fired 4")
     check("after disarm, no tampered command", ctl("tampered") == "cmd none")
+    check("control arms answer=", ctl("tamper 17b:answer=918") == "armed 1")
+    r5 = xfer(mine, tpm2(0x17B, b"\0\x10"))
+    check("answer= replies a bare header with the code, not the TPM's bytes",
+          r5 == struct.pack(">HII", 0x8001, 10, 0x918), r5.hex())
+    r6 = xfer(mine, tpm2(0x17B, b"\0\x10"))
+    check("answer= fires once", r6[6:10] == b"\0\0\0\0" and len(r6) == 28, r6.hex())
+    ctl("disarm")
+    replay_test(mine, ctl)
     q.close()
     mine.close()
     try:

@@ -163,6 +163,12 @@ def main():
         save("policy-pcr", tpm.send(cmd(ST_NO_SESSIONS, 0x17F, u32(sess) + tpm2b(b"") +
              pcr_sel(1 << 16))))
         save("flush", tpm.send(cmd(ST_NO_SESSIONS, 0x165, u32(sess))))
+        r = tpm.send(cmd(ST_NO_SESSIONS, 0x176, u32(RH_NULL) + u32(RH_NULL) + tpm2b(bytes(32)) +
+                         tpm2b(b"") + u8(0) + u16(ALG_NULL) + u16(ALG_SHA256)))
+        hmac = struct.unpack(">I", r[10:14])[0]
+        r = save("context-save", tpm.send(cmd(ST_NO_SESSIONS, 0x162, u32(hmac))))
+        save("context-load", tpm.send(cmd(ST_NO_SESSIONS, 0x161, r[10:])))
+        tpm.send(cmd(ST_NO_SESSIONS, 0x165, u32(hmac)))
         save("error-handle", tpm.send(cmd(ST_SESSIONS, 0x157, u32(0x81000010) + pw_auth() +
              priv + pub)), ok=False)
         for h in (obj, primary):

@@ -11,6 +11,12 @@ cannot occur in a key type: a keyring-core or other-backend bug) or
 "**no runtime test**" with the reason. A row that only says **gap** fails.
 src/ paths must exist too.
 
+The threat table (section "Threat table"): every cell of its rows says
+"holds" or "does not" and names proofs [Pn]; every proof is a "- **Pn**:"
+item below it that names a test as above (quoted descriptions checked), or
+says "**no runtime test**" or "not run here:" with its reason; no proof is
+left unused.
+
 It also checks the source rules that stand in for runtime tests where none
 can exist (rows 21, 22, 35, 45, 97): MACs and digests are compared with
 crypto_memneq (memcmp only on the listed public values: OID, policy
@@ -74,12 +80,95 @@ def desc_found(text, d):
     return piece in norm
 
 
+def check_proof(top, proof, where, bad):
+    """The tests PROOF names exist, with their quoted descriptions and host
+    functions; returns how many tests it names."""
+    tests = 0
+    last_host = None
+    for m in REF.finditer(proof):
+        ref, fn = m.group(1), m.group(2)
+        p = path_of(top, ref)
+        if not os.path.isfile(p):
+            bad.append('%s: %s does not exist' % (where, ref))
+            continue
+        with open(p, encoding='utf-8', errors='replace') as f:
+            text = f.read()
+        if not ref.startswith('src/'):
+            tests += 1
+        if fn and not re.search(r'\b%s\s*\(' % re.escape(fn), text):
+            bad.append('%s: no function %s in %s' % (where, fn, ref))
+        if '/host/' in p:
+            last_host = text
+        # quoted descriptions between this reference and the next one
+        nxt = REF.search(proof, m.end())
+        seg = proof[m.end():nxt.start() if nxt else len(proof)]
+        if ref.endswith(('.sh', '/host-check', '/host-step')):
+            for d in QUOTED.findall(seg):
+                if not desc_found(text, d):
+                    bad.append('%s: "%s" not in %s' % (where, d, ref))
+        for fn2 in BARE_FN.findall(seg):
+            if last_host and not re.search(r'\b%s\s*\(' % re.escape(fn2), last_host):
+                bad.append('%s: no function %s in the host file before it' % (where, fn2))
+    return tests
+
+
+CELL = re.compile(r'^(holds|does not)( \[P\d+\])+$')
+
+
+def check_threats(top, lines, bad):
+    """The threat table and its proofs; returns how many cells it has."""
+    start = next((i for i, l in enumerate(lines) if l.startswith('## Threat table')), None)
+    if start is None:
+        bad.append('docs/security.md: no "## Threat table" section')
+        return 0
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith('## ')), len(lines))
+    used, proofs, ncells, width = set(), {}, 0, None
+    cur = None
+    for i in range(start, end):
+        line = lines[i].rstrip('\n')
+        where = 'docs/security.md:%d' % (i + 1)
+        if line.startswith('|') and not line.startswith('|---'):
+            c = cells(line)
+            if c and c[0] == 'attacker':
+                width = len(c)
+                continue
+            if width and len(c) != width:
+                bad.append('%s: %d cells, not %d' % (where, len(c), width))
+            for cell in c[1:]:
+                ncells += 1
+                if not CELL.match(cell):
+                    bad.append('%s: cell "%s" is not "holds|does not [Pn]"' % (where, cell))
+                used.update(re.findall(r'\[(P\d+)\]', cell))
+            continue
+        m = re.match(r'^- \*\*(P\d+)\*\*:(.*)', line)
+        if m:
+            cur = m.group(1)
+            proofs[cur] = [m.group(2), i + 1]
+        elif cur and line.startswith('  '):
+            proofs[cur][0] += ' ' + line.strip()
+        else:
+            cur = None
+    for pn in sorted(used - set(proofs)):
+        bad.append('docs/security.md threat table: no proof %s' % pn)
+    for pn in sorted(set(proofs) - used):
+        bad.append('docs/security.md:%d: proof %s named by no cell' % (proofs[pn][1], pn))
+    for pn, (text, ln) in sorted(proofs.items()):
+        where = 'docs/security.md:%d %s' % (ln, pn)
+        if check_proof(top, text, where, bad):
+            continue
+        if '**no runtime test**' in text or 'not run here:' in text:
+            continue
+        bad.append('%s: no test named, and no "**no runtime test**" or "not run here:" reason' % where)
+    return ncells
+
+
 def check(top, verbose):
     doc = os.path.join(top, 'docs', 'security.md')
     bad = []
     rows = 0
     with open(doc, encoding='utf-8') as f:
         lines = f.readlines()
+    ncells = check_threats(top, lines, bad)
     for ln, line in enumerate(lines, 1):
         if not re.match(r'^\| \d+ \|', line):
             continue
@@ -91,36 +180,7 @@ def check(top, verbose):
             bad.append('%s: %d cells, not 6 (an unescaped | ?)' % (where, len(c)))
             continue
         proof = c[5]
-        tests = 0
-        last_text, last_host = None, None
-        pos = 0
-        for m in REF.finditer(proof):
-            ref, fn = m.group(1), m.group(2)
-            p = path_of(top, ref)
-            if not os.path.isfile(p):
-                bad.append('%s: %s does not exist' % (where, ref))
-                continue
-            with open(p, encoding='utf-8', errors='replace') as f:
-                text = f.read()
-            if not ref.startswith('src/'):
-                tests += 1
-            if fn and not re.search(r'\b%s\s*\(' % re.escape(fn), text):
-                bad.append('%s: no function %s in %s' % (where, fn, ref))
-            if '/host/' in p:
-                last_host = text
-            # quoted descriptions between this reference and the next one
-            nxt = REF.search(proof, m.end())
-            seg = proof[m.end():nxt.start() if nxt else len(proof)]
-            if ref.endswith(('.sh', '/host-check', '/host-step')):
-                for d in QUOTED.findall(seg):
-                    if not desc_found(text, d):
-                        bad.append('%s: "%s" not in %s' % (where, d, ref))
-            for fn2 in BARE_FN.findall(seg):
-                if last_host and not re.search(r'\b%s\s*\(' % re.escape(fn2), last_host):
-                    bad.append('%s: no function %s in the host file before it' % (where, fn2))
-            last_text = text
-            pos = m.end()
-        del last_text, pos
+        tests = check_proof(top, proof, where, bad)
         if tests:
             continue
         if proof.startswith('N/A') or '**no runtime test**' in proof:
@@ -128,10 +188,10 @@ def check(top, verbose):
         bad.append('%s: no test named, and no "N/A" or "**no runtime test**" reason' % where)
     bad += src_rules(top)
     if verbose or bad:
-        print('secdoc: %d rows, %d problems' % (rows, len(bad)))
+        print('secdoc: %d rows, %d threat cells, %d problems' % (rows, ncells, len(bad)))
     for b in bad:
         print('secdoc: ' + b)
-    return 1 if bad or rows == 0 else 0
+    return 1 if bad or rows == 0 or ncells == 0 else 0
 
 
 # (file, rule, what a line with the call must contain to be allowed)

@@ -189,7 +189,7 @@ phase1() {
 		bad "GetRandom's reply crossed encrypted" "${G:-no 32-byte GetRandom reply}"
 	fi
 	t_drop kmk0 kmk1
-	shows "with our sessions the key and its blobauth never cross the TPM bus (0 messages); the in-tree behaviour (sessions=0) hands both to anyone on the bus"
+	shows "with our sessions no message on the TPM bus holds the key or its blobauth (0 messages), so a bus sniffer learns nothing; the in-tree behaviour (sessions=0) hands both to anyone on the bus"
 	step_end
 
 	# 2 ------------------------------------------------------------------

@@ -63,26 +63,44 @@ t_tpm2_signed_ready() {
 	fi
 }
 
-# t_tpm2_kept: 1 when the TPM holds the session our module keeps between
-# operations (issue 22: /sys/module/trusted/parameters/session), else 0.
-t_tpm2_kept() {
+# t_tpm2_kept_in MSO: 1 when the session our module keeps between
+# operations (/sys/module/trusted/parameters/session) is among the TPM's
+# sessions of kind MSO (02 loaded, 03 saved: between operations it is
+# context-saved), else 0.
+t_tpm2_kept_in() {
 	_k=$(cat /sys/module/trusted/parameters/session 2>/dev/null)
 	case $_k in "" | 0x00000000) echo 0; return ;; esac
-	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a "00000001${_k#0x}00000001")")
+	_k=${_k#0x??}
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a "00000001${1}${_k}00000001")")
 	# GetCapability from that handle: present when it is the first listed
 	if [ "$(t_tpm2_rc "$_r")" = 00000000 ] &&
 	   [ "$(echo "$_r" | cut -c31-38)" != 00000000 ] &&
-	   [ "$(echo "$_r" | cut -c39-46)" = "${_k#0x}" ]; then
+	   [ "$(echo "$_r" | cut -c41-46)" = "$_k" ]; then
 		echo 1
 	else
 		echo 0
 	fi
 }
 
+# t_tpm2_kept: 1 when the TPM holds the session our module keeps between
+# operations (loaded or saved), else 0.
+t_tpm2_kept() {
+	echo $(($(t_tpm2_kept_in 02) + $(t_tpm2_kept_in 03)))
+}
+
 # t_tpm2_leftovers: transient objects, loaded and saved sessions, as "T L S";
 # the session our module keeps between operations is not a leftover.
 t_tpm2_leftovers() {
-	echo "$(t_tpm2_nhandles 80) $(($(t_tpm2_nhandles 02) - $(t_tpm2_kept))) $(t_tpm2_nhandles 03)"
+	echo "$(t_tpm2_nhandles 80) $(($(t_tpm2_nhandles 02) - $(t_tpm2_kept_in 02))) $(($(t_tpm2_nhandles 03) - $(t_tpm2_kept_in 03)))"
+}
+
+# t_tpm2_lockout_count: the TPM's count of failed authorisations
+# (TPM_PT_LOCKOUT_COUNTER, GetCapability TPM_CAP_TPM_PROPERTIES), decimal.
+t_tpm2_lockout_count() {
+	_r=$(t_tpm_send "$(t_tpm2_cmd 8001 0000017a "000000060000020e00000001")")
+	[ "$(t_tpm2_rc "$_r")" = 00000000 ] || { echo "GetCapability(lockout counter): $_r" >&2; return 1; }
+	[ "$(echo "$_r" | cut -c39-46)" = 0000020e ] || { echo "GetCapability(lockout counter): $_r" >&2; return 1; }
+	echo $((0x$(echo "$_r" | cut -c47-54)))
 }
 
 # TPM_RH_LOCKOUT with a password authorisation of the empty password (a

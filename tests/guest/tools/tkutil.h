@@ -217,21 +217,34 @@ static inline uint32_t t_kept_session(void)
 	return h;
 }
 
+/*
+ * How many of the @n handles in @h are the kept session @kept, loaded or
+ * saved (a saved session may be listed under either kind: its slot).
+ */
+static inline int t_kept_among(const uint32_t *h, int n, uint32_t kept)
+{
+	int i, k = 0;
+
+	for (i = 0; kept && i < n && i < 64; i++)
+		if ((h[i] & 0xffffff) == (kept & 0xffffff))
+			k++;
+	return k;
+}
+
 static inline int t_leftovers(int tpm2)
 {
-	uint32_t h[64], kept;
-	int a, b, c, i, n;
+	uint32_t h[64], s[64], kept;
+	int a, b, c;
 
 	if (!tpm2)
 		return t_handles(0, 0, NULL, 0);
 	a = t_handles(1, 0x80, NULL, 0);
 	b = t_handles(1, 0x02, h, 64);
-	c = t_handles(1, 0x03, NULL, 0);
-	kept = t_kept_session();
-	for (i = 0, n = b; kept && i < n && i < 64; i++)
-		if (h[i] == kept)
-			b--;	/* not a leftover */
-	return a < 0 || b < 0 || c < 0 ? -1 : a + b + c;
+	c = t_handles(1, 0x03, s, 64);
+	if (a < 0 || b < 0 || c < 0)
+		return -1;
+	kept = t_kept_session();	/* between operations: saved */
+	return a + b - t_kept_among(h, b, kept) + c - t_kept_among(s, c, kept);
 }
 
 /* Flush every transient object and session (1.2: auth session). */

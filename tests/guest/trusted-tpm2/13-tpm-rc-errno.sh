@@ -5,8 +5,10 @@
 # int: one of 0x80000000 and up became a negative non-errno (add_key then
 # took it for a key pointer); resource exhaustion (0x902, 0x903) and the
 # dictionary-attack lockout read EPERM. fail_function makes the first
-# exchange of a load (Load, or CreatePrimary without an SRK) return each
-# code, as the TPM core would; the real 0x902 is in 14-review-nits.sh.
+# exchange of a load that needs the TPM (StartAuthSession, Load, or
+# CreatePrimary without an SRK; after the ContextLoad of a session ours
+# kept, see 48-kept-session.sh) return each code, as the TPM core would;
+# the real 0x902 is in 14-review-nits.sh.
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"
@@ -26,7 +28,9 @@ fi
 b=$(t_key_blob trusted c_k)
 
 rc() { # DESC ERRNO CODE
-	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange 1 "$3" c_x "load $b"
+	_n=1	# with an SRK, after the kept session's ContextLoad
+	[ "$(t_tpm2_kept)" = 1 ] && t_tpm2_srk_present && _n=2
+	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange $_n "$3" c_x "load $b"
 }
 rc "TPM_RC_AUTH_FAIL (0x98e): EPERM, as in-tree" EPERM 0x98e
 rc "TPM_RC_OBJECT_MEMORY (0x902): EAGAIN" EAGAIN 0x902
