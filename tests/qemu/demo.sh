@@ -6,7 +6,9 @@
 #                      (tests/relay) and a scratch disk; two boots of one
 #                      machine run tests/guest/demo-tpm2/10-demo.sh: a sealed
 #                      key invisible on the bus, a dm-crypt volume opened by
-#                      it, a reboot, a signed policy, a forged TPM reply
+#                      it, a reboot, a signed policy, a forged TPM reply, and
+#                      the installer's LUKS2 volume enrolled, opened with no
+#                      prompt, the passphrase after a changed boot
 #   make demo TPM=1.2  TPM 1.2: the documented keyctl session across three
 #                      boots (tests/guest/demo/10-session.sh)
 #

@@ -13,6 +13,11 @@
 #               approval refused, a newly signed one loads the same object;
 #               a PIN, a wrong try counted by the TPM
 #            5. a forged TPM reply: refused, nothing leaks
+#   LUKS2    6. (phase 1) the installer's LUKS2 volume, a file through
+#               cryptsetup, trusted-keys-luks enrol, the keyslots unchanged
+#            7. (phase 2) the TPM opens it (no prompt), 0 bus messages hold
+#               the volume key, the cap; a changed boot (PCR 9): refused,
+#               the passphrase opens it
 # Each step: the commands (as a user types them), their output, one line
 # "what this shows". The narration goes to the KTAP diagnostics and, live,
 # to the console as "demo| " lines (tests/qemu/demo.sh prints them as they
@@ -39,6 +44,8 @@ VOL=32768			# sectors of the volume (16 MiB at the disk's start)
 MNT=/mnt/demo
 KEYS=$(cd "$here/../trusted-tpm2/keys" 2>/dev/null && pwd)	# test-only signers
 P=16
+LUKS=/initramfs/trusted-keys-luks	# the package's tool, as shipped
+PASS='correct horse battery staple'	# the LUKS2 volume's passphrase
 
 # --- narration -----------------------------------------------------------
 # say TEXT: a line of the transcript (KTAP diagnostic and console).
@@ -140,6 +147,40 @@ why=$(t_relay_why)
 [ -z "$why" ] || t_skip_all "$why"
 load_mods || t_bail "load trusted.ko, dm-crypt and ext4" "$(t_mods_load ours ours 2>&1)"
 say "(Debian kernel $(uname -r), our trusted.ko loaded; a TPM 2.0 with its SRK at 0x81000001; every TPM command goes through the recording relay)"
+
+# lk_slice: the LUKS2 partition of the demo: MiB 24-55 of the disk (a
+# dm-linear slice standing for /dev/sda3; 16 MiB of LUKS2 header, as the
+# installer's, and 16 MiB of data).
+lk_slice() {
+	dmsetup info lk >/dev/null 2>&1 && return 0
+	dmsetup create lk --noudevsync --table "0 65536 linear /dev/vda 49152" &&
+		dmsetup mknodes lk
+}
+
+# step 6 (phase 1): the disk as the installer makes it, enrolled
+luks_enrol() {
+	step 6 "the disk Debian's installer makes (LUKS2), a TPM unlock added"
+	mkdir -p /run/cryptsetup /etc/trusted-keys
+	lk_slice || bad "the LUKS2 partition" "dmsetup"
+	expect "LUKS2 as the installer makes it: argon2id, aes-xts-plain64, 512-bit key (lighter argon2 for the demo)" \
+		"printf '%s' '$PASS' | cryptsetup luksFormat -q --type luks2 --pbkdf argon2id --pbkdf-memory 32768 --pbkdf-force-iterations 4 --cipher aes-xts-plain64 --key-size 512 --key-file - /dev/mapper/lk && cryptsetup luksDump /dev/mapper/lk | grep -e Version -e cipher: -e PBKDF -e Key:"
+	expect "a file system and a file, through cryptsetup with the passphrase" \
+		"printf '%s' '$PASS' | cryptsetup open --key-file - /dev/mapper/lk root && mke2fs -q -F /dev/mapper/root && mkdir -p $MNT && mount -t ext4 /dev/mapper/root $MNT && echo 'my root file system' > $MNT/etc-hostname && umount $MNT && cryptsetup close root && echo written"
+	run "cryptsetup luksDump /dev/mapper/lk | sed -n '/^Keyslots:/,/^Tokens:/p' | sha256sum | cut -c1-16 > ks.before; cat ks.before"
+	expect "trusted-keys-luks enrol (asks for a passphrase: given on stdin here)" \
+		"printf '%s' '$PASS' | $LUKS enrol /dev/mapper/lk --key-file=- --$KH"
+	expect "what it left: a token in the header, the UUID and cap in /etc/trusted-keys/luks (0600)" \
+		"$LUKS status /dev/mapper/lk && cryptsetup luksDump /dev/mapper/lk | sed -n '/^Tokens:/,/^Digests:/p' && ls -l /etc/trusted-keys/luks"
+	if run "cryptsetup luksDump /dev/mapper/lk | sed -n '/^Keyslots:/,/^Tokens:/p' | sha256sum | cut -c1-16" &&
+		[ "$_out" = "$(cat ks.before)" ]; then
+		ok "every keyslot as it was: the passphrase stays the recovery path"
+	else
+		bad "every keyslot as it was" "$_out"
+	fi
+	t_state_save luks.conf </etc/trusted-keys/luks
+	shows "the installer's LUKS2 disk gets a TPM unlock without re-formatting; the volume key is sealed to this TPM, this boot chain and this volume's header; the passphrase keyslot is untouched"
+	step_end
+}
 
 phase1() {
 	# 1 ------------------------------------------------------------------
@@ -316,9 +357,53 @@ phase2() {
 	step_end
 }
 
+# step 7 (phase 2): the boot unlock, then a changed boot and the passphrase
+luks_boot() {
+	step 7 "reboot: the TPM opens the LUKS2 volume (no prompt); a changed boot gets the passphrase"
+	mkdir -p /run/cryptsetup /etc/trusted-keys
+	t_state_get luks.conf >/etc/trusted-keys/luks || bad "the config of boot 1"
+	lk_slice || bad "the LUKS2 partition" "dmsetup"
+	run "printf '%s' '$PASS' | cryptsetup luksDump --dump-volume-key -q --volume-key-file vk --key-file - /dev/mapper/lk >/dev/null; od -An -v -tx1 vk | tr -d ' \\n' > vk.hex; rm -f vk; echo '(the volume key, for the sniffer check below only)'"
+	run "tpmbus mark luks"
+	expect "what the initramfs runs before cryptroot: open with the TPM-sealed key" \
+		"$LUKS open /dev/mapper/lk root"
+	if run "mount -t ext4 /dev/mapper/root $MNT && cat $MNT/etc-hostname" && [ "$_out" = "my root file system" ]; then
+		ok "no prompt: the volume opened and the file reads back"
+	else
+		bad "no prompt: the volume opened and the file reads back" "$_out"
+	fi
+	umount $MNT 2>/dev/null
+	expect "a LUKS2 mapping like cryptsetup's (cryptsetup status)" \
+		"cryptsetup status root | grep -e type -e cipher -e keysize -e 'key location'"
+	h=$(hits "$(cat vk.hex)" luks) h2=$(hits "$(cut -c1-64 vk.hex)" luks)
+	say "  messages on the bus holding the volume key (or its first half): $h ($h2)"
+	if [ "$h" = 0 ] && [ "$h2" = 0 ]; then
+		ok "the volume key crossed the TPM bus in 0 messages"
+	else
+		bad "the volume key crossed the TPM bus in 0 messages" "$h, $h2"
+	fi
+	rm -f vk.hex
+	dmsetup remove --noudevsync root >/dev/null 2>&1
+	say "  # the next boot's firmware, boot loader or kernel measure something else"
+	say "  # (PCR 9: what GRUB measures of the kernel and initramfs). Then:"
+	expect "a changed boot (PCR 9 extended)" "pcr_extend 9"
+	refuse "the TPM refuses the key: the volume stays closed" "$LUKS open /dev/mapper/lk root"
+	expect "cryptroot's usual prompt: the passphrase opens it" \
+		"printf '%s' '$PASS' | cryptsetup open --key-file - /dev/mapper/lk root && mount -t ext4 /dev/mapper/root $MNT && cat $MNT/etc-hostname"
+	umount $MNT 2>/dev/null
+	dmsetup remove --noudevsync root >/dev/null 2>&1
+	expect "the initramfs's last step, on every path: PCR 15 capped" "$LUKS cap sha256:15 && t_tpm2_pcr 15"
+	refuse "root after the boot (or a system booted through the prompt): the key no longer unseals" \
+		"$LUKS open /dev/mapper/lk root"
+	shows "the TPM opens the installer's LUKS2 volume with no prompt and the volume key never crosses the bus or enters user space; a changed boot falls back to the passphrase, and after the unlock nothing in this boot unseals the key again"
+	step_end
+}
+
 case $TKH_PHASE in
-1) phase1 ;;
-2) phase2 ;;
+1) phase1; luks_enrol ;;
+2) phase2; luks_boot ;;
 *) t_skip_all "phase $TKH_PHASE: nothing to do" ;;
 esac
 dk_close
+dmsetup remove --noudevsync root >/dev/null 2>&1
+dmsetup remove --noudevsync lk >/dev/null 2>&1
