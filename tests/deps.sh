@@ -1,9 +1,8 @@
 #!/bin/bash
 # Install what the build and the tests need, from Debian's archive only:
-# everything a stage of make check reads or runs, including the files
-# shellcheck -x follows (initramfs-tools' hook-functions, sourced by
-# initramfs/hooks/trusted-keys). tests/minroot.sh checks that this list
-# is enough, in a minimal Debian 12 root.
+# everything a stage of make check reads or runs, including the files that
+# lint's shellcheck -x follows (initramfs-tools' hook-functions, sourced by
+# initramfs/hooks/trusted-keys).
 set -euo pipefail
 pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
       xz-utils qemu-system-x86 qemu-utils swtpm swtpm-tools busybox-static keyutils
@@ -11,7 +10,7 @@ pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
       dmsetup zstd python3 rsync shellcheck
       dkms dh-dkms debhelper lintian ccache lz4 mmdebstrap fdisk e2fsprogs
       ima-evm-utils attr mount libkeyutils-dev autoconf automake libtool pkg-config
-      initramfs-tools)
+      initramfs-tools cryptsetup-bin)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
