@@ -116,7 +116,7 @@ pkg-test: deps
 # with systemd and a swtpm TPM 2.0 (root or sudo -n; 2-3 minutes, some 10
 # more the first time: the Debian base is cached in ~/.cache/tek/realsys).
 realsys: deps
-	$(TOP)/tests/qemu/run-all.sh --table realsys
+	$(TOP)/tests/qemu/run-all.sh --table realsys,realsys-luks
 
 # The in-tree patch series (docs/series.md): build/series/6.1/ and
 # build/series/6.12/ from src/, for apt's linux-source-6.1 and -6.12

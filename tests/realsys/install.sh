@@ -11,8 +11,9 @@
 # unlock on the new system, in a chroot of it (as the installer's in-target
 # does): trusted-keys-luks enrol /dev/vda3 --key-file=- ENROL_OPTIONS.
 # /dev/vdc carries a tar in (params, passphrase) and one out (luksDump,
-# the enrolment's files, /etc/modprobe.d/trusted-keys-pin.conf): the host
-# builds the initramfs after this boot, with the pin in it.
+# the enrolment's /etc/trusted-keys/luks and
+# /etc/modprobe.d/trusted-keys-pin.conf): the host builds the initramfs
+# after this boot, with them in it.
 # KTAP on ttyS1; then powers off.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -101,8 +102,12 @@ do_enrol() {
 		'modprobe trusted && printf "%s" "$(cat /run/pass)" |
 		trusted-keys-luks enrol "$0" --key-file=- "$@"' "$dev" $enrolopts || return 1
 	cryptsetup luksDump "$dev" >$io/out/luksdump.txt
-	cp $target/etc/modprobe.d/trusted-keys-pin.conf $io/out/ || return 1
-	cat $io/out/trusted-keys-pin.conf
+	# what the initramfs needs of the enrolment: the volumes and their cap
+	# PCRs, the pinned parent
+	cp $target/etc/trusted-keys/luks $target/etc/modprobe.d/trusted-keys-pin.conf $io/out/ ||
+		return 1
+	chroot $target trusted-keys-luks status "$dev"
+	cat $io/out/luks $io/out/trusted-keys-pin.conf
 }
 if [ "$enrol" = 1 ]; then
 	if in_target && cp "$pass" $target/run/pass; then

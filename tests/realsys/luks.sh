@@ -22,7 +22,8 @@
 #    luksFormat with PASSPHRASE, LVM, the tree copied in, and the enrolment
 #    (trusted-keys-luks enrol, in a chroot of the new system);
 # 5. update-initramfs -u in a chroot of the tree on the host, with the
-#    enrolment's /etc/modprobe.d/trusted-keys-pin.conf in it (a chroot
+#    enrolment's /etc/trusted-keys/luks and
+#    /etc/modprobe.d/trusted-keys-pin.conf in it (a chroot
 #    cannot see the real root device: conf-hook's CRYPTSETUP=y and a hook of
 #    the test's own put crypttab's root line in, what cryptroot's hook finds
 #    on the running system); then /boot (p2) made of the tree's /boot;
@@ -36,7 +37,8 @@
 # TPM), DIR/passphrase (what the rows type at cryptroot's prompt).
 # Environment: TKH_REALSYS_DEB=FILE (install this .deb instead of make
 # deb's), TKH_REALSYS_LUKS_ENROL=0 (no enrolment even when the package has
-# it), TKH_BOOT_TIMEOUT (s, default 900 a boot).
+# it), TKH_REALSYS_LUKS_ENROLOPTS (enrol's options, default
+# --pcrs=sha256:0,1,2,4,7,8,9), TKH_BOOT_TIMEOUT (s, default 900 a boot).
 # Output: a KTAP document (the installer boot's results as its subtest);
 # exit 0 only when nothing failed.
 set -euo pipefail
@@ -66,9 +68,11 @@ NAME=vda3_crypt
 # installer benchmarks for 2 s with up to 1 GiB of memory; here 64 MiB and
 # the minimum of 4 iterations (one unlock takes seconds, not minutes)
 LUKSOPTS="--pbkdf-memory 65536 --pbkdf-force-iterations 4 --pbkdf-parallel 1"
-# The enrolment's options beyond the docs' defaults: PCR 1 (SeaBIOS's SMBIOS
-# measurement: the rows' serial= changes it)
-ENROLOPTS=${TKH_REALSYS_LUKS_ENROLOPTS:---pcrs=sha256:1}
+# The enrolment's options: the docs' default PCRs and PCR 1 (SeaBIOS's
+# SMBIOS measurement: the rows' serial= changes it). The installer boot
+# and the rows run the same machine (memory, CPU model: both -cpu max, a
+# laptop's AES-NI), so PCRs 0-2 and 4 are the same in both.
+ENROLOPTS=${TKH_REALSYS_LUKS_ENROLOPTS:---pcrs=sha256:0,1,2,4,7,8,9}
 PLAN=8
 
 mkdir -p "$2"
@@ -214,8 +218,9 @@ tb=$(now)
 # shellcheck disable=SC2317  # run through t_step
 initramfs() {
 	if [ "$enrol" = 1 ]; then
-		install -m 0644 "$run/io-out/trusted-keys-pin.conf" "$root/etc/modprobe.d/trusted-keys-pin.conf" ||
-			return 1
+		install -m 0644 "$run/io-out/trusted-keys-pin.conf" "$root/etc/modprobe.d/trusted-keys-pin.conf" &&
+			install -d -m 0700 "$root/etc/trusted-keys" &&
+			install -m 0600 "$run/io-out/luks" "$root/etc/trusted-keys/luks" || return 1
 	fi
 	rs_chroot_mounts "$root"
 	rs_in_root "$root" update-initramfs -u -k "$kver" &&
