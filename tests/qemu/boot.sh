@@ -102,7 +102,7 @@ if [ -n "$relay" ]; then
 	case " $extras " in *" tk.relay_disk=1 "*) relay_disk=1 ;; *) relay_disk=0 ;; esac
 	if [ -n "$disk" ] && [ $relay_disk != 1 ]; then
 		echo "$name: relay boot: no scratch disk (see tests/relay/README.md)" >&2
-		disk= disks=()
+		disk='' disks=()
 	fi
 fi
 

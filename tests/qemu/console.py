@@ -13,7 +13,6 @@ user at the console would. --record gets one line per prompt seen:
 "prompt N at S s: <the prompt's line>". Ends when QEMU closes the socket.
 """
 import argparse
-import os
 import socket
 import sys
 import time

@@ -97,7 +97,7 @@ in_target() {
 do_enrol() {
 	cryptsetup luksDump "$dev" >$io/out/luksdump-before.txt
 	# (the mapping stays open: the enrolment must work on a volume in use)
-	# shellcheck disable=SC2086  # options, word by word
+	# shellcheck disable=SC2086,SC2016  # options, word by word; that sh's $0
 	chroot $target /usr/bin/env -i PATH=$PATH DM_DISABLE_UDEV=1 sh -c \
 		'modprobe trusted && printf "%s" "$(cat /run/pass)" |
 		trusted-keys-luks enrol "$0" --key-file=- "$@"' "$dev" $enrolopts || return 1
@@ -122,7 +122,7 @@ else
 fi
 cryptsetup luksDump "$dev" >$io/out/luksdump.txt 2>&1
 for m in $target/tmp $target/run $target/sys $target/proc $target/dev $target; do
-	mountpoint -q $m && umount $m
+	mountpoint -q "$m" && umount "$m"
 done
 close_() { lvm_ vgchange -an "$vg" && cryptsetup close "$name"; }
 t "VG $vg deactivated, $name closed" close_

@@ -26,7 +26,7 @@ rs_unmount_all() {
 # Run through sudo: what it made belongs to the user who asked (the pool,
 # which copies the TPM, and the run directory's pruning run as that user),
 # and so do the TPM templates provision.sh may have made in the cache.
-# shellcheck disable=SC2317  # invoked by the trap
+# shellcheck disable=SC2317,SC2154  # invoked by the trap; $run: the caller's
 rs_at_exit() {
 	rs_unmount_all
 	[ -n "${SUDO_UID:-}" ] || return 0

@@ -255,7 +255,7 @@ p3=$(sfdisk -J "$run/disk.img" | python3 -c 'import json,sys; p=json.load(sys.st
 # shellcheck disable=SC2317  # run through t_step
 sums() { # IMAGE: "header SHA256" and "lvm SHA256" of its p3
 	echo "p3 $p3"
-	echo "header $(dd if="$1" bs=1M iflag=skip_bytes skip="$p3" count=$LUKS_HDR_MIB status=none | sha256sum | cut -d' ' -f1)"
+	echo "header $(dd if="$1" bs=1M iflag=skip_bytes skip="$p3" count="$LUKS_HDR_MIB" status=none | sha256sum | cut -d' ' -f1)"
 	echo "lvm $(dd if="$1" bs=1M iflag=skip_bytes skip=$((p3 + LUKS_HDR_MIB * 1048576)) count=1 status=none |
 		sha256sum | cut -d' ' -f1)"
 }
