@@ -43,7 +43,7 @@ make_base() {
 }
 
 mkdir -p "$dir"
-exec 9>"$dir/.lock"
+exec 9>"$dir/.lock-$rel"	# (one maker a release)
 flock 9
 if [ ! -f "$base/.done" ]; then
 	log "making the $rel base ($base; some 3-10 minutes)"

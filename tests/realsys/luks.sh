@@ -32,7 +32,8 @@
 #    token removed from the header (disk-notoken.img; cryptsetup on a loop
 #    device works on the host, opening does not).
 #
-# Writes DIR/machine ("VMLINUZ INITRD KVER - realsys-luks"), DIR/cmdline,
+# Writes DIR/machine ("VMLINUZ INITRD KVER - realsys-luks", -luks13 for
+# trixie), DIR/cmdline,
 # DIR/disk.img (DIR/disk-notoken.img), DIR/disk.sums, DIR/tpm (the enrolled
 # TPM), DIR/passphrase (what the rows type at cryptroot's prompt).
 # Environment: TKH_REALSYS_DEB=FILE (install this .deb instead of make
@@ -284,6 +285,8 @@ else
 fi
 
 echo "root=/dev/mapper/$MVG-root ro panic_on_warn=0" >"$run/cmdline"
-echo "$run/vmlinuz $run/initrd.img $kver - realsys-luks" >"$run/machine"
+guest=realsys-luks
+[ "$rel" = bookworm ] || guest=realsys-luks13
+echo "$run/vmlinuz $run/initrd.img $kver - $guest" >"$run/machine"
 log "realsys-luks ($rel): prepared in $(elapsed "$t0") s"
 finish
