@@ -2,7 +2,8 @@
 # Install what the build and the tests need, from Debian's archive only:
 # everything a stage of make check reads or runs, including the files that
 # lint's shellcheck -x follows (initramfs-tools' hook-functions, sourced by
-# initramfs/hooks/trusted-keys).
+# initramfs/hooks/trusted-keys). tests/minroot.sh checks that this list
+# is enough, in a minimal Debian 12 root.
 set -euo pipefail
 pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
       xz-utils qemu-system-x86 qemu-utils swtpm swtpm-tools busybox-static keyutils

@@ -6,6 +6,7 @@
  */
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include "tk_hex.h"
 #include "tk2_pcr.h"
@@ -30,6 +31,9 @@ static const char * const opt_names[TK_OPT_COUNT] = {
 	[TK_OPT_POLICYKEY]	= "policykey",
 	[TK_OPT_POLICYREF]	= "policyref",
 	[TK_OPT_REVOKE]		= "revoke",
+	[TK_OPT_IMPORT]		= "import",
+	[TK_OPT_KEYDIGEST]	= "keydigest",
+	[TK_OPT_PCRCAP]		= "pcrcap",
 };
 
 static int refuse(struct tk_request *req, const char *why)
@@ -141,6 +145,99 @@ static int parse_policykey(struct tk_request *req, const char *val, bool tpm2)
 	return 0;
 }
 
+/*
+ * import=<hex>: the key to seal instead of RNG output (an existing volume
+ * key), exactly "new LEN" bytes. Wiped by the parser when refused, by the
+ * key type once used.
+ */
+static int parse_import(struct tk_request *req, const char *val)
+{
+	struct tk_options *o = &req->opt;
+	int n;
+
+	if (req->cmd != TK_CMD_NEW)
+		return refuse(req, "import applies to new only");
+	n = tk_hex_decode(o->import, sizeof(o->import), val, strlen(val));
+	if (n != (int)req->key_len) {
+		memzero_explicit(o->import, sizeof(o->import));
+		return refuse(req, n == -EINVAL ? "import is not hex" :
+			      "import must be as many bytes as new's key length");
+	}
+	o->import_len = n;
+	return 0;
+}
+
+/*
+ * The next ':'-separated field of *@s and its length in @len; *@s moves
+ * past the ':', to NULL after the last field.
+ */
+static const char *next_field(const char **s, size_t *len)
+{
+	const char *f = *s, *colon;
+
+	if (!f)
+		return NULL;
+	colon = strchr(f, ':');
+	*len = colon ? (size_t)(colon - f) : strlen(f);
+	*s = colon ? colon + 1 : NULL;
+	return f;
+}
+
+static bool field_is(const char *f, size_t len, const char *word)
+{
+	return strlen(word) == len && !strncmp(f, word, len);
+}
+
+static const enum tk_hash kd_hashes[] = {
+	TK_HASH_SHA1, TK_HASH_SHA256, TK_HASH_SHA512,
+};
+
+/*
+ * keydigest=pbkdf2:<hash>:<iterations>:<salt-hex>:<digest-hex>: LUKS2's
+ * "pbkdf2" digest of its volume key, which the key must match.
+ */
+static int parse_keydigest(struct tk_request *req, const char *val)
+{
+	struct tk_keydigest *kd = &req->opt.keydigest;
+	const char *f[5], *s = val;
+	size_t len[5], i;
+	char num[12];
+	int n;
+
+	if (req->cmd == TK_CMD_UPDATE)
+		return refuse(req, "keydigest applies to new and load");
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		f[i] = next_field(&s, &len[i]);
+		if (!f[i])
+			break;
+	}
+	if (i < ARRAY_SIZE(f) || s || !field_is(f[0], len[0], "pbkdf2"))
+		return refuse(req, "keydigest must be pbkdf2:<hash>:<iterations>:<salt>:<digest>");
+	for (i = 0; i < ARRAY_SIZE(kd_hashes); i++) {
+		if (field_is(f[1], len[1], tk_hash_name(kd_hashes[i])))
+			break;
+	}
+	if (i == ARRAY_SIZE(kd_hashes))
+		return refuse(req, "keydigest hash must be sha1, sha256 or sha512");
+	kd->hash = kd_hashes[i];
+	if (!len[2] || len[2] >= sizeof(num))
+		return refuse(req, "keydigest iterations must be 1000 to 16777216");
+	memcpy(num, f[2], len[2]);
+	num[len[2]] = '\0';
+	if (tk_parse_u32(num, 10, &kd->iterations) ||
+	    kd->iterations < TK_KD_ITER_MIN || kd->iterations > TK_KD_ITER_MAX)
+		return refuse(req, "keydigest iterations must be 1000 to 16777216");
+	n = tk_hex_decode(kd->salt, sizeof(kd->salt), f[3], len[3]);
+	if (n <= 0)
+		return refuse(req, "keydigest salt must be 1 to 128 bytes in hex");
+	kd->salt_len = n;
+	n = tk_hex_decode(kd->digest, sizeof(kd->digest), f[4], len[4]);
+	if (n < TK_KD_DIGEST_MIN)
+		return refuse(req, "keydigest digest must be 16 to 64 bytes in hex");
+	kd->digest_len = n;
+	return 0;
+}
+
 static int parse_option(struct tk_request *req, enum tk_opt opt,
 			const char *val, bool tpm2)
 {
@@ -229,6 +326,18 @@ static int parse_option(struct tk_request *req, enum tk_opt opt,
 		    o->revoke >> 24 != TK2_HT_NV_INDEX)
 			return refuse(req, "revoke is not an NV index (01xxxxxx in hex)");
 		return 0;
+	case TK_OPT_IMPORT:
+		return parse_import(req, val);
+	case TK_OPT_KEYDIGEST:
+		return parse_keydigest(req, val);
+	case TK_OPT_PCRCAP:
+		if (!tpm2)
+			return refuse(req, "pcrcap needs a TPM 2.0");
+		if (req->cmd == TK_CMD_LOAD)
+			return refuse(req, "pcrcap applies to new and update");
+		if (tk_parse_u32(val, 10, &o->pcrcap) || o->pcrcap > TK_PCRCAP_MAX)
+			return refuse(req, "pcrcap must be a PCR from 0 to 15");
+		return 0;
 	default:
 		return refuse(req, "unknown option");
 	}
@@ -263,12 +372,32 @@ static int parse_options(struct tk_request *req, char *line, bool tpm2)
 	return 0;
 }
 
+/* What the new options need of the others, whatever their order. */
+static int check_request(struct tk_request *req)
+{
+	const struct tk_options *o = &req->opt;
+
+	if (tk_opt_given(o, TK_OPT_KEYDIGEST) && req->cmd == TK_CMD_NEW &&
+	    !tk_opt_given(o, TK_OPT_IMPORT))
+		return refuse(req, "keydigest on new goes with import");
+	if (!tk_opt_given(o, TK_OPT_PCRCAP))
+		return 0;
+	if (!tk_opt_given(o, TK_OPT_PCRS))
+		return refuse(req, "pcrcap goes with pcrs");
+	if (tk_opt_given(o, TK_OPT_POLICYDIGEST) ||
+	    tk_opt_given(o, TK_OPT_POLICYKEY))
+		return refuse(req, "pcrcap cannot be combined with policydigest or policykey");
+	return 0;
+}
+
 /**
  * tk_parse_request() - parse a trusted key command line
  * @line: the NUL-terminated, writable command ("new 32 keyhandle=...")
  * @tpm2: whether the TPM is a TPM 2.0 (options and defaults differ)
  * @req: the command and options, on success; on failure req->why names
  *       the reason
+ *
+ * A refused line leaves no import= bytes in @req.
  *
  * Return: 0, or -EINVAL.
  */
@@ -312,5 +441,12 @@ int tk_parse_request(char *line, bool tpm2, struct tk_request *req)
 	} else {
 		return refuse(req, "unknown command");
 	}
-	return parse_options(req, line, tpm2);
+	ret = parse_options(req, line, tpm2);
+	if (!ret)
+		ret = check_request(req);
+	if (ret) {
+		memzero_explicit(req->opt.import, sizeof(req->opt.import));
+		req->opt.import_len = 0;
+	}
+	return ret;
 }

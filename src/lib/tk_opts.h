@@ -20,6 +20,12 @@
 #define TK_DATA_MAX	32767	/* what add_key may hand a key type */
 #define TK_PCR_COUNT	24
 #define TK_LOGON_MAX	255	/* logon=: description length, without the NUL */
+#define TK_KD_ITER_MIN	1000	/* keydigest=: LUKS2 enforces at least 1000 */
+#define TK_KD_ITER_MAX	16777216
+#define TK_KD_SALT_MAX	128
+#define TK_KD_DIGEST_MIN 16
+#define TK_KD_DIGEST_MAX 64
+#define TK_PCRCAP_MAX	15	/* pcrcap=: PCRs that reset to zeros, no locality */
 
 enum tk_cmd {
 	TK_CMD_NEW = 1,
@@ -43,7 +49,23 @@ enum tk_opt {
 	TK_OPT_POLICYKEY,
 	TK_OPT_POLICYREF,
 	TK_OPT_REVOKE,
+	TK_OPT_IMPORT,
+	TK_OPT_KEYDIGEST,
+	TK_OPT_PCRCAP,
 	TK_OPT_COUNT
+};
+
+/*
+ * keydigest=pbkdf2:<hash>:<iterations>:<salt>:<digest>: what the key must
+ * give as PBKDF2 password (LUKS2's "pbkdf2" digest of a volume key).
+ */
+struct tk_keydigest {
+	enum tk_hash hash;		/* sha1, sha256 or sha512 */
+	u32 iterations;
+	u32 salt_len;
+	u32 digest_len;
+	u8 salt[TK_KD_SALT_MAX];
+	u8 digest[TK_KD_DIGEST_MAX];
 };
 
 struct tk_options {
@@ -60,6 +82,7 @@ struct tk_options {
 	enum tk_hash hash;
 	enum tk_hash pcrs_bank;		/* pcrs=: TPM 2.0 PCR policy */
 	u32 pcrs_mask;
+	u32 pcrcap;			/* pcrcap=: sealed to its reset value */
 	u8 migratable;
 	u8 sessions;			/* sessions=: 1.2 transport, 2.0 sessions */
 	u8 keyauth[TK_AUTH_SIZE];
@@ -69,6 +92,9 @@ struct tk_options {
 	u8 policykey[TK_SIGNER_MAX + 2];	/* TPMT_PUBLIC of the signer */
 	u8 policyref[TK_DIGEST_MAX];	/* what the signer's approvals name */
 	char logon[TK_LOGON_MAX + 1];	/* logon=: "<prefix>:<desc>" */
+	struct tk_keydigest keydigest;
+	u32 import_len;			/* import=: the key, not RNG output */
+	u8 import[TK_KEY_MAX];		/* wiped as soon as it was used */
 };
 
 struct tk_request {

@@ -11,6 +11,11 @@
  * logon=<prefix>:<desc> (new, load, update; CAP_SYS_ADMIN) also makes a
  * root-only logon key of the secret in the caller's session keyring, for
  * dm-crypt (logon.c).
+ *
+ * import=<hex> (new) seals these bytes instead of RNG output: an existing
+ * volume key, such as a LUKS2 volume's. keydigest= (new with import=,
+ * load) makes nothing of a key that fails LUKS2's PBKDF2 digest of the
+ * volume's key (keydigest.c).
  */
 #include <keys/user-type.h>
 #include <linux/capability.h>
@@ -56,49 +61,86 @@ static int trusted_seal(struct trusted_key_payload *p, const struct tk_options *
 
 static int trusted_new_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
+	const struct tk_options *o = &req->opt;
 	int ret = 0;
 
 	p->key_len = req->key_len;
-	p->migratable = req->opt.migratable;
+	p->migratable = o->migratable;
+	if (tk_opt_given(o, TK_OPT_IMPORT)) {
+		/* import=: the caller's bytes (an existing volume key) */
+		memcpy(p->key, o->import, p->key_len);
+		if (tk_opt_given(o, TK_OPT_KEYDIGEST)) {
+			ret = trusted_keydigest_check(p->key, p->key_len,
+						      &o->keydigest, "new");
+			if (ret)
+				return ret;
+		}
+		return trusted_seal(p, o);
+	}
 	/* From the TPM: drawn inside the sealing session or transport */
 	if (!kernel_rng)
-		return trusted_tpm_ops()->seal_random(p, &req->opt);
+		return trusted_tpm_ops()->seal_random(p, o);
 	ret = get_random_bytes_wait(p->key, p->key_len);
 	if (ret)
 		return ret;
-	return trusted_seal(p, &req->opt);
+	return trusted_seal(p, o);
 }
 
 static int trusted_load_key(struct trusted_key_payload *p, const struct tk_request *req)
 {
-	return trusted_tpm_ops()->unseal(p, req->blob, req->blob_len, &req->opt);
+	int ret;
+
+	ret = trusted_tpm_ops()->unseal(p, req->blob, req->blob_len, &req->opt);
+	if (ret || !tk_opt_given(&req->opt, TK_OPT_KEYDIGEST))
+		return ret;
+	return trusted_keydigest_check(p->key, p->key_len, &req->opt.keydigest,
+				       "load");
 }
 
 /*
- * logon= with new or load: the key is made here, before add_key(2) takes
- * the destination keyring's lock and the construction mutex, because the
- * logon key is created and linked into the caller's session keyring, which
- * may well be that destination. Nothing is linked unless all of it worked;
- * free_preparse undoes it when the add fails later.
+ * The key of new or load, into @p (the caller frees it on failure with
+ * kfree_sensitive()). The request's copy of import= is wiped here, made
+ * or not; every other path frees the request with kfree_sensitive().
  */
-static int preparse_logon(struct key_preparsed_payload *prep,
-			  const struct tk_request *req)
+static int trusted_make_key(struct trusted_key_payload *p, struct tk_request *req)
+{
+	int ret;
+
+	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
+	memzero_explicit(req->opt.import, sizeof(req->opt.import));
+	req->opt.import_len = 0;
+	return ret;
+}
+
+/*
+ * logon= or keydigest= with new or load: the key is made here, before
+ * add_key(2) takes the destination keyring's lock and the construction
+ * mutex. logon= because the logon key is created and linked into the
+ * caller's session keyring, which may well be that destination;
+ * keydigest= because its PBKDF2 may run for seconds, which nobody else's
+ * key construction should wait for. Nothing is linked unless all of it
+ * worked; free_preparse undoes it when the add fails later.
+ */
+static int preparse_key(struct key_preparsed_payload *prep,
+			struct tk_request *req)
 {
 	struct trusted_key_payload *p;
-	struct key *logon, *keyring = NULL;
+	struct key *logon = NULL, *keyring = NULL;
 	int ret;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
+	ret = trusted_make_key(p, req);
 	if (ret)
 		goto err;
-	logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
-				   &keyring);
-	if (IS_ERR(logon)) {
-		ret = PTR_ERR(logon);	/* logged by logon.c */
-		goto err;
+	if (tk_opt_given(&req->opt, TK_OPT_LOGON)) {
+		logon = trusted_logon_make(req->opt.logon, p->key, p->key_len,
+					   &keyring);
+		if (IS_ERR(logon)) {
+			ret = PTR_ERR(logon);	/* logged by logon.c */
+			goto err;
+		}
 	}
 	prep->payload.data[PREP_PAYLOAD] = p;
 	prep->payload.data[PREP_LOGON] = logon;
@@ -142,8 +184,10 @@ static int trusted_preparse(struct key_preparsed_payload *prep)
 		if (ret)
 			goto out;
 	}
-	if (tk_opt_given(&req->opt, TK_OPT_LOGON) && req->cmd != TK_CMD_UPDATE) {
-		ret = preparse_logon(prep, req);
+	if ((tk_opt_given(&req->opt, TK_OPT_LOGON) ||
+	     tk_opt_given(&req->opt, TK_OPT_KEYDIGEST)) &&
+	    req->cmd != TK_CMD_UPDATE) {
+		ret = preparse_key(prep, req);
 		if (ret)
 			goto out;
 	}
@@ -174,7 +218,7 @@ static int trusted_lock_pcr(const struct tk_request *req)
 
 static int trusted_instantiate(struct key *key, struct key_preparsed_payload *prep)
 {
-	const struct tk_request *req = prep->payload.data[PREP_REQ];
+	struct tk_request *req = prep->payload.data[PREP_REQ];
 	struct trusted_key_payload *p;
 	int ret;
 
@@ -185,7 +229,7 @@ static int trusted_instantiate(struct key *key, struct key_preparsed_payload *pr
 		return ret;
 	p = prep->payload.data[PREP_PAYLOAD];
 	if (p) {
-		/* logon=: made by preparse; take it over */
+		/* logon=, keydigest=: made by preparse; take it over */
 		ret = trusted_lock_pcr(req);
 		if (ret)
 			return ret;
@@ -199,7 +243,7 @@ static int trusted_instantiate(struct key *key, struct key_preparsed_payload *pr
 	if (!p)
 		return -ENOMEM;
 
-	ret = req->cmd == TK_CMD_NEW ? trusted_new_key(p, req) : trusted_load_key(p, req);
+	ret = trusted_make_key(p, req);
 	if (ret)
 		goto free;
 	ret = trusted_lock_pcr(req);

@@ -17,8 +17,17 @@
  * outData are unknown on the bus. The hash transform is allocated
  * (crypto_alloc_shash() may load a module) before tpm2.c takes its TPM
  * lock.
+ *
+ * pcrcap=<n> seals to the reset value of PCR n (all zero bytes), not its
+ * value now: the initramfs extends ("caps") PCR n after its unlock attempt
+ * at every boot, so a key sealed on the running system, where n is capped,
+ * unseals in the next boot's initramfs only, before the cap. The blob's
+ * PolicyPCR carries the selection with n and the pcrDigest of those
+ * values: load replays it unchanged, and the TPM compares it with PCR n's
+ * value then.
  */
 #include <crypto/hash.h>
+#include <linux/bitops.h>
 #include <linux/err.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -157,7 +166,7 @@ static int extend_auth_value(struct crypto_shash *tfm, u8 *policy, u8 *input)
  * trusted_tpm2_pcr_policy() - the PolicyPCR digest of a pcrs= key at seal
  * @buf: a command buffer (PCR_Read)
  * @ts: the operation's started session, or NULL without sessions
- * @o: the options: the bank and the PCRs of pcrs=
+ * @o: the options: the bank and the PCRs of pcrs=, and pcrcap=
  * @name_alg: the sealed object's name algorithm, the policy's hash
  * @tfm: a transform of that hash, allocated before the chip was held
  * @pol: filled with the policy digest and the policy to store in the blob
@@ -178,14 +187,21 @@ int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 		.mask = o->pcrs_mask,
 	};
 	u32 dsize = tk2_alg_digest_size(name_alg);
+	bool cap = tk_opt_given(o, TK_OPT_PCRCAP);
 	struct tk2_policy_pcr pp;
 	struct pcr_work *w;
 	int ret, n;
 
+	if (cap)
+		sel.mask |= 1U << o->pcrcap;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
 	n = read_pcrs(buf, ts, &sel, w);
+	if (n > 0 && cap)	/* its reset value, in index order's slot */
+		memset(w->values + tk2_alg_digest_size(sel.alg) *
+		       hweight32(sel.mask & ((1U << o->pcrcap) - 1)), 0,
+		       tk2_alg_digest_size(sel.alg));
 	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, w->values, n,
 						  w->pcr_digest);
 	if (ret)

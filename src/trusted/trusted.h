@@ -5,7 +5,8 @@
  * each version's sealing behind that table (tpm1.c; tpm2.c, whose own
  * files share tpm2.h), the TPM 1.2 sessions and transport (tpm1_auth.c,
  * tpm1_transport.c), the algorithms of the bus (crypto.c), the
- * fail-closed rule (trust.c) and the logon key of logon= (logon.c).
+ * fail-closed rule (trust.c), the logon key of logon= (logon.c) and the
+ * check of keydigest= (keydigest.c).
  */
 #ifndef TRUSTED_H
 #define TRUSTED_H
@@ -118,5 +119,9 @@ struct key *trusted_logon_make(const char *desc, const u8 *data, size_t len,
 bool trusted_logon_alive(const struct key *logon);
 void trusted_logon_drop(struct key *logon, struct key *keyring);
 bool trusted_logon_matches(const struct key *logon, const char *desc);
+
+/* keydigest.c: keydigest=, LUKS2's PBKDF2 digest of a volume key. */
+int trusted_keydigest_check(const u8 *key, u32 key_len,
+			    const struct tk_keydigest *kd, const char *op);
 
 #endif /* TRUSTED_H */

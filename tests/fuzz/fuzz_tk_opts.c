@@ -13,10 +13,16 @@
 static void check(const struct tk_request *req, int ret, bool tpm2)
 {
 	const struct tk_options *o = &req->opt;
+	const struct tk_keydigest *kd = &o->keydigest;
+	size_t i;
 
 	if (ret) {
 		if (ret != -EINVAL || !req->why || !*req->why)
 			abort();
+		/* import=: no byte of a refused line stays behind */
+		for (i = 0; i < sizeof(o->import); i++)
+			if (o->import[i])
+				abort();
 		return;
 	}
 	if (req->why)
@@ -50,6 +56,24 @@ static void check(const struct tk_request *req, int ret, bool tpm2)
 	if (tk_opt_given(o, TK_OPT_PCRS) &&
 	    (!o->pcrs_mask || o->pcrs_mask >> TK_PCR_COUNT ||
 	     o->pcrs_bank >= TK_HASH_COUNT))
+		abort();
+	if (tk_opt_given(o, TK_OPT_IMPORT) &&
+	    (req->cmd != TK_CMD_NEW || o->import_len != req->key_len))
+		abort();
+	if (tk_opt_given(o, TK_OPT_KEYDIGEST) &&
+	    (req->cmd == TK_CMD_UPDATE ||
+	     (req->cmd == TK_CMD_NEW && !tk_opt_given(o, TK_OPT_IMPORT)) ||
+	     kd->iterations < TK_KD_ITER_MIN || kd->iterations > TK_KD_ITER_MAX ||
+	     !kd->salt_len || kd->salt_len > TK_KD_SALT_MAX ||
+	     kd->digest_len < TK_KD_DIGEST_MIN || kd->digest_len > TK_KD_DIGEST_MAX ||
+	     (kd->hash != TK_HASH_SHA1 && kd->hash != TK_HASH_SHA256 &&
+	      kd->hash != TK_HASH_SHA512)))
+		abort();
+	if (tk_opt_given(o, TK_OPT_PCRCAP) &&
+	    (!tpm2 || req->cmd == TK_CMD_LOAD || o->pcrcap > TK_PCRCAP_MAX ||
+	     !tk_opt_given(o, TK_OPT_PCRS) ||
+	     tk_opt_given(o, TK_OPT_POLICYDIGEST) ||
+	     tk_opt_given(o, TK_OPT_POLICYKEY)))
 		abort();
 }
 

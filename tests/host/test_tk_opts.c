@@ -10,6 +10,8 @@
 
 #define HEX40 "000102030405060708090a0b0c0d0e0f10111213"
 #define HEX64 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+/* a well-formed keydigest=: 1000 iterations, 32-byte salt and digest */
+#define KD_GOOD "pbkdf2:sha256:1000:" HEX64 ":" HEX64
 
 static struct tk_request req;
 
@@ -657,17 +659,34 @@ static void test_duplicates(void)
 		"policydigest=" HEX64, "policyhandle=0x03000000",
 		"pcrs=sha256:0-7", "logon=tk:disk", "sessions=0",
 		"policykey=" EC_SIGNER, "policyref=00", "revoke=01800100",
+		"import=" HEX64, "keydigest=" KD_GOOD, "pcrcap=15",
 	};
-	char line[512];
-	unsigned int i;
+	/* what an option needs beside it, and the bit that adds */
+	static const struct { enum tk_opt opt; const char *with; enum tk_opt bit; } need[] = {
+		{ TK_OPT_KEYDIGEST, "import=" HEX64, TK_OPT_IMPORT },
+		{ TK_OPT_PCRCAP, "pcrs=sha256:0", TK_OPT_PCRS },
+	};
+	char line[1024];
+	unsigned int i, j;
 
 	CHECK_EQ(sizeof(opts) / sizeof(opts[0]), TK_OPT_COUNT);
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-		snprintf(line, sizeof(line), "new 32 %s", opts[i]);
+		const char *with = "";
+		u32 more = 0;
+
+		for (j = 0; j < sizeof(need) / sizeof(need[0]); j++) {
+			if (need[j].opt == i) {
+				with = need[j].with;
+				more = 1U << need[j].bit;
+			}
+		}
+		snprintf(line, sizeof(line), "new 32 %s %s", with, opts[i]);
 		OK(line, TPM20);
-		CHECK_EQ(req.opt.given, 1U << i);
-		snprintf(line, sizeof(line), "new 32 %s %s", opts[i], opts[i]);
+		CHECK_EQ(req.opt.given, (1U << i) | more);
+		snprintf(line, sizeof(line), "new 32 %s %s %s", with, opts[i], opts[i]);
 		REFUSED(line, TPM20, "given twice");
+		if (i == TK_OPT_IMPORT || i == TK_OPT_KEYDIGEST)
+			continue;	/* not update options: test_import, test_keydigest */
 		snprintf(line, sizeof(line), "update %s migratable=1 %s",
 			 i == TK_OPT_MIGRATABLE ? "pcrlock=2" : opts[i], opts[i]);
 		REFUSED(line, TPM20, "given twice");
@@ -676,6 +695,194 @@ static void test_duplicates(void)
 	/* A duplicate with a different value is still a duplicate. */
 	REFUSED("new 32 migratable=0 migratable=1", TPM12, "given twice");
 	REFUSED("new 32 keyhandle=1 keyhandle=2", TPM12, "given twice");
+}
+
+static bool all_zero(const u8 *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* import=: exactly the key of "new LEN", in hex; new only; wiped if refused. */
+static void test_import(void)
+{
+	char *h48 = hexbytes(48), *h128 = hexbytes(128), *h129 = hexbytes(129);
+	char line[600];
+	u8 want[128];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = i;
+	OK("new 32 import=" HEX64, TPM12);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_IMPORT));
+	CHECK_EQ(req.opt.import_len, 32);
+	CHECK_MEM(req.opt.import, want, 32);
+	OK("new 32 import=" HEX64 " logon=tk:vol", TPM20);
+	CHECK_EQ(req.opt.import_len, 32);
+	snprintf(line, sizeof(line), "new 48 import=%s", h48);
+	OK(line, TPM20);
+	CHECK_EQ(req.opt.import_len, 48);
+	snprintf(line, sizeof(line), "new 128 import=%s", h128);
+	OK(line, TPM20);
+	CHECK_EQ(req.opt.import_len, 128);
+	CHECK_MEM(req.opt.import, want, 128);
+	/* upper-case hex is hex */
+	OK("new 32 import=000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F", TPM12);
+	CHECK_MEM(req.opt.import, want, 32);
+
+	/* bounds: the length must be new's */
+	REFUSED("new 48 import=" HEX64, TPM20, "as many bytes as new's key length");
+	snprintf(line, sizeof(line), "new 32 import=%s", h48);
+	REFUSED(line, TPM12, "as many bytes as new's key length");
+	snprintf(line, sizeof(line), "new 128 import=%s", h129);
+	REFUSED(line, TPM20, "as many bytes as new's key length");
+	REFUSED("new 32 import=00", TPM20, "as many bytes");
+	/* syntax */
+	REFUSED("new 32 import=" HEX64 "0", TPM20, "not hex");
+	REFUSED("new 32 import=0x" HEX64, TPM20, "not hex");
+	REFUSED("new 32 import=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1g",
+		TPM20, "not hex");
+	REFUSED("new 32 import=", TPM20, "empty value");
+	/* new only */
+	REFUSED("load 00 import=" HEX64, TPM20, "new only");
+	REFUSED("update import=" HEX64, TPM20, "new only");
+	REFUSED("load 00 import=" HEX64, TPM12, "new only");
+
+	/* a refused line leaves none of the bytes in the request */
+	REFUSED("new 32 import=" HEX64 " pcrlock=99", TPM12, "pcrlock");
+	CHECK(all_zero(req.opt.import, sizeof(req.opt.import)));
+	CHECK_EQ(req.opt.import_len, 0);
+	REFUSED("new 32 import=1111111111111111111111111111111111111111111111111111111111111zz1",
+		TPM20, "not hex");
+	CHECK(all_zero(req.opt.import, sizeof(req.opt.import)));
+	snprintf(line, sizeof(line), "new 32 import=%s", h48);
+	REFUSED(line, TPM20, "as many bytes");
+	CHECK(all_zero(req.opt.import, sizeof(req.opt.import)));
+	REFUSED("new 32 import=" HEX64 " keydigest=pbkdf2:md5:1000:00:" HEX64, TPM20,
+		"keydigest hash");
+	CHECK(all_zero(req.opt.import, sizeof(req.opt.import)));
+	free(h48);
+	free(h128);
+	free(h129);
+}
+
+/* keydigest=pbkdf2:<hash>:<iterations>:<salt>:<digest>, LUKS2's digest. */
+static void test_keydigest(void)
+{
+	static const char * const syntax[] = {
+		"pbkdf2", "pbkdf2:sha256", "pbkdf2:sha256:1000",
+		"pbkdf2:sha256:1000:00", "pbkdf2:sha256:1000:00:" HEX64 ":",
+		"pbkdf2:sha256:1000:00:" HEX64 ":00", "argon2id:sha256:1000:00:" HEX64,
+		"PBKDF2:sha256:1000:00:" HEX64, "pbkdf:sha256:1000:00:" HEX64,
+		":sha256:1000:00:" HEX64, "pbkdf2::sha256:1000:00:" HEX64,
+	};
+	char *s128 = hexbytes(128), *s129 = hexbytes(129);
+	char line[800];
+	unsigned int i;
+
+	OK("load 00 keydigest=" KD_GOOD, TPM20);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_KEYDIGEST));
+	CHECK_EQ(req.opt.keydigest.hash, TK_HASH_SHA256);
+	CHECK_EQ(req.opt.keydigest.iterations, 1000);
+	CHECK_EQ(req.opt.keydigest.salt_len, 32);
+	CHECK_EQ(req.opt.keydigest.digest_len, 32);
+	CHECK_EQ(req.opt.keydigest.salt[1], 0x01);
+	CHECK_EQ(req.opt.keydigest.digest[31], 0x1f);
+	OK("load 00 keydigest=" KD_GOOD, TPM12);
+	OK("new 32 import=" HEX64 " keydigest=" KD_GOOD, TPM12);
+	OK("new 32 keydigest=" KD_GOOD " import=" HEX64, TPM20);
+	OK("load 00 keydigest=pbkdf2:sha1:16777216:ab:" HEX40, TPM20);
+	CHECK_EQ(req.opt.keydigest.hash, TK_HASH_SHA1);
+	CHECK_EQ(req.opt.keydigest.iterations, 16777216);
+	CHECK_EQ(req.opt.keydigest.salt_len, 1);
+	CHECK_EQ(req.opt.keydigest.digest_len, 20);
+	OK("load 00 keydigest=pbkdf2:sha512:1000:ab:" HEX64 HEX64, TPM20);
+	CHECK_EQ(req.opt.keydigest.hash, TK_HASH_SHA512);
+	CHECK_EQ(req.opt.keydigest.digest_len, 64);
+	OK("load 00 keydigest=pbkdf2:sha256:01000:ab:000102030405060708090a0b0c0d0e0f", TPM20);
+	CHECK_EQ(req.opt.keydigest.digest_len, 16);
+	snprintf(line, sizeof(line), "load 00 keydigest=pbkdf2:sha256:1000:%s:" HEX64, s128);
+	OK(line, TPM20);
+	CHECK_EQ(req.opt.keydigest.salt_len, 128);
+
+	for (i = 0; i < sizeof(syntax) / sizeof(syntax[0]); i++) {
+		snprintf(line, sizeof(line), "load 00 keydigest=%s", syntax[i]);
+		REFUSED(line, TPM20, "keydigest must be pbkdf2:");
+	}
+	/* hash */
+	REFUSED("load 00 keydigest=pbkdf2:sha384:1000:00:" HEX64, TPM20, "sha1, sha256 or sha512");
+	REFUSED("load 00 keydigest=pbkdf2:md5:1000:00:" HEX64, TPM20, "sha1, sha256 or sha512");
+	REFUSED("load 00 keydigest=pbkdf2:SHA256:1000:00:" HEX64, TPM20, "sha1, sha256 or sha512");
+	REFUSED("load 00 keydigest=pbkdf2:sha2566:1000:00:" HEX64, TPM20, "sha1, sha256 or sha512");
+	REFUSED("load 00 keydigest=pbkdf2::1000:00:" HEX64, TPM20, "sha1, sha256 or sha512");
+	/* iterations: 1000 to 16777216, decimal */
+	REFUSED("load 00 keydigest=pbkdf2:sha256:999:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:16777217:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:0:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256::00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1e3:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:+1000:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:0x1000:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:4294968296:00:" HEX64, TPM20, "iterations");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:000000000001000:00:" HEX64, TPM20, "iterations");
+	/* salt: 1 to 128 bytes */
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000::" HEX64, TPM20, "salt");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:0:" HEX64, TPM20, "salt");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:zz:" HEX64, TPM20, "salt");
+	snprintf(line, sizeof(line), "load 00 keydigest=pbkdf2:sha256:1000:%s:" HEX64, s129);
+	REFUSED(line, TPM20, "salt");
+	/* digest: 16 to 64 bytes */
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:00:", TPM20, "digest must be");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:00:000102030405060708090a0b0c0d0e", TPM20,
+		"digest must be");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:00:" HEX64 HEX64 "00", TPM20, "digest must be");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:00:" HEX64 "0", TPM20, "digest must be");
+	REFUSED("load 00 keydigest=pbkdf2:sha256:1000:00:zz" HEX64, TPM20, "digest must be");
+	/* new with import only; never update */
+	REFUSED("new 32 keydigest=" KD_GOOD, TPM20, "goes with import");
+	REFUSED("new 32 keydigest=" KD_GOOD, TPM12, "goes with import");
+	REFUSED("update keydigest=" KD_GOOD, TPM20, "new and load");
+	free(s128);
+	free(s129);
+}
+
+/* pcrcap=<n>: TPM 2.0, new/update with pcrs=, PCRs 0..15. */
+static void test_pcrcap(void)
+{
+	static const char * const bad[] = {
+		"16", "23", "24", "-1", "x", "0x1", "1.5", "4294967296", "15a",
+	};
+	char line[160];
+	unsigned int i;
+
+	OK("new 32 pcrs=sha256:0 pcrcap=15", TPM20);
+	CHECK(tk_opt_given(&req.opt, TK_OPT_PCRCAP));
+	CHECK_EQ(req.opt.pcrcap, 15);
+	CHECK_EQ(req.opt.pcrs_mask, 0x1);	/* joins at seal, not here */
+	OK("new 32 pcrcap=0 pcrs=sha1:7", TPM20);
+	CHECK_EQ(req.opt.pcrcap, 0);
+	OK("update pcrs=sha256:7 pcrcap=9", TPM20);
+	CHECK_EQ(req.opt.pcrcap, 9);
+	OK("new 32 pcrs=sha256:15 pcrcap=15 blobauth=4711", TPM20);
+	OK("new 32 pcrs=sha256:0 pcrcap=015", TPM20);
+	CHECK_EQ(req.opt.pcrcap, 15);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "new 32 pcrs=sha256:0 pcrcap=%s", bad[i]);
+		REFUSED(line, TPM20, "pcrcap must be a PCR from 0 to 15");
+	}
+	REFUSED("new 32 pcrs=sha256:0 pcrcap=15", TPM12, "pcrs needs a TPM 2.0");
+	REFUSED("new 32 pcrcap=15", TPM12, "pcrcap needs a TPM 2.0");
+	REFUSED("load 00 pcrcap=15", TPM20, "new and update");
+	REFUSED("load 00 pcrs=sha256:0 pcrcap=15", TPM20, "new and update");
+	REFUSED("new 32 pcrcap=15", TPM20, "goes with pcrs");
+	REFUSED("update pcrcap=15", TPM20, "goes with pcrs");
+	REFUSED("new 32 pcrs=sha256:0 pcrcap=15 policydigest=" HEX64, TPM20,
+		"cannot be combined");
+	REFUSED("new 32 pcrcap=15 pcrs=sha256:0 policykey=" EC_SIGNER, TPM20,
+		"cannot be combined");
 }
 
 /* Every option at once, in an order the rules allow. */
@@ -749,6 +956,9 @@ int main(void)
 	RUN(test_policyref);
 	RUN(test_revoke);
 	RUN(test_duplicates);
+	RUN(test_import);
+	RUN(test_keydigest);
+	RUN(test_pcrcap);
 	RUN(test_all_options);
 	RUN(test_why_is_reset);
 	return tk_test_done();

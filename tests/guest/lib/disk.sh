@@ -6,7 +6,8 @@
 # encrypted/70-dmcrypt.sh; sourced after lib.sh, never run.
 # Disk layout (/dev/vda, kept across the boots of a run): the encrypted suite
 # uses MiB 0-7 and 16-, selftest only reads. This suite: MiB 8-11 for
-# 10-logon (scratch) and 20-persist, MiB 12-15 for 30-unlock.
+# 10-logon (scratch) and 20-persist (50-luks-key reads them, never writes),
+# MiB 12-15 for 30-unlock.
 T_DISK_P20=16384	# sector of MiB 8
 T_DISK_U30=24576	# sector of MiB 12
 T_DISK_LEN=8192	# 4 MiB
