@@ -291,6 +291,14 @@ t_prepare() {
 	t_kernel "$kernel" || return 1
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
+	# TKH_REALSYS_REUSE=1 with a TKH_RUN whose run kept the system
+	# (TKH_REALSYS_KEEP=1): its rows boot it again, unmade
+	if [ "$kn_kind" = image ] && [ "${TKH_REALSYS_REUSE:-0}" = 1 ] && [ -s "$dir/machine" ] &&
+		[ -f "$dir/disk.img" ]; then
+		log "$kernel: the installed system of an earlier run, $dir (TKH_REALSYS_REUSE=1)"
+		read -r t_image t_initrd t_kver t_kdir _ <"$dir/machine"
+		return 0
+	fi
 	rm -rf "$dir/mods" "$dir/machine"
 	mkdir -p "$dir/mods"
 	if [ "$kn_kind" = image ]; then

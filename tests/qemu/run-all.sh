@@ -35,6 +35,8 @@
 #   TKH_VERBOSE=1       stream the consoles to stderr
 #   TKH_REALSYS_KEEP=1  keep the disk image and overlays of an installed
 #                       system (kind image) after a passing run
+#   TKH_REALSYS_REUSE=1 with TKH_RUN of such a run: boot its installed
+#                       systems again instead of making them anew
 # Output: one line per boot as its machine finishes, one per failed step, the
 # times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
 set -euo pipefail
