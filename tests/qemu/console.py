@@ -61,16 +61,30 @@ def main():
                 i = tail.find(expect)
                 if i < 0:
                     break
-                # the rest of the prompt's line, when it came with it
+                seen = time.monotonic() - t0
+                # cryptroot's askpass sets the terminal up after printing
+                # the prompt (and flushes its input): type a moment later;
+                # meanwhile the rest of the prompt's line comes
+                t_type = time.monotonic() + 1.0
+                s.settimeout(0.1)
+                while time.monotonic() < t_type:
+                    try:
+                        more = s.recv(4096)
+                    except socket.timeout:
+                        continue
+                    except OSError:
+                        more = b""
+                    if not more:
+                        break
+                    log.write(more)
+                    tail += more
+                s.settimeout(None)
                 end = tail.find(b"\n", i)
                 line = tail[i:end if end >= 0 else len(tail)]
                 n += 1
-                rec.write("prompt %d at %.1f s: %s\n" % (n, time.monotonic() - t0,
+                rec.write("prompt %d at %.1f s: %s\n" % (n, seen,
                           line.decode(errors="replace").strip()))
                 rec.flush()
-                # cryptroot's askpass sets the terminal up after printing
-                # the prompt (and flushes its input): type a moment later
-                time.sleep(1.0)
                 try:
                     s.sendall(answer + b"\n")
                 except OSError:
