@@ -114,9 +114,11 @@ pkg-test: deps
 # .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs
 # (tests/realsys/prepare.sh), then the table's boots of the stock kernel
 # with systemd and a swtpm TPM 2.0 (root or sudo -n; 2-3 minutes, some 10
-# more the first time: the Debian base is cached in ~/.cache/tek/realsys).
+# more the first time: the Debian base is cached in ~/.cache/tek/realsys);
+# then the LUKS2 machines of Debian 12 and 13 as the installer lays them out
+# (tests/realsys/luks.sh; table realsys-luks, some 25 more minutes).
 realsys: deps
-	$(TOP)/tests/qemu/run-all.sh --table realsys
+	$(TOP)/tests/qemu/run-all.sh --table realsys,realsys-luks
 
 # make check's stages that boot nothing (deps, host, fuzz, lint, docs) and
 # make deb, in a minimal Debian 12 root (mmdebstrap --variant=minbase) with

@@ -25,7 +25,8 @@
 # Options (run-all.sh sets them from a row of its tables):
 #   --name NAME       in the summary (default: basename of OUTDIR)
 #   --disk FILE       a raw image (or a qcow2 one: FILE.qcow2) attached as a
-#                     virtio disk (/dev/vda in the guest, $TKH_DISK there)
+#                     virtio disk (/dev/vda in the guest, $TKH_DISK there);
+#                     again for more disks (/dev/vdb, ...)
 #   --smp N           vCPUs (default 1)
 #   --mem MIB         guest memory (default 1024)
 #   --timeout S       the boot's limit (default TKH_BOOT_TIMEOUT, else 1200: a
@@ -35,6 +36,11 @@
 #   --serial X        the firmware's SMBIOS system serial number, which SeaBIOS
 #                     measures into PCR 1: another X is another PCR 1
 #   --nested          no totals line (the caller prints one)
+#   --console-expect TEXT, --console-answer FILE  (together) a user at the
+#                     console: each time TEXT appears on ttyS0, the first
+#                     line of FILE is typed and Enter (tests/qemu/console.py;
+#                     cryptroot's passphrase prompt); OUTDIR/prompts gets a
+#                     line for each time TEXT appeared (empty: never)
 # Environment (a user's): TKH_VERBOSE=1 (stream the console to stderr),
 # TKH_SHELL=1 (console on this terminal and a shell in the guest after the
 # tests; exit it to power off), TKH_BOOT_TIMEOUT (see --timeout).
@@ -45,17 +51,20 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need qemu-system-x86_64 swtpm python3 timeout
 
-name='' disk='' smp='' mem=1024 btimeout=${TKH_BOOT_TIMEOUT:-} swtpm_log='' serial='' nested=0
+name='' disk='' disks=() smp='' mem=1024 btimeout=${TKH_BOOT_TIMEOUT:-} swtpm_log='' serial='' nested=0
+cexpect='' canswer=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--name) name=$2; shift 2 ;;
-	--disk) disk=$2; shift 2 ;;
+	--disk) disks+=("$2") disk=${disks[0]}; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) btimeout=$2; shift 2 ;;
 	--swtpm-log) swtpm_log=$2; shift 2 ;;
 	--serial) serial=$2; shift 2 ;;
 	--nested) nested=1; shift ;;
+	--console-expect) cexpect=$2; shift 2 ;;
+	--console-answer) canswer=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
@@ -68,6 +77,9 @@ kernel=$1 initrd=$2 tpmstate=$3 tpmver=$4 extras=$5 out=$6 state_in=${7:-}
 [ -f "$initrd" ] || die "no initramfs $initrd"
 case $tpmver in 1.2|none) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; *) die "TPM version must be 1.2, 2.0 or none" ;; esac
 [ "$tpmver" = none ] || [ -d "$tpmstate" ] || die "no TPM state directory $tpmstate"
+if [ -n "$cexpect$canswer" ] && { [ -z "$cexpect" ] || [ ! -f "$canswer" ]; }; then
+	die "--console-expect TEXT goes with --console-answer FILE (an existing file)"
+fi
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -90,7 +102,7 @@ if [ -n "$relay" ]; then
 	case " $extras " in *" tk.relay_disk=1 "*) relay_disk=1 ;; *) relay_disk=0 ;; esac
 	if [ -n "$disk" ] && [ $relay_disk != 1 ]; then
 		echo "$name: relay boot: no scratch disk (see tests/relay/README.md)" >&2
-		disk=
+		disk='' disks=()
 	fi
 fi
 
@@ -109,9 +121,11 @@ sock=$sockdir/swtpm.sock
 swtpm_pid=
 tail_pid=
 relay_pid=
+con_pid=
 # shellcheck disable=SC2317  # invoked by the trap
 cleanup() {
 	if [ -n "$tail_pid" ]; then kill "$tail_pid" 2>/dev/null || true; fi
+	if [ -n "$con_pid" ]; then kill "$con_pid" 2>/dev/null || true; fi
 	if [ -n "$relay_pid" ]; then kill "$relay_pid" 2>/dev/null || true; fi
 	if [ -n "$swtpm_pid" ] && kill -0 "$swtpm_pid" 2>/dev/null; then
 		kill "$swtpm_pid" 2>/dev/null || true
@@ -190,13 +204,13 @@ cmdline="$cmdline tk.tpm=$tpmver $extras"
 cpu=
 case " $extras " in *" tk.cpu="*) cpu=${extras##*tk.cpu=} cpu=${cpu%% *} ;; esac
 drive=()
-if [ -n "$disk" ]; then
-	[ -f "$disk" ] || die "--disk $disk: no such file"
+for d in "${disks[@]}"; do
+	[ -f "$d" ] || die "--disk $d: no such file"
 	fmt=raw
-	case $disk in *.qcow2) fmt=qcow2 ;; esac
-	drive=(-drive "file=$disk,if=virtio,format=$fmt")
-	cmdline="$cmdline tk.disk=1"
-fi
+	case $d in *.qcow2) fmt=qcow2 ;; esac
+	drive+=(-drive "file=$d,if=virtio,format=$fmt")
+done
+[ -z "$disk" ] || cmdline="$cmdline tk.disk=1"
 echo "$cmdline" >"$out/cmdline"
 : >"$out/console.log"
 if [ "${TKH_VERBOSE:-0}" = 1 ]; then
@@ -214,8 +228,19 @@ if [ "${TKH_SHELL:-0}" = 1 ]; then
 	timeout --foreground -k 10 "${btimeout:-3600}" "${qemu[@]}" -append "$cmdline tk.shell=1" \
 		-chardev "stdio,id=con,signal=off,logfile=$out/console.log" "${serials[@]}" || status=$?
 else
+	con=(-chardev "file,id=con,path=$out/console.log")
+	if [ -n "$cexpect" ]; then
+		# QEMU serves the console on a socket and waits for console.py,
+		# which logs it to console.log and types the answer at each prompt
+		con=(-chardev "socket,id=con,path=$sockdir/console.sock,server=on,wait=on")
+		: >"$out/prompts"
+		python3 "$TKH_QEMU/console.py" --socket "$sockdir/console.sock" --log "$out/console.log" \
+			--expect "$cexpect" --answer-file "$canswer" --record "$out/prompts" \
+			2>"$out/console-py.log" &
+		con_pid=$!
+	fi
 	timeout -k 10 "${btimeout:-1200}" "${qemu[@]}" -append "$cmdline" \
-		-chardev "file,id=con,path=$out/console.log" "${serials[@]}" \
+		"${con[@]}" "${serials[@]}" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	qpid=$!
 	# On a host too loaded for TCG, the ACPI interpreter's 30 s loop limit
@@ -231,6 +256,12 @@ else
 	fi
 fi
 took=$(elapsed "$start")
+if [ -n "$con_pid" ]; then	# it ends when QEMU closes the socket
+	for _ in $(seq 50); do kill -0 "$con_pid" 2>/dev/null || break; sleep 0.1; done
+	kill "$con_pid" 2>/dev/null || true
+	wait "$con_pid" 2>/dev/null || true
+	con_pid=
+fi
 for _ in $(seq 30); do kill -0 "$swtpm_pid" 2>/dev/null || break; sleep 0.1; done
 if [ -n "$relay_pid" ]; then	# it exits when QEMU has gone: the recording is complete
 	for _ in $(seq 50); do kill -0 "$relay_pid" 2>/dev/null || break; sleep 0.1; done

@@ -282,19 +282,29 @@ t_trait() { case ,$kn_traits, in *",$1,"*) return 0 ;; esac; return 1; } # trait
 # cpio.py). Writes DIR/machine: "IMAGE INITRD KVER KDIR GUEST" and sets
 # t_image, t_initrd, t_kver, t_kdir. Steps are timed (t_step). With
 # TKH_NO_OURS=1 a failed module build goes on without our modules.
-# A kernel of kind image is its source's script's: "SCRIPT DIR" makes an
+# A kernel of kind image is its source's script's: "SCRIPT [ARG...] DIR" (the
+# source "SCRIPT,ARG,...") makes an
 # installed system (DIR/machine, DIR/disk.img, DIR/tpm, DIR/cmdline: the
 # words its boots need) and prints a KTAP document, kept in DIR/results.ktap.
 t_prepare() {
-	local kernel=$1 dir=$2 from=${3:-} line moddir peer ramfs=()
+	local kernel=$1 dir=$2 from=${3:-} line moddir peer ramfs=() src=()
 	t_kernel "$kernel" || return 1
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
+	# TKH_REALSYS_REUSE=1 with a TKH_RUN whose run kept the system
+	# (TKH_REALSYS_KEEP=1): its rows boot it again, unmade
+	if [ "$kn_kind" = image ] && [ "${TKH_REALSYS_REUSE:-0}" = 1 ] && [ -s "$dir/machine" ] &&
+		[ -f "$dir/disk.img" ]; then
+		log "$kernel: the installed system of an earlier run, $dir (TKH_REALSYS_REUSE=1)"
+		read -r t_image t_initrd t_kver t_kdir _ <"$dir/machine"
+		return 0
+	fi
 	rm -rf "$dir/mods" "$dir/machine"
 	mkdir -p "$dir/mods"
 	if [ "$kn_kind" = image ]; then
-		t_step "$kernel: the installed system" "$TKH_TOP/$kn_source" "$dir" >"$dir/results.ktap" ||
-			{ log "$kernel: $kn_source failed ($dir/results.ktap)"; return 1; }
+		IFS=, read -r -a src <<<"$kn_source"
+		t_step "$kernel: the installed system" "$TKH_TOP/${src[0]}" "${src[@]:1}" "$dir" \
+			>"$dir/results.ktap" || { log "$kernel: $kn_source failed ($dir/results.ktap)"; return 1; }
 		read -r t_image t_initrd t_kver t_kdir _ <"$dir/machine"
 		return 0
 	fi

@@ -35,6 +35,8 @@
 #   TKH_VERBOSE=1       stream the consoles to stderr
 #   TKH_REALSYS_KEEP=1  keep the disk image and overlays of an installed
 #                       system (kind image) after a passing run
+#   TKH_REALSYS_REUSE=1 with TKH_RUN of such a run: boot its installed
+#                       systems again instead of making them anew
 # Output: one line per boot as its machine finishes, one per failed step, the
 # times, then "N passed, N failed, N skipped"; exit 0 only when nothing failed.
 set -euo pipefail
@@ -68,8 +70,11 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 #   suites   comma-separated; a suite without scripts is left out
 #   knobs    the rest of the line (- for none): kernel command-line words
 #            (tk.*: the guest's, see tests/guest/init; tk.cpu=, tk.relay=:
-#            boot.sh's), and the host's boot_timeout=S, mem=MIB and
-#            serial=X (the SMBIOS serial number: PCR 1)
+#            boot.sh's), and the host's boot_timeout=S, mem=MIB,
+#            serial=X (the SMBIOS serial number: PCR 1), and for an
+#            installed system: console=passphrase (a user at the console
+#            types the preparation's passphrase at cryptroot's prompt) and
+#            disk=NAME (the preparation's disk-NAME.img instead of disk.img)
 # The order is the tables' order in docs/testing.md and in the results.
 tables() {
 	cat <<EOF
@@ -126,6 +131,15 @@ relay-tpm12      test      here  1.2   srk    -   1  1      relay  tk.relay=reco
 realsys-good     realsys   image 2.0   enrolled -  1  1      realsys  serial=A tk.realsys.closed=-
 realsys-pcr      realsys   image 2.0   enrolled -  1  1      realsys  serial=B tk.realsys.closed=pcr:pcr
 realsys-tpm      realsys   image 2.0   other    -  1  1      realsys  serial=A tk.realsys.closed=rsa:tpm,ecc:tpm,pcr:tpm
+@table realsys-luks - make realsys: Debian 12 (luks-*) and 13 (luks13-*) as the installer's "encrypted LVM" leaves them, LUKS2 root, our TPM unlock enrolled, passphrase typed on the console when it refuses (tests/realsys/luks.sh); root
+luks-good        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.realsys.unlock=token
+luks-pcr         realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=pcr
+luks-tpm         realsys-luks image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=tpm
+luks-notoken     realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase disk=notoken tk.realsys.unlock=passphrase tk.realsys.refused=notoken
+luks13-good      realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=token
+luks13-pcr       realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=pcr
+luks13-tpm       realsys-luks13 image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=tpm
+luks13-notoken   realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase disk=notoken tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=notoken
 @table relay-fuzz - make relay-fuzz: fuzz only, long, five seeds a TPM
 EOF
 	local t seed
@@ -383,8 +397,8 @@ host_steps() { # name phase tpm tpmdir statedir kernel disk
 
 # After each boot, a suite's host check when it has one: an executable
 # tests/guest/SUITE/host-check, run as "host-check PHASE OUTDIR" (boot.sh's
-# OUTDIR: console.log, cmdline); its KTAP document (stdout) counts as a
-# boot's does (NAME-pPHASE-SUITE in the results).
+# OUTDIR: console.log, cmdline) with TKH_DISK, the machine's disk; its KTAP
+# document (stdout) counts as a boot's does (NAME-pPHASE-SUITE in the results).
 host_checks() { # name phase outdir
 	local s hook doc st
 	for s in ${B_RUN[$1]//,/ }; do
@@ -408,8 +422,9 @@ host_checks() { # name phase outdir
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
 	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver guest disk
-	local tpmdir=- prov=() opts=(--nested) words=() kw=() w i=0 k kvers="" leak="" kdir
+	local tpmdir=- prov=() opts=(--nested) words=() kw=() w i=0 k kvers="" leak="" kdir dimg
 	kdir=$run/kernel-$(phase_key "$name" 1)
+	dimg=$kdir/disk.img
 	rm -rf "$d"
 	mkdir -p "$d/state"
 	if [ "${B_PROV[$name]}" = enrolled ]; then
@@ -433,15 +448,17 @@ job_machine() { # name
 		boot_timeout=*) [ -n "${TKH_BOOT_TIMEOUT:-}" ] || opts+=(--timeout "${w#*=}") ;;
 		mem=*) opts+=(--mem "${w#*=}") ;;
 		serial=*) opts+=(--serial "${w#*=}") ;;
+		console=passphrase) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase") ;;
+		disk=*) dimg=$kdir/disk-${w#*=}.img ;;
 		*) words+=("$w") ;;
 		esac
 	done
 	# The machine's disk (/dev/vda), kept across its boots: a scratch disk,
 	# or where the kernel's preparation made one (an installed system), a
 	# copy-on-write overlay of it (machines of one image run side by side).
-	if [ -f "$kdir/disk.img" ]; then
-		qemu-img create -q -f qcow2 -F raw -b "$kdir/disk.img" "$d/disk.qcow2" ||
-			{ fail_step "$name" "qemu-img: no overlay of $kdir/disk.img"; return 0; }
+	if [ -f "$dimg" ]; then
+		qemu-img create -q -f qcow2 -F raw -b "$dimg" "$d/disk.qcow2" ||
+			{ fail_step "$name" "qemu-img: no overlay of $dimg"; return 0; }
 		disk=$d/disk.qcow2
 	else
 		disk=$d/disk.img
@@ -465,7 +482,7 @@ job_machine() { # name
 		else
 			fail_step "$name-p$phase" "no verdict (boot.sh exit $rc)"
 		fi
-		host_checks "$name" "$phase" "$out"
+		TKH_DISK=$disk host_checks "$name" "$phase" "$out"
 		cp -a "$out/state/." "$d/state/" 2>/dev/null || true
 	done
 	log "$name ($kvers) done"

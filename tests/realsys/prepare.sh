@@ -40,13 +40,10 @@
 set -euo pipefail
 # shellcheck source=../qemu/common.sh
 . "$(dirname "$0")/../qemu/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 [ $# = 1 ] || die "usage: prepare.sh DIR"
-if [ "$(id -u)" != 0 ]; then
-	sudo -n true 2>/dev/null || die "needs root (chroot, loop mounts): sudo make realsys"
-	exec sudo -n env TKH_CACHE="$TKH_CACHE" ${TKH_REALSYS_DEB:+TKH_REALSYS_DEB="$TKH_REALSYS_DEB"} \
-		${TKH_REALSYS_HOOK:+TKH_REALSYS_HOOK="$TKH_REALSYS_HOOK"} \
-		${TKH_BOOT_TIMEOUT:+TKH_BOOT_TIMEOUT="$TKH_BOOT_TIMEOUT"} "$0" "$@"
-fi
+rs_root_or_sudo "$@"
 need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 sfdisk chroot mount umount losetup python3
 export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
 
@@ -73,27 +70,9 @@ run=$(cd "$1" && pwd)
 rm -rf "$run/machine" "$run/tpm" "$run/disk.img"
 # shellcheck disable=SC2034  # t_step's
 t_times=$run/times
-mounts=()
-# shellcheck disable=SC2317  # invoked by the trap
-unmount_all() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount "${mounts[$i]}" 2>/dev/null || umount -l "${mounts[$i]}" 2>/dev/null || true
-	done
-	mounts=()
-}
-# Run through sudo: what it made belongs to the user who asked (the pool,
-# which copies the TPM, and the run directory's pruning run as that user),
-# and so do the TPM templates provision.sh may have made in the cache.
-# shellcheck disable=SC2317  # invoked by the trap
-at_exit() {
-	unmount_all
-	[ -n "${SUDO_UID:-}" ] || return 0
-	chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$run" "$TKH_CACHE/tpm" 2>/dev/null || true
-}
-trap at_exit EXIT
+trap rs_at_exit EXIT
 finish() {
-	unmount_all
+	rs_unmount_all
 	# (--one-file-system: never into a bind mount of /dev left behind)
 	rm -rf --one-file-system "$run/root"
 	t_fail_rest "$PLAN"
@@ -101,65 +80,14 @@ finish() {
 	[ "$t_nfail" -eq 0 ]
 	exit
 }
-# chroot_mounts ROOT: what apt, DKMS and update-initramfs need in a chroot.
-# shellcheck disable=SC2317  # called by the functions t_step runs
-chroot_mounts() {
-	mount -t proc proc "$1/proc" && mounts+=("$1/proc")
-	mount -t sysfs sysfs "$1/sys" && mounts+=("$1/sys")
-	mount --bind /dev "$1/dev" && mounts+=("$1/dev")
-	mount --bind /dev/pts "$1/dev/pts" && mounts+=("$1/dev/pts")
-}
-in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "${@:2}"; }
-
 echo "KTAP version 1"
 echo "1..$PLAN"
 t0=$(now)
 
-# --- the package and the base -------------------------------------------------
-tb=$(now)
-if [ -n "${TKH_REALSYS_DEB:-}" ]; then
-	deb=$TKH_REALSYS_DEB
-	if [ -f "$deb" ]; then t_ok "the package: $deb (TKH_REALSYS_DEB)"; else t_fail "the package: no $deb"; finish; fi
-elif deb=$(t_step "make deb" "$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) &&
-	[ -f "$deb" ]; then
-	t_ok "make deb: $(basename "$deb") ($(elapsed "$tb") s)"
-else
-	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
-	finish
-fi
-tb=$(now)
-if base=$(t_step "base image" "$TKH_TOP/tests/realsys/base.sh" 2>"$run/base.log") && [ -d "$base" ]; then
-	t_ok "Debian 12 base by mmdebstrap: $base ($(elapsed "$tb") s)"
-else
-	t_fail "Debian 12 base by mmdebstrap" "$(tail -n 20 "$run/base.log")"
-	finish
-fi
-
-# --- the installed system -------------------------------------------------------
+rs_deb || finish
+rs_base bookworm || finish
 root=$run/root
-tb=$(now)
-# shellcheck disable=SC2317  # run through t_step
-install_pkg() {
-	rm -rf --one-file-system "$root"
-	cp -a "$base" "$root"
-	rm -f "$root/.done"
-	chroot_mounts "$root"
-	cp "$deb" "$root/tmp/"
-	in_root "$root" apt-get install -y --no-install-recommends "/tmp/$(basename "$deb")" &&
-		rm -f "$root/tmp/$(basename "$deb")"
-}
-kver=$(basename "$(ls -d "$base"/lib/modules/*)")
-if t_step "apt-get install ./deb (DKMS)" install_pkg >"$run/install.log" 2>&1 &&
-	in_root "$root" dkms status >"$run/dkms-status" 2>&1 &&
-	grep -q ", $kver, x86_64: installed" "$run/dkms-status" &&
-	compgen -G "$root/lib/modules/$kver/updates/dkms/trusted.ko*" >/dev/null; then
-	t_ok "apt-get install ./$(basename "$deb"): DKMS built trusted.ko for $kver ($(elapsed "$tb") s)"
-else
-	t_fail "apt-get install ./$(basename "$deb") and DKMS for $kver" \
-		"$(tail -n 20 "$run/install.log"; cat "$run/dkms-status" 2>/dev/null)"
-	finish
-fi
+rs_install "$root" || finish
 
 tb=$(now)
 # shellcheck disable=SC2317  # run through t_step
@@ -186,7 +114,7 @@ make_image() {
 	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
 	cp "$root/boot/vmlinuz-$kver" "$run/vmlinuz"
 	cp "$root/boot/initrd.img-$kver" "$run/initrd-enrol.img"
-	unmount_all
+	rs_unmount_all
 	rm -f "$run/disk.img"
 	truncate -s $((1 + ROOT_MB + NVOLS * VOL_MB + 1))M "$run/disk.img"
 	{ echo "label: gpt"
@@ -236,14 +164,14 @@ tb=$(now)
 # shellcheck disable=SC2317  # run through t_step
 initramfs() {
 	mkdir -p "$mnt"
-	mount -o loop,offset=1048576 "$run/disk.img" "$mnt" && mounts+=("$mnt")
-	chroot_mounts "$mnt"
-	in_root "$mnt" update-initramfs -u -k "$kver" &&
+	mount -o loop,offset=1048576 "$run/disk.img" "$mnt" && rs_mounts+=("$mnt")
+	rs_chroot_mounts "$mnt"
+	rs_in_root "$mnt" update-initramfs -u -k "$kver" &&
 		cp "$mnt/boot/initrd.img-$kver" "$run/initrd.img" &&
-		in_root "$mnt" lsinitramfs "/boot/initrd.img-$kver" >"$run/initrd.list" &&
+		rs_in_root "$mnt" lsinitramfs "/boot/initrd.img-$kver" >"$run/initrd.list" &&
 		cp "$mnt/etc/trusted-keys/volumes" "$run/volumes"
 	local rc=$?
-	unmount_all
+	rs_unmount_all
 	return "$rc"
 }
 if t_step "update-initramfs" initramfs >"$run/initramfs.log" 2>&1 &&

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The suite realsys-luks: the check of the LUKS2 real system after a boot
+# (tests/realsys/luks.sh installs it as /usr/local/sbin/tek-realsys-check,
+# run by tek-realsys-check.service once the serial getty runs; not run by
+# tests/guest/init). tk.realsys.unlock= on the command line says who was to
+# open the root: token (our TPM unlock, no prompt) or passphrase (typed at
+# cryptroot's prompt by the harness). Points: the root file system is LVM's
+# root LV on the dm-crypt mapping vda3_crypt of the LUKS2 volume, with
+# crypttab's discard; swap on the swap_1 LV; who opened the root (the
+# mapping's key); the sealed key in the header's token does not load again
+# on the running system (the initramfs extended its cap PCR); no crypto
+# self-test failed. KTAP on ttyS1; then powers off.
+# The console's side (the prompt, the login, the header's checksums):
+# host-check.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+exec 3>/dev/ttyS1
+unlock=$(sed -n 's/.*tk\.realsys\.unlock=\([^ ]*\).*/\1/p' /proc/cmdline)
+refused=$(sed -n 's/.*tk\.realsys\.refused=\([^ ]*\).*/\1/p' /proc/cmdline)
+nosealed=0
+[ "$refused" != notoken ] || nosealed=1
+# the load's refusal: the TPM's policy (EPERM: the cap PCR, or a changed
+# PCR), or on another machine's TPM the pinned parent (EKEYREJECTED)
+want_err="Operation not permitted"
+[ "$refused" != tpm ] || want_err="Key was rejected"
+# The serial getty's login prompt reaches the console (host-check looks for
+# it): agetty records its LOGIN entry in utmp just before it prompts.
+for _ in $(seq 60); do
+	who -l 2>/dev/null | grep -q ttyS0 && break
+	sleep 1
+done
+sleep 2
+echo "KTAP version 1" >&3
+echo "1..5" >&3
+i=0
+t() { # DESCRIPTION CMD...: one test point
+	d=$1
+	shift
+	i=$((i + 1))
+	if "$@"; then echo "ok $i $d" >&3; else echo "not ok $i $d" >&3; fi
+}
+skip() { i=$((i + 1)); echo "ok $i $1 # SKIP $2" >&3; }
+
+root_on_luks() {
+	src=$(findmnt -n -o SOURCE /)
+	echo "# /: $src" >&3
+	[ "$src" = /dev/mapper/realsys--vg-root ] || return 1
+	u=$(dmsetup info -c --noheadings -o uuid vda3_crypt) || return 1
+	echo "# vda3_crypt: dm uuid $u; $(dmsetup table vda3_crypt | awk '{ print $4, $6, $7, $8, $9, $10 }')" >&3
+	case $u in CRYPT-LUKS2-*-vda3_crypt) ;; *) return 1 ;; esac
+	# the root LV's only slave is the crypt mapping
+	deps=$(dmsetup deps -o devname realsys--vg-root)
+	echo "# $deps" >&3
+	echo "$deps" | grep -q '(vda3_crypt)' || return 1
+	dmsetup table vda3_crypt | grep -q 'allow_discards'
+}
+t "/ is LVM's root LV on vda3_crypt (LUKS2, discard)" root_on_luks
+swap_on() {
+	s=$(swapon --show=NAME --noheadings | head -n 1)
+	[ -n "$s" ] && [ "$(realpath "$s")" = "$(realpath /dev/mapper/realsys--vg-swap_1)" ]
+}
+t "swap on the swap_1 LV" swap_on
+
+# Who opened the root: the mapping's key is the logon key our unlock made
+# (trusted-keys:NAME) or the one cryptsetup made from the passphrase.
+opened_by() {
+	key=$(dmsetup table vda3_crypt | awk '{ print $5 }')
+	case $key in
+	:*:logon:trusted-keys:vda3_crypt) who=token ;;
+	*) who=passphrase ;;
+	esac
+	echo "# vda3_crypt's key: $key: opened by $who (expected: $unlock)" >&3
+	[ "$who" = "$unlock" ]
+}
+t "the root was opened by $unlock" opened_by
+
+# After the initramfs's unlock attempt, the cap PCR is extended: the blob
+# does not load again on the running system, whoever opened the root. The
+# load's options are the token's; EPERM is the TPM's policy refusal, and
+# on another machine's TPM the pinned parent refuses first.
+blob_refused() {
+	tok=$(cryptsetup luksDump --dump-json-metadata /dev/vda3 2>/dev/null |
+		tr -d '\n' | sed -n 's/.*\("type": *"trusted-keys"[^}]*\)}.*/\1/p')
+	blob=$(echo "$tok" | sed -n 's/.*"blob": *"\([0-9a-f]*\)".*/\1/p')
+	opts=$(echo "$tok" | sed -n 's/.*"options": *"\([^"]*\)".*/\1/p')
+	[ -n "$blob" ] || { echo "# no trusted-keys token with a blob in /dev/vda3's header" >&3; return 1; }
+	modprobe trusted 2>/dev/null
+	if id=$(keyctl add trusted tek-realsys-again "load $blob $opts" @u 2>&1); then
+		echo "# the blob loaded again (key $id)" >&3
+		keyctl unlink "$id" @u >/dev/null 2>&1
+		return 1
+	fi
+	echo "# keyctl add trusted ... \"load <blob> $opts\": $id (expected: $want_err)" >&3
+	case $id in *"$want_err"*) return 0 ;; esac
+	return 1
+}
+if [ "$nosealed" = 1 ]; then
+	skip "root cannot load the sealed key again" "no token in the header (tk.realsys.refused=notoken)"
+else
+	t "root cannot load the sealed key again: $want_err" blob_refused
+fi
+no_alg_fail() {
+	if dmesg | grep -qE 'alg: .*failed'; then
+		dmesg | grep -E 'alg: .*failed' | sed 's/^/# /' >&3
+		return 1
+	fi
+}
+t "no crypto self-test failed (dmesg)" no_alg_fail
+echo "# tk-init: done" >&3
+sync
+systemctl --no-block poweroff

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The guest's serial console (ttyS0) for boot.sh when something must be typed.
+
+usage: console.py --socket PATH --log FILE --expect TEXT --answer-file FILE
+                  --record FILE [--connect-timeout S]
+
+Connects to QEMU's console chardev (a UNIX socket, QEMU the server), appends
+everything the guest writes to --log (what boot.sh's file chardev would have
+written), and each time TEXT appears in the output (cryptroot's "Please
+unlock disk"), types the first line of --answer-file and Enter, the way a
+user at the console would. --record gets one line per prompt seen:
+"prompt N at S s: <the prompt's line>". Ends when QEMU closes the socket.
+"""
+import argparse
+import socket
+import sys
+import time
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--socket", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--expect", required=True)
+    ap.add_argument("--answer-file", required=True)
+    ap.add_argument("--record", required=True)
+    ap.add_argument("--connect-timeout", type=float, default=30)
+    a = ap.parse_args()
+
+    with open(a.answer_file, "rb") as f:
+        answer = f.read().split(b"\n", 1)[0]
+    expect = a.expect.encode()
+    # QEMU waits for this connection before it starts the guest
+    # (server=on,wait=on): nothing the guest writes is lost.
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    t_end = time.monotonic() + a.connect_timeout
+    while True:
+        try:
+            s.connect(a.socket)
+            break
+        except OSError:
+            if time.monotonic() > t_end:
+                print(f"console.py: no console socket {a.socket}", file=sys.stderr)
+                return 2
+            time.sleep(0.05)
+    t0 = time.monotonic()
+    n = 0
+    tail = b""		# the output not yet searched, from the last line's start
+    with open(a.log, "ab", buffering=0) as log, open(a.record, "w") as rec:
+        while True:
+            try:
+                data = s.recv(4096)
+            except OSError:
+                break
+            if not data:
+                break
+            log.write(data)
+            tail += data
+            while True:
+                i = tail.find(expect)
+                if i < 0:
+                    break
+                seen = time.monotonic() - t0
+                # cryptroot's askpass sets the terminal up after printing
+                # the prompt (and flushes its input): type a moment later;
+                # meanwhile the rest of the prompt's line comes
+                t_type = time.monotonic() + 1.0
+                s.settimeout(0.1)
+                while time.monotonic() < t_type:
+                    try:
+                        more = s.recv(4096)
+                    except socket.timeout:
+                        continue
+                    except OSError:
+                        more = b""
+                    if not more:
+                        break
+                    log.write(more)
+                    tail += more
+                s.settimeout(None)
+                end = tail.find(b"\n", i)
+                line = tail[i:end if end >= 0 else len(tail)]
+                n += 1
+                rec.write("prompt %d at %.1f s: %s\n" % (n, seen,
+                          line.decode(errors="replace").strip()))
+                rec.flush()
+                try:
+                    s.sendall(answer + b"\n")
+                except OSError:
+                    break
+                tail = tail[i + len(expect):]
+            # keep enough to match a prompt split across reads
+            if len(tail) > len(expect):
+                tail = tail[-len(expect):]
+    s.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

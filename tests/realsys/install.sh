@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The real system's "installer" (tests/realsys/luks.sh): run once as init
+# (init=) of the installed tree booted read-only from /dev/vdb, it lays out
+# the target disk /dev/vda as Debian's installer does for "Guided - use
+# entire disk and set up encrypted LVM" (the host made the GPT and /boot):
+#   /dev/vda3: LUKS2 (argon2id, aes-xts-plain64, 512-bit volume key) with the
+#   UUID and passphrase the host chose, holding LVM: VG VG, LVs root (the
+#   tree, copied block by block with e2image) and swap_1 (mkswap);
+# then, when the package has it and the host asks (enrol=1), enrols the TPM
+# unlock on the new system, in a chroot of it (as the installer's in-target
+# does): trusted-keys-luks enrol /dev/vda3 --key-file=- ENROL_OPTIONS.
+# /dev/vdc carries a tar in (params, passphrase) and one out (luksDump,
+# the enrolment's /etc/trusted-keys/luks and
+# /etc/modprobe.d/trusted-keys-pin.conf): the host builds the initramfs
+# after this boot, with them in it.
+# KTAP on ttyS1; then powers off.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+mount -t proc proc /proc 2>/dev/null
+mount -t sysfs sysfs /sys 2>/dev/null
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+exec 3>/dev/ttyS1
+# no udev runs (this is init): libdevmapper makes the nodes itself
+DM_DISABLE_UDEV=1
+export DM_DISABLE_UDEV
+# (and the root is read-only: no metadata backups under /etc/lvm)
+LVMCONF='activation { udev_sync = 0 udev_rules = 0 } devices { obtain_device_list_from_udev = 0 }
+backup { backup = 0 archive = 0 }'
+
+io=/run/io
+mkdir -p $io/in $io/out
+tar -xf /dev/vdc -C $io/in 2>/dev/null
+# params: UUID VG ROOT_MIB LUKS_OPTIONS... (one line); ENROL (0|1) and its
+# options on the second
+{ read -r uuid vg root_mib luksopts; read -r enrol enrolopts; } <$io/in/params
+pass=$io/in/passphrase
+dev=/dev/vda3
+name=vda3_crypt
+
+echo "KTAP version 1" >&3
+echo "1..7" >&3
+i=0
+# t DESCRIPTION CMD...: one test point; CMD's output as diagnostics
+t() {
+	d=$1
+	shift
+	i=$((i + 1))
+	if "$@" >$io/out.log 2>&1; then
+		echo "ok $i $d" >&3
+	else
+		sed 's/^/# /' $io/out.log >&3
+		echo "not ok $i $d" >&3
+		failed=1
+	fi
+}
+failed=
+# lvm_ CMD ARGS...: LVM without udev; a failure says why (-vvv, its end)
+lvm_() {
+	lvm "$@" --config "$LVMCONF" 3>&- && return 0
+	lvm "$@" --config "$LVMCONF" -vvv 3>&- 2>&1 | tail -n 30
+	return 1
+}
+
+# shellcheck disable=SC2086  # LUKS options, word by word
+t "luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --pbkdf argon2id $luksopts" \
+	cryptsetup luksFormat --batch-mode --type luks2 --cipher aes-xts-plain64 --key-size 512 \
+	--pbkdf argon2id $luksopts --uuid "$uuid" --key-file "$pass" "$dev"
+t "cryptsetup open $dev $name (the passphrase)" \
+	cryptsetup open --key-file "$pass" --allow-discards "$dev" "$name"
+lvs_() {
+	lvm_ pvcreate "/dev/mapper/$name" &&
+		lvm_ vgcreate "$vg" "/dev/mapper/$name" &&
+		lvm_ lvcreate --yes -n root -L "${root_mib}m" "$vg" &&
+		lvm_ lvcreate --yes -n swap_1 -l 100%FREE "$vg" &&
+		lvm_ vgmknodes "$vg"
+}
+t "LVM: PV on $name, VG $vg, LVs root ($root_mib MiB) and swap_1" lvs_
+# dm names double a dash: VG realsys-vg is realsys--vg
+mvg=$(echo "$vg" | sed 's/-/--/g')
+mkswap_() { [ -b "/dev/mapper/$mvg-swap_1" ] && mkswap "/dev/mapper/$mvg-swap_1"; }
+t "mkswap /dev/mapper/$mvg-swap_1" mkswap_
+copy_root() { [ -b "/dev/mapper/$mvg-root" ] && e2image -ra /dev/vdb "/dev/mapper/$mvg-root"; }
+t "the root file system copied into /dev/mapper/$mvg-root (e2image -ra)" copy_root
+
+# The enrolment, in the new system (a chroot of it), as the docs say.
+target=/run/target
+in_target() {
+	mkdir -p $target &&
+		mount "/dev/mapper/$mvg-root" $target &&
+		mount --bind /dev $target/dev && mount --bind /proc $target/proc &&
+		mount --bind /sys $target/sys && mount -t tmpfs tmpfs $target/run &&
+		mount -t tmpfs tmpfs $target/tmp
+}
+do_enrol() {
+	cryptsetup luksDump "$dev" >$io/out/luksdump-before.txt
+	# (the mapping stays open: the enrolment must work on a volume in use)
+	# shellcheck disable=SC2086,SC2016  # options, word by word; that sh's $0
+	chroot $target /usr/bin/env -i PATH=$PATH DM_DISABLE_UDEV=1 sh -c \
+		'modprobe trusted && printf "%s" "$(cat /run/pass)" |
+		trusted-keys-luks enrol "$0" --key-file=- "$@"' "$dev" $enrolopts || return 1
+	cryptsetup luksDump "$dev" >$io/out/luksdump.txt
+	# what the initramfs needs of the enrolment: the volumes and their cap
+	# PCRs, the pinned parent
+	cp $target/etc/trusted-keys/luks $target/etc/modprobe.d/trusted-keys-pin.conf $io/out/ ||
+		return 1
+	chroot $target trusted-keys-luks status "$dev"
+	cat $io/out/luks $io/out/trusted-keys-pin.conf
+}
+if [ "$enrol" = 1 ]; then
+	if in_target && cp "$pass" $target/run/pass; then
+		t "trusted-keys-luks enrol $dev --key-file=- $enrolopts (in the new system)" do_enrol
+		rm -f $target/run/pass
+	else
+		t "the new system mounted for the enrolment" false
+	fi
+else
+	i=$((i + 1))
+	echo "ok $i enrolment # SKIP not asked for (the package has no trusted-keys-luks)" >&3
+fi
+cryptsetup luksDump "$dev" >$io/out/luksdump.txt 2>&1
+for m in $target/tmp $target/run $target/sys $target/proc $target/dev $target; do
+	mountpoint -q "$m" && umount "$m"
+done
+close_() { lvm_ vgchange -an "$vg" && cryptsetup close "$name"; }
+t "VG $vg deactivated, $name closed" close_
+cp $io/out.log $io/out/last.log 2>/dev/null
+# the way out: a tar at the start of /dev/vdc
+tar -cf /dev/vdc -C $io/out . || echo "# install: cannot write /dev/vdc" >&3
+[ -z "$failed" ] || echo "# install: a step failed" >&3
+echo "# tk-init: done" >&3
+sync
+echo o >/proc/sysrq-trigger
+while :; do :; done

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# The real system's preparations' shared steps (tests/realsys/prepare.sh,
+# tests/realsys/luks.sh): sourced after tests/qemu/common.sh, with $run the
+# run directory.
+# shellcheck shell=bash
+
+# rs_root_or_sudo "$@": run as root, or again through sudo -n (chroot, loop
+# mounts), with the knobs that must reach the script.
+rs_root_or_sudo() {
+	[ "$(id -u)" = 0 ] && return 0
+	sudo -n true 2>/dev/null || die "needs root (chroot, loop mounts): sudo make realsys"
+	exec sudo -n env TKH_CACHE="$TKH_CACHE" ${TKH_REALSYS_DEB:+TKH_REALSYS_DEB="$TKH_REALSYS_DEB"} \
+		${TKH_REALSYS_HOOK:+TKH_REALSYS_HOOK="$TKH_REALSYS_HOOK"} \
+		${TKH_BOOT_TIMEOUT:+TKH_BOOT_TIMEOUT="$TKH_BOOT_TIMEOUT"} "$0" "$@"
+}
+
+rs_mounts=()
+# shellcheck disable=SC2317  # invoked by traps
+rs_unmount_all() {
+	local i
+	for ((i = ${#rs_mounts[@]} - 1; i >= 0; i--)); do
+		umount "${rs_mounts[$i]}" 2>/dev/null || umount -l "${rs_mounts[$i]}" 2>/dev/null || true
+	done
+	rs_mounts=()
+}
+# Run through sudo: what it made belongs to the user who asked (the pool,
+# which copies the TPM, and the run directory's pruning run as that user),
+# and so do the TPM templates provision.sh may have made in the cache.
+# shellcheck disable=SC2317,SC2154  # invoked by the trap; $run: the caller's
+rs_at_exit() {
+	rs_unmount_all
+	[ -n "${SUDO_UID:-}" ] || return 0
+	chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$run" "$TKH_CACHE/tpm" 2>/dev/null || true
+}
+# rs_chroot_mounts ROOT: what apt, DKMS and update-initramfs need in a chroot.
+rs_chroot_mounts() {
+	mount -t proc proc "$1/proc" && rs_mounts+=("$1/proc")
+	mount -t sysfs sysfs "$1/sys" && rs_mounts+=("$1/sys")
+	mount --bind /dev "$1/dev" && rs_mounts+=("$1/dev")
+	mount --bind /dev/pts "$1/dev/pts" && rs_mounts+=("$1/dev/pts")
+}
+rs_in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "${@:2}"; }
+
+# rs_deb: the package as a test point (TKH_REALSYS_DEB, else make deb into
+# $run/deb); sets deb. False when there is none.
+rs_deb() {
+	local tb
+	tb=$(now)
+	if [ -n "${TKH_REALSYS_DEB:-}" ]; then
+		deb=$TKH_REALSYS_DEB
+		if [ -f "$deb" ]; then t_ok "the package: $deb (TKH_REALSYS_DEB)"; return 0; fi
+		t_fail "the package: no $deb"
+		return 1
+	fi
+	if deb=$(t_step "make deb" "$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" |
+		tail -n1) && [ -f "$deb" ]; then
+		t_ok "make deb: $(basename "$deb") ($(elapsed "$tb") s)"
+		return 0
+	fi
+	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
+	return 1
+}
+
+# rs_base RELEASE: the base (base.sh) as a test point; sets base.
+rs_base() {
+	local tb
+	tb=$(now)
+	if base=$(t_step "base image" "$TKH_TOP/tests/realsys/base.sh" "$1" 2>"$run/base.log") &&
+		[ -d "$base" ]; then
+		t_ok "Debian $1 base by mmdebstrap: $base ($(elapsed "$tb") s)"
+		return 0
+	fi
+	t_fail "Debian $1 base by mmdebstrap" "$(tail -n 20 "$run/base.log")"
+	return 1
+}
+
+# rs_install ROOT: a copy of $base in ROOT, the package installed there by
+# apt (DKMS builds our modules for the image's kernel), as a test point;
+# sets kver. ROOT's chroot mounts stay (rs_unmount_all).
+_rs_install() {
+	rm -rf --one-file-system "$1"
+	cp -a "$base" "$1"
+	rm -f "$1/.done"
+	rs_chroot_mounts "$1"
+	cp "$deb" "$1/tmp/"
+	rs_in_root "$1" apt-get install -y --no-install-recommends "/tmp/$(basename "$deb")" &&
+		rm -f "$1/tmp/$(basename "$deb")"
+}
+rs_install() {
+	local tb
+	tb=$(now)
+	kver=$(basename "$(ls -d "$base"/lib/modules/*)")
+	if t_step "apt-get install ./deb (DKMS)" _rs_install "$1" >"$run/install.log" 2>&1 &&
+		rs_in_root "$1" dkms status >"$run/dkms-status" 2>&1 &&
+		grep -q ", $kver, x86_64: installed" "$run/dkms-status" &&
+		compgen -G "$1/lib/modules/$kver/updates/dkms/trusted.ko*" >/dev/null; then
+		t_ok "apt-get install ./$(basename "$deb"): DKMS built trusted.ko for $kver ($(elapsed "$tb") s)"
+		return 0
+	fi
+	t_fail "apt-get install ./$(basename "$deb") and DKMS for $kver" \
+		"$(tail -n 20 "$run/install.log"; cat "$run/dkms-status" 2>/dev/null)"
+	return 1
+}
