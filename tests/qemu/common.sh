@@ -287,7 +287,7 @@ t_trait() { case ,$kn_traits, in *",$1,"*) return 0 ;; esac; return 1; } # trait
 # installed system (DIR/machine, DIR/disk.img, DIR/tpm, DIR/cmdline: the
 # words its boots need) and prints a KTAP document, kept in DIR/results.ktap.
 t_prepare() {
-	local kernel=$1 dir=$2 from=${3:-} line moddir peer ramfs=() src=()
+	local kernel=$1 dir=$2 from=${3:-} line moddir peer ramfs=() srcargs=()
 	t_kernel "$kernel" || return 1
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
@@ -302,8 +302,8 @@ t_prepare() {
 	rm -rf "$dir/mods" "$dir/machine"
 	mkdir -p "$dir/mods"
 	if [ "$kn_kind" = image ]; then
-		IFS=, read -r -a src <<<"$kn_source"
-		t_step "$kernel: the installed system" "$TKH_TOP/${src[0]}" "${src[@]:1}" "$dir" \
+		IFS=, read -r -a srcargs <<<"$kn_source"
+		t_step "$kernel: the installed system" "$TKH_TOP/${srcargs[0]}" "${srcargs[@]:1}" "$dir" \
 			>"$dir/results.ktap" || { log "$kernel: $kn_source failed ($dir/results.ktap)"; return 1; }
 		read -r t_image t_initrd t_kver t_kdir _ <"$dir/machine"
 		return 0
