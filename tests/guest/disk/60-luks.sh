@@ -3,7 +3,7 @@
 # LUKS2 with initramfs/trusted-keys-luks, run here as shipped, on volumes
 # that cryptsetup formats and fills (its own mapping writes the data; ours
 # must read it back: cipher, offset, sector size, IVs as cryptsetup's).
-# Phase 1, as on a running system whose initramfs capped PCR 15: cap, then
+# Phase 1, as on a running system whose initramfs capped its PCR: cap, then
 # enrol three volumes (lka: aes-xts-plain64 512 bits, 4096-byte sectors;
 # lkb: 512-byte sectors; lkc: with a PIN), the keyslots unchanged, and the
 # key does not unseal in this boot. Phase 2, the next boot before its cap:
@@ -28,6 +28,8 @@ mkdir -p $D /run/cryptsetup
 export TRUSTED_KEYS_LUKS=$D/luks DM_DISABLE_UDEV=1
 printf 'correct horse battery' >$D/pass
 VOLS="lka lkb lkc"
+# The cap PCR: 13, not the default 15, which 50-luks-key caps in the same boots
+C=13
 
 # slices: lka, lkb, lkc: MiB 40-47, 48-55, 56-63 of the disk (dm-linear)
 slices() {
@@ -64,7 +66,7 @@ uuid() { cryptsetup luksUUID "/dev/mapper/$1"; }
 # enrolled VOL: status says so, the config names its UUID with the cap
 enrolled() {
 	$L status "/dev/mapper/$1" | grep -q "enrolled (token" &&
-		grep -q "^$(uuid "$1") sha256:15\$" $D/luks
+		grep -q "^$(uuid "$1") sha256:$C\$" $D/luks
 }
 
 # refused VOL NAME PATTERN: open fails with PATTERN, NAME not mapped
@@ -80,21 +82,21 @@ refused() {
 
 phase1() {
 	t_check "set-up: three dm-linear slices of the disk" slices || { t_skip_rest "no slices"; return; }
-	p0=$(t_tpm2_pcr 15)
-	t_check "cap: PCR 15 extended by the raw command" $L cap sha256:15
-	t_check "cap: PCR 15 moved" [ "$(t_tpm2_pcr 15)" != "$p0" ]
+	p0=$(t_tpm2_pcr $C)
+	t_check "cap: PCR $C extended by the raw command" $L cap sha256:$C
+	t_check "cap: PCR $C moved" [ "$(t_tpm2_pcr $C)" != "$p0" ]
 	for v in $VOLS; do
 		sector=4096
 		[ "$v" = lkb ] && sector=512
 		t_check "$v: luksFormat, data written by cryptsetup's own mapping" fmt "$v" $sector
 	done
 	t_check "enrol lka (no PIN)" $L enrol /dev/mapper/lka --key-file=$D/pass \
-		--keyhandle=0x81000001 --pcrs=sha256:0,7 --cap=15
+		--keyhandle=0x81000001 --pcrs=sha256:0,7 --cap=$C
 	t_check "enrol lka: status enrolled, the config names its UUID and cap" enrolled lka
 	t_check "enrol lkb" $L enrol /dev/mapper/lkb --key-file=$D/pass --keyhandle=0x81000001 \
-		--pcrs=sha256:0,7 --cap=15
-	t_check "enrol lkc with a PIN (asked twice)" sh -c "printf '4711\n4711\n' |
-		$L enrol /dev/mapper/lkc --key-file=$D/pass --keyhandle=0x81000001 --pin"
+		--pcrs=sha256:0,7 --cap=$C
+	t_check "enrol lkc with a PIN (asked twice), default PCRs" sh -c "printf '4711\n4711\n' |
+		$L enrol /dev/mapper/lkc --key-file=$D/pass --keyhandle=0x81000001 --cap=$C --pin"
 	t_check "enrol lkc: status says PIN yes" sh -c "$L status /dev/mapper/lkc | grep -q 'PIN yes'"
 	t_check "enrol: mismatched PINs refused" sh -c "! printf '1\n2\n' |
 		$L enrol /dev/mapper/lkc --key-file=$D/pass --pin --replace"
@@ -108,7 +110,7 @@ phase1() {
 	done
 	t_check "enrolled again without --replace: refused" sh -c "
 		! $L enrol /dev/mapper/lka --key-file=$D/pass 2>$D/e && grep -q 'enrolled already' $D/e"
-	t_check "this boot (PCR 15 capped): the key does not unseal" refused lka v1 "TPM refused"
+	t_check "this boot (PCR $C capped): the key does not unseal" refused lka v1 "TPM refused"
 	cat $D/state $D/headers $D/luks | t_state_save disk-luks
 }
 
@@ -133,7 +135,7 @@ phase2() {
 	t_state_get disk-luks >$D/saved || { t_skip_rest "phase 1 saved nothing"; return; }
 	grep -v '^lk' $D/saved | grep . >$D/luks
 	t_check "set-up: the slices again" slices || { t_skip_rest "no slices"; return; }
-	t_check "PCR 15 at its reset value in this boot" [ "$(t_tpm2_pcr 15)" = "$(printf '%064d' 0)" ]
+	t_check "PCR $C at its reset value in this boot" [ "$(t_tpm2_pcr $C)" = "$(printf '%064d' 0)" ]
 	t_check "lka (4096-byte sectors): opens with no passphrase, reads cryptsetup's data" opens lka v1
 	t_check "lka: dm UUID, table and cryptsetup status as a LUKS2 mapping" like_luks lka v1
 	t_check "lka: no logon key left readable or searchable" \
@@ -164,7 +166,7 @@ phase2() {
 	t_check "the token removed: refused, no mapping" refused lkb v2 "no trusted-keys token"
 	t_check "remove: the passphrase still opens lkb" \
 		cryptsetup open --test-passphrase --key-file $D/pass /dev/mapper/lkb
-	t_check "cap: the initramfs's last step" $L cap sha256:15
+	t_check "cap: the initramfs's last step" $L cap sha256:$C
 	t_check "after the cap: lka does not open again in this boot" refused lka v1 "TPM refused"
 }
 
