@@ -118,7 +118,7 @@ pkg-test: deps
 # then the LUKS2 machines of Debian 12 and 13 as the installer lays them out
 # (tests/realsys/luks.sh; table realsys-luks, some 25 more minutes).
 realsys: deps
-	$(TOP)/tests/qemu/run-all.sh --table realsys,realsys-luks
+	$(TOP)/tests/qemu/run-all.sh --table realsys,realsys-refused,realsys-luks
 
 # make check's stages that boot nothing (deps, host, fuzz, lint, docs) and
 # make deb, in a minimal Debian 12 root (mmdebstrap --variant=minbase) with

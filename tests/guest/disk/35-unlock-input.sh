@@ -13,6 +13,9 @@ here=${0%/*}
 . "$here/../lib/disk.sh"
 
 t_require phase 1
+# The tool's own checks: one kernel shows them (the stock kernels' rows run
+# the tool through 30-unlock).
+t_require kernel test "user-space input checks, the same on every kernel"
 t_disk_begin ours
 O=$(t_disk_opts)
 D=/tmp/dk35

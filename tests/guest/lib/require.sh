@@ -8,7 +8,8 @@
 #   tpm 1.2|2.0|any   a TPM of that version (any: some TPM device)
 #   notpm             no TPM device
 #   phase N[,M]       one of the boot phases listed
-#   kernel test|stock the test kernel, or a Debian stock one
+#   kernel test|stock the test kernel, or a Debian stock one (an optional
+#                     third word: why, for the skip line)
 #   ref               the in-tree reference modules (test kernel only)
 #   masters           encrypted keys that take trusted masters: the test
 #                     kernel (with ref) or an EVM kernel (both types built in)
@@ -38,7 +39,7 @@ t_require() {
 	kernel)
 		case ${TKH_KERNEL:-test} in
 		"$2"*) ;;
-		*) t_skip_all "needs the $2 kernel (this boot: $TKH_KERNEL)" ;;
+		*) t_skip_all "${3:+$3: }needs the $2 kernel (this boot: $TKH_KERNEL)" ;;
 		esac
 		;;
 	ref)
