@@ -8,6 +8,7 @@
 # NAME=VALUE of safe characters, logon=); globbing is off; a blobauth=
 # secret of the config reaches the kernel on stdin, never on any process's
 # command line.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/disk.sh"

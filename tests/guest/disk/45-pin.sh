@@ -7,6 +7,7 @@
 # initramfs's first use after power-on is then checked, not trusted. The
 # pin it writes lets the blob load; the same pin with one digit changed
 # (another machine's TPM, an interposer's key) is refused (EKEYREJECTED).
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/disk.sh"

@@ -43,6 +43,6 @@ for fmt in default ecryptfs enc32; do
 		t_errno "$fmt/$kind: update to a $other master refused" EINVAL \
 			t_key_update_refused encrypted "$n2" "update $other"
 		t_check "$fmt/$kind: /proc/keys charges the in-tree payload size" \
-			t_eq quota "$(t_enc_quota "$n2")" "$(t_enc_expect_quota $fmt "$m" $len)"
+			t_eq quota "$(t_enc_quota "$n2")" "$(t_enc_expect_quota "$fmt" "$m" "$len")"
 	done
 done

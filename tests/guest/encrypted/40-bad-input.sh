@@ -13,6 +13,7 @@ t_enc_masters >/dev/null 2>&1
 M=$(t_enc_master user)
 t_key_add encrypted b_ok "new $M 32"
 B=$(t_key_blob encrypted b_ok 2>/dev/null)
+# shellcheck disable=SC2086  # the blob's words, split on purpose
 set -- $B
 HEAD="$1 $2 $3"
 HEX=$4
@@ -30,19 +31,19 @@ flip() {
 }
 
 t_check "the good blob loads" t_enc_reloads b_ok2 "$B"
-t_errno "non-hex digit in the ciphertext" EINVAL t_key_refused encrypted b_x "load $HEAD $(sub $HEX 40 g)"
-t_errno "non-hex digit in the HMAC" EINVAL t_key_refused encrypted b_x "load $HEAD $(sub $HEX $L z)"
+t_errno "non-hex digit in the ciphertext" EINVAL t_key_refused encrypted b_x "load $HEAD $(sub "$HEX" 40 g)"
+t_errno "non-hex digit in the HMAC" EINVAL t_key_refused encrypted b_x "load $HEAD $(sub "$HEX" "$L" z)"
 t_check "uppercase hex loads (as hex2bin reads it)" \
-	t_key_add encrypted b_up "load $HEAD $(echo $HEX | tr a-f A-F)"
-t_errno "odd length (one digit dropped)" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo $HEX | cut -c2-)"
-t_errno "truncated by one byte" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo $HEX | cut -c3-)"
-t_errno "truncated to the IV" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo $HEX | cut -c1-32)"
+	t_key_add encrypted b_up "load $HEAD $(echo "$HEX" | tr a-f A-F)"
+t_errno "odd length (one digit dropped)" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo "$HEX" | cut -c2-)"
+t_errno "truncated by one byte" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo "$HEX" | cut -c3-)"
+t_errno "truncated to the IV" EINVAL t_key_refused encrypted b_x "load $HEAD $(echo "$HEX" | cut -c1-32)"
 t_errno "one byte too long" EINVAL t_key_refused encrypted b_x "load $HEAD ${HEX}00"
 t_errno "blob missing" EINVAL t_key_refused encrypted b_x "load $HEAD"
-t_errno "tampered IV" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX 5)"
-t_errno "tampered ciphertext" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX 40)"
-t_errno "tampered last ciphertext byte" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX $((L - 64)))"
-t_errno "tampered HMAC" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip $HEX $L)"
+t_errno "tampered IV" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip "$HEX" 5)"
+t_errno "tampered ciphertext" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip "$HEX" 40)"
+t_errno "tampered last ciphertext byte" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip "$HEX" $((L - 64)))"
+t_errno "tampered HMAC" EINVAL t_key_refused encrypted b_x "load $HEAD $(flip "$HEX" "$L")"
 t_errno "blob claimed under another user master" EINVAL \
 	t_key_refused encrypted b_x "load default user:$T_ENC_UMASTER2 32 $HEX"
 t_errno "blob with its key length rewritten (032)" EINVAL t_key_refused encrypted b_x "load default $M 032 $HEX"
@@ -52,7 +53,7 @@ t_errno "blob with the format dropped (old-style HMAC differs)" EINVAL \
 t_errno "blob with the key length changed (48)" EINVAL t_key_refused encrypted b_x "load default $M 48 $HEX"
 if [ "${TKH_ENC_IMPL:-ours}" = ours ]; then
 	t_errno "separator after the IV not 00 (ours: forged)" EINVAL \
-		t_key_refused encrypted b_x "load $HEAD $(sub $HEX 34 1)"
+		t_key_refused encrypted b_x "load $HEAD $(sub "$HEX" 34 1)"
 else
 	t_skip "separator after the IV not 00" "the in-tree module ignores those two digits"
 fi

@@ -46,10 +46,12 @@ ecr_mount() {
 }
 
 phase1() {
-	keyctl add trusted tkm "new 32" @u >/dev/null &&
+	if keyctl add trusted tkm "new 32" @u >/dev/null; then
 		t_check "ecryptfs key $SIG (ours, under trusted:tkm)" \
-			t_key_add encrypted $SIG "new ecryptfs trusted:tkm 64" ||
+			t_key_add encrypted $SIG "new ecryptfs trusted:tkm 64"
+	else
 		t_fail "ecryptfs key $SIG (ours, under trusted:tkm)"
+	fi
 	t_check "ext2 on the persistent disk" lower_up
 	t_check "mount -t ecryptfs with our key" ecr_mount
 	text="ecryptfs over our encrypted key $(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -68,9 +70,11 @@ phase2() {
 	for t in $(seq 5); do t_skip "phase 1 test $t" "ran before the reboot"; done
 	t_state_get enc-ecryptfs >/tmp/ec || { t_skip_rest "phase 1 saved nothing"; return; }
 	tkm=$(sed -n 1p /tmp/ec) key=$(sed -n 2p /tmp/ec) text=$(sed -n 3p /tmp/ec)
-	keyctl add trusted tkm "load $tkm" @u >/dev/null &&
-		t_check "key reloaded from its blob (ours)" t_key_add encrypted $SIG "load $key" ||
+	if keyctl add trusted tkm "load $tkm" @u >/dev/null; then
+		t_check "key reloaded from its blob (ours)" t_key_add encrypted $SIG "load $key"
+	else
 		t_fail "key reloaded from its blob (ours)"
+	fi
 	if lower_up && ecr_mount; then t_ok "mount again"; else t_fail "mount again"; fi
 	t_check "the file reads back" t_eq file "$(cat $UPPER/file 2>&1)" "$text"
 	down

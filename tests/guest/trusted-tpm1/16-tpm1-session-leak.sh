@@ -6,6 +6,7 @@
 # fail_function makes each such step fail in turn after the TPM opened
 # the session(s); TPM_GetCapability (TPM_RT_AUTH) must then show no
 # session left.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

@@ -7,6 +7,7 @@
 # lockout read EPERM. fail_function makes the OSAP exchange (the second
 # of a new key, after GetRandom) return each code, as the TPM core would;
 # sessions=0: without the transport session's exchanges in between.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

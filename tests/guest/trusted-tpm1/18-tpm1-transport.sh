@@ -13,6 +13,7 @@
 # the fix named), never run in clear (issue 22); sessions=0 goes through
 # with its warning. The SRK's public key, once checked, is kept: a later
 # operation sends no TPM_GetPubKey.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

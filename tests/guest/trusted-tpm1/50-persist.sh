@@ -6,6 +6,7 @@
 # with both modules where there are two, and checks that the key bytes
 # are those of phase 1 (the encrypted keys load) and that migratable=0
 # survived.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

@@ -35,7 +35,7 @@ put() {
 patched() {
 	put "$1" "$2" | tr -d '\n'
 }
-last=$(echo "$B" | cut -c$((L - 1))-$L)
+last=$(echo "$B" | cut -c"$((L - 1))-$L")
 flipped=$(patched $((H - 1)) "$(printf %02x $((0x$last ^ 1)))")
 sealinfo=$(t_u32_at "$B" 4)
 encsize_at=$((8 + sealinfo))	# byte offset of encDataSize

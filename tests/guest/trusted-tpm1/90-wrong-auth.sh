@@ -6,6 +6,7 @@
 # authorisation failures (TPM_DEFEND_LOCK_RUNNING), so these are the only
 # two failures a TPM sees: last script, last boot (phase 2) of a kernel.
 # (Each kernel of a run gets its own freshly provisioned TPM.)
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

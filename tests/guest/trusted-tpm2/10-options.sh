@@ -45,7 +45,8 @@ t_check "sizes $SIZES: new and load" sizes
 t_tpm2_same "a 128-byte key loads with the same bytes" o_s128 "load $(t_key_blob trusted o_s128)"
 t_errno "new 31: EINVAL" EINVAL t_key_refused trusted o_x "new 31"
 t_errno "new 129: EINVAL" EINVAL t_key_refused trusted o_x "new 129"
-t_drop $(for n in $SIZES; do echo o_s$n o_t$n; done)
+# shellcheck disable=SC2046  # the key names, split on purpose
+t_drop $(for n in $SIZES; do echo "o_s$n o_t$n"; done)
 
 t_check "keyhandle=0x40000001: a primary from the TCG template" \
 	t_key_add trusted o_own "new 32 keyhandle=0x40000001"

@@ -8,6 +8,7 @@
 # session is not left behind; update reseals to the new value; a blob whose
 # policy field does not yield the object's authPolicy is refused before the
 # TPM sees it (EINVAL). More than eight PCRs take several PCR_Read.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

@@ -6,6 +6,7 @@
 # truncated there), unknown hashes, malformed and unsupported policies,
 # bad hex and bad options. Each is refused with its errno, leaves no key,
 # logs at most one line of ours, and leaves no handle in the TPM.
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"

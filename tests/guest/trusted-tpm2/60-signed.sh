@@ -51,14 +51,14 @@ EC2=$(t_tpm2_signer "$KEYS/ec2.pem" $W)
 t_check "new 32 policykey=<ECDSA P-256 signer>" t_key_add trusted s_k "new 32 policykey=$EC"
 b0=$(t_key_blob trusted s_k)
 auth_policy() {
-	_d=$(trusted-policy authorize --signer $KEYS/ec.pem) || return 1
+	_d=$(trusted-policy authorize --signer "$KEYS/ec.pem") || return 1
 	t_tpm2_der_get "$b0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
 	t_eq "userWithAuth" $((0x$(t_tpm2_attrs "$b0") & 0x40)) 0
 }
 t_check "the object's authPolicy is PolicyAuthorize(signer) (trusted-policy authorize); no userWithAuth" auth_policy
 t_errno "the blob without a signed policy does not load: EPERM" EPERM t_key_refused trusted s_x "load $b0"
 
-b1=$(add_policy $KEYS/ec.pem boot1 "$b0")
+b1=$(add_policy "$KEYS/ec.pem" boot1 "$b0")
 t_check "trusted-policy add: a policy signed for PCR $P now" test -n "$b1"
 t_tpm2_dmesg_mark
 t_check "the blob with it loads" t_key_add trusted s_l "load $b1"
@@ -70,7 +70,7 @@ t_errno "after that the blob no longer loads: EPERM" EPERM t_key_refused trusted
 t_check "  ... no object or session left in the TPM" \
 	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
-b2=$(add_policy $KEYS/ec.pem boot2 "$b1")
+b2=$(add_policy "$KEYS/ec.pem" boot2 "$b1")
 t_tpm2_dmesg_mark
 t_check "a policy signed for the new value added: loads again" t_key_add trusted s_l2 "load $b2"
 t_check "  ... by signed policy 0 (boot2)" logged "signed policy 0 (boot2) satisfied"
@@ -97,7 +97,7 @@ t_errno "an unsigned policy (PolicyPCR alone): EPERM" EPERM \
 	t_key_refused trusted s_x "load $(with_a3 "$b2" "$unsigned")"
 
 t_check "new 32 policykey=<RSA-2048 signer>" t_key_add trusted s_r "new 32 policykey=$RSA"
-r1=$(add_policy $KEYS/rsa.pem rsa1 "$(t_key_blob trusted s_r)")
+r1=$(add_policy "$KEYS/rsa.pem" rsa1 "$(t_key_blob trusted s_r)")
 t_check "  ... a policy it signed loads the key" t_key_add trusted s_rl "load $r1"
 ra3=$(t_tpm2_der a3 "$(t_tpm2_der_get "$r1" a3)")
 t_errno "policies signed by another key (the RSA signer's, in the ECDSA key's blob): EPERM" EPERM \
@@ -105,7 +105,7 @@ t_errno "policies signed by another key (the RSA signer's, in the ECDSA key's bl
 
 # Revocation by rotation: the key resealed to a new signer.
 t_check "update policykey=<new signer> reseals the key" t_updates s_l2 "policykey=$EC2"
-n1=$(add_policy $KEYS/ec2.pem new1 "$(t_key_blob trusted s_l2)")
+n1=$(add_policy "$KEYS/ec2.pem" new1 "$(t_key_blob trusted s_l2)")
 t_check "  ... the new signer's policy loads it" t_key_add trusted s_n "load $n1"
 t_errno "  ... the old signer's policies do not: EPERM" EPERM \
 	t_key_refused trusted s_x "load $(with_a3 "$n1" "$(t_tpm2_der a3 "$(t_tpm2_der_get "$b2" a3)")")"

@@ -12,6 +12,7 @@
 # load policyref=B of the A blob (EINVAL). An empty policyRef, for
 # contrast: the approval made for one key loads another key sealed to the
 # same signer. Test keys: keys/*.pem (test-only).
+# shellcheck disable=SC2016  # code for eval and sh -c is single-quoted: it expands when run
 here=${0%/*}
 . "${TKH_LIB:-$here/../lib.sh}"
 . "$here/../lib/trusted.sh"
@@ -33,7 +34,7 @@ add_policy() {
 }
 # tool_refuses IN-HEX [REF]: trusted-policy add (--policy-ref REF) fails on IN.
 tool_refuses() {
-	if add_policy x "$1" ${2:-} >/dev/null 2>$W/err; then
+	if add_policy x "$1" "${2:-}" >/dev/null 2>$W/err; then
 		echo "trusted-policy add succeeded" >&2
 		return 1
 	fi
@@ -71,7 +72,7 @@ pol() {
 entry() {
 	echo "$P: $(t_tpm2_pcr $P)" >$W/pcr.txt
 	_ap=$(trusted-policy pcr-digest --pcrs sha256:$P --pcr-values $W/pcr.txt) &&
-		trusted-policy sign --signer $KEYS/ec.pem --policy "$_ap" \
+		trusted-policy sign --signer "$KEYS/ec.pem" --policy "$_ap" \
 			${3:+--policy-ref $3} -o $W/sig.bin || return 1
 	_pcrd=$(t_unhex "$(t_tpm2_pcr $P)" | sha256sum | cut -c1-64)
 	_body=$EC$(printf %04x $((${#2} / 2)))$2$(xxd -p $W/sig.bin | tr -d '\n')
@@ -83,8 +84,8 @@ entry() {
 t_check "new 32 policykey=<signer> policyref=A" t_key_add trusted s_a "new 32 policykey=$EC policyref=$A"
 a0=$(t_key_blob trusted s_a)
 auth_policy() {
-	_d=$(trusted-policy authorize --signer $KEYS/ec.pem --policy-ref $A) || return 1
-	_e=$(trusted-policy authorize --signer $KEYS/ec.pem) || return 1
+	_d=$(trusted-policy authorize --signer "$KEYS/ec.pem" --policy-ref "$A") || return 1
+	_e=$(trusted-policy authorize --signer "$KEYS/ec.pem") || return 1
 	[ "$_d" != "$_e" ] || { echo "with and without policyRef: $_d" >&2; return 1; }
 	t_tpm2_der_get "$a0" 04 1 | grep -q "0020$_d" || { echo "authPolicy is not $_d" >&2; return 1; }
 }
