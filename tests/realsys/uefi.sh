@@ -1,0 +1,265 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The real system on Debian's real boot chain: UEFI firmware in Secure Boot
+# mode (OVMF, Microsoft's keys), Debian's signed shim, signed GRUB and
+# signed kernel, all from Debian's archive, and a swtpm TPM 2.0 that the
+# firmware, shim and GRUB measure into. No -kernel: the firmware boots the
+# disk. Root: chroot, loop mounts (sudo -n when not root).
+#
+# usage: uefi.sh DIR
+#
+# 1. base.sh bookworm, a copy of it, and in a chroot `apt-get install
+#    shim-signed grub-efi-amd64-signed mokutil` (shim's and GRUB's signed
+#    EFI binaries; the kernel is the base's linux-image-*-amd64, Debian's
+#    signed one);
+# 2. the disk as a Debian installation on a UEFI machine has it: GPT, p1 the
+#    EFI system partition (FAT, 64 MiB: EFI/BOOT/BOOTX64.EFI = shim,
+#    EFI/BOOT/grubx64.efi, mmx64.efi, EFI/debian/grub.cfg, the stub
+#    grub-install writes, which loads /boot/grub/grub.cfg), p2 the root
+#    (ext4, mkfs.ext4 -d of the tree); /boot/grub/grub.cfg as update-grub
+#    writes it for one kernel (written here: grub-mkconfig cannot probe a
+#    chroot's root device). Shim's removable path: no boot entry needed in
+#    the firmware's variables, and no fallback (fbx64.efi, which would
+#    write one and reset);
+# 3. the suite realsys-uefi's check (tests/guest/realsys-uefi/10-boot.sh)
+#    as tek-realsys-check.service;
+# 4. a TPM 2.0 (provision.sh), a copy of OVMF_VARS_4M.ms.fd, and a boot
+#    (boot.sh --uefi): Secure Boot on, the event log and the PCRs saved to
+#    DIR/boot/state/;
+# 5. on the host: tools/tk-pcr-predict replays the event log; each
+#    replayed PCR equals the PCR the booted system read.
+#
+# Writes DIR/disk.img, DIR/tpm, DIR/vars.fd (the machine), DIR/boot/ (the
+# boot's output), DIR/times. Environment: TKH_BOOT_TIMEOUT (s, default 900).
+# Output: a KTAP document (the boot's guest results as its subtest); exit 0
+# only when nothing failed.
+set -euo pipefail
+# shellcheck source=../qemu/common.sh
+. "$(dirname "$0")/../qemu/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+[ $# = 1 ] || die "usage: uefi.sh DIR"
+rs_root_or_sudo "$@"
+need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 mkfs.vfat mcopy mmd sfdisk chroot mount python3
+export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
+OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
+[ -f "$OVMF_VARS" ] || die "no $OVMF_VARS (apt-get install ovmf)"
+
+ESP_MIB=64
+ROOT_MIB=3072
+DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
+PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil"
+PLAN=8
+
+mkdir -p "$1"
+run=$(cd "$1" && pwd)
+rm -rf "$run/disk.img" "$run/tpm" "$run/vars.fd" "${run:?}/boot"
+# shellcheck disable=SC2034  # t_step's
+t_times=$run/times
+: >"$t_times"
+trap rs_at_exit EXIT
+finish() {
+	rs_unmount_all
+	rm -rf --one-file-system "$run/root" "$run/esp.img"
+	t_fail_rest "$PLAN"
+	[ "$t_nfail" -eq 0 ]
+	exit
+}
+
+echo "KTAP version 1"
+echo "1..$PLAN"
+t0=$(now)
+rs_base bookworm || finish
+root=$run/root
+
+# --- the boot chain's packages ---------------------------------------------------
+tb=$(now)
+# shellcheck disable=SC2317  # run through t_step
+packages() {
+	rm -rf --one-file-system "$root"
+	cp -a "$base" "$root"
+	rm -f "$root/.done"
+	rs_chroot_mounts "$root"
+	# shellcheck disable=SC2086  # the list
+	rs_in_root "$root" apt-get update &&
+		rs_in_root "$root" apt-get install -y --no-install-recommends $PKGS
+}
+kver=$(basename "$(ls -d "$base"/lib/modules/*)")
+if t_step "apt-get install $PKGS" packages >"$run/packages.log" 2>&1 &&
+	[ -f "$root/usr/lib/shim/shimx64.efi.signed" ] &&
+	[ -f "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ]; then
+	t_ok "apt-get install $PKGS; kernel $kver ($(elapsed "$tb") s)"
+else
+	t_fail "apt-get install $PKGS" "$(tail -n 20 "$run/packages.log")"
+	finish
+fi
+rs_unmount_all
+
+# --- the disk ---------------------------------------------------------------------
+tb=$(now)
+root_uuid=$(cat /proc/sys/kernel/random/uuid)
+esp_id=$(od -An -tx1 -N4 /dev/urandom | tr -d ' \n' | tr a-f A-F)
+esp_uuid=${esp_id:0:4}-${esp_id:4:4}
+# shellcheck disable=SC2317  # run through t_step
+disk() {
+	local cmdline="root=UUID=$root_uuid ro console=ttyS0 no_timer_check nosoftlockup"
+	echo realsys-uefi >"$root/etc/hostname"
+	cat >"$root/etc/fstab" <<-EOF
+	# <file system> <mount point>   <type>  <options>       <dump>  <pass>
+	UUID=$root_uuid /               ext4    errors=remount-ro 0       1
+	UUID=$esp_uuid  /boot/efi       vfat    umask=0077      0       1
+	EOF
+	mkdir -p "$root/boot/efi"
+	# /etc/default/grub's command line, for update-grub in the system
+	sed -i "s|^GRUB_CMDLINE_LINUX_DEFAULT=.*|GRUB_CMDLINE_LINUX_DEFAULT=\"console=ttyS0 no_timer_check nosoftlockup\"|" \
+		"$root/etc/default/grub" 2>/dev/null || true
+	# grub.cfg as update-grub writes it for one kernel (its 10_linux entry,
+	# the header's commands GRUB runs on this machine)
+	mkdir -p "$root/boot/grub"
+	cat >"$root/boot/grub/grub.cfg" <<-EOF
+	#
+	# DO NOT EDIT THIS FILE
+	#
+	# It is automatically generated by grub-mkconfig using templates
+	# from /etc/grub.d and settings from /etc/default/grub
+	# (here: written by tests/realsys/uefi.sh the way it does)
+	#
+	if [ -s \$prefix/grubenv ]; then
+	  set have_grubenv=true
+	  load_env
+	fi
+	set default="0"
+	set timeout_style=hidden
+	set timeout=0
+	if [ x"\${feature_menuentry_id}" = xy ]; then
+	  menuentry_id_option="--id"
+	else
+	  menuentry_id_option=""
+	fi
+	export menuentry_id_option
+	terminal_input console
+	terminal_output console
+	menuentry 'Debian GNU/Linux' --class debian --class gnu-linux --class gnu --class os \$menuentry_id_option 'gnulinux-simple-$root_uuid' {
+		insmod gzio
+		insmod part_gpt
+		insmod ext2
+		search --no-floppy --fs-uuid --set=root $root_uuid
+		echo	'Loading Linux $kver ...'
+		linux	/boot/vmlinuz-$kver $cmdline
+		echo	'Loading initial ramdisk ...'
+		initrd	/boot/initrd.img-$kver
+	}
+	EOF
+	install -m 0755 "$TKH_TOP/tests/guest/realsys-uefi/10-boot.sh" "$root/usr/local/sbin/tek-realsys-check"
+	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
+	[Unit]
+	Description=tests/guest/realsys-uefi: the boot chain's measurements (KTAP on ttyS1), then power off
+	After=multi-user.target
+	[Service]
+	Type=oneshot
+	ExecStart=/usr/local/sbin/tek-realsys-check
+	[Install]
+	WantedBy=multi-user.target
+	EOF
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	# root logs in on the console without a password (a test machine)
+	rs_in_root "$root" passwd -d root >/dev/null
+	# the ESP: what grub-install --removable writes for the signed chain
+	rm -f "$run/esp.img"
+	mkfs.vfat -C -F 32 -i "$esp_id" -n ESP "$run/esp.img" $((ESP_MIB * 1024)) >/dev/null
+	mmd -i "$run/esp.img" ::/EFI ::/EFI/BOOT ::/EFI/debian
+	mcopy -i "$run/esp.img" "$root/usr/lib/shim/shimx64.efi.signed" ::/EFI/BOOT/BOOTX64.EFI
+	mcopy -i "$run/esp.img" "$root/usr/lib/shim/mmx64.efi.signed" ::/EFI/BOOT/mmx64.efi
+	mcopy -i "$run/esp.img" "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ::/EFI/BOOT/grubx64.efi
+	# shellcheck disable=SC2016  # GRUB's variables, for GRUB
+	printf 'search.fs_uuid %s root \nset prefix=($root)'"'"'/boot/grub'"'"'\nconfigfile $prefix/grub.cfg\n' \
+		"$root_uuid" >"$run/esp-grub.cfg"
+	mcopy -i "$run/esp.img" "$run/esp-grub.cfg" ::/EFI/debian/grub.cfg
+	# the next boot's files as the predictor reads them: the ESP, and the
+	# root's /boot
+	rm -rf "$run/next"
+	mkdir -p "$run/next/esp" "$run/next/root"
+	mcopy -s -i "$run/esp.img" ::/EFI "$run/next/esp/"
+	cp -a "$root/boot" "$run/next/root/"
+	echo "$root_uuid" >"$run/root-uuid"
+	# the disk
+	truncate -s "${DISK_MIB}M" "$run/disk.img"
+	sfdisk -q "$run/disk.img" <<-EOF
+	label: gpt
+	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
+	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+	EOF
+	dd if="$run/esp.img" of="$run/disk.img" bs=1M seek=1 conv=notrunc status=none
+	local p2
+	p2=$(sfdisk -J "$run/disk.img" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitiontable"]; print(p["partitions"][1]["start"] * p.get("sectorsize", 512))')
+	mkfs.ext4 -q -F -L root -U "$root_uuid" -E "offset=$p2,nodiscard" -d "$root" \
+		"$run/disk.img" "${ROOT_MIB}M"
+}
+if t_step "disk: ESP, root" disk >"$run/disk.log" 2>&1; then
+	t_ok "GPT disk: ESP (shim, GRUB as EFI/BOOT), root ext4 with grub.cfg ($(elapsed "$tb") s)"
+else
+	t_fail "the disk" "$(tail -n 20 "$run/disk.log")"
+	finish
+fi
+
+# --- the machine: a TPM, the firmware's variables ------------------------------------
+if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" >"$run/tpm.log" 2>&1 &&
+	cp "$OVMF_VARS" "$run/vars.fd"; then
+	t_ok "a TPM 2.0; OVMF's variables with Microsoft's keys ($(basename "$OVMF_VARS"))"
+else
+	t_fail "TPM, variables" "$(tail -n 20 "$run/tpm.log")"
+	finish
+fi
+
+# --- the boot ---------------------------------------------------------------------------
+tb=$(now)
+rc=0
+t_step "boot: UEFI Secure Boot" "$TKH_QEMU/boot.sh" --uefi "$run/vars.fd" --disk "$run/disk.img" \
+	--nested --name realsys-uefi -- - - "$run/tpm" 2.0 "" "$run/boot" >"$run/boot.out" 2>&1 || rc=$?
+[ ! -f "$run/boot/results.ktap" ] || sed 's/^/    /' "$run/boot/results.ktap" | tr -d '\r'
+boot_s=$(elapsed "$tb")
+if [ "$rc" = 0 ]; then
+	t_ok "UEFI Secure Boot: OVMF, shim, GRUB, Linux $kver from the disk, under TCG ($boot_s s)"
+else
+	t_fail "UEFI Secure Boot" "$(cat "$run/boot.out")"
+	finish
+fi
+
+# --- the host's replay -------------------------------------------------------------------
+st=$run/boot/state
+if python3 "$TKH_TOP/tools/tk-pcr-predict" replay --log "$st/eventlog.bin" \
+	--compare "$st/pcrs.sysfs" >"$run/replay.txt" 2>&1; then
+	t_ok "the event log replays to the PCRs the system read (sysfs)"
+else
+	t_fail "the event log's replay" "$(cat "$run/replay.txt")"
+fi
+if python3 "$TKH_TOP/tools/tk-pcr-predict" replay --log "$st/eventlog.bin" \
+	--compare-tpm2 "$st/pcrs.tpm2" >"$run/replay-tpm2.txt" 2>&1; then
+	t_ok "the event log replays to the PCRs tpm2_pcrread read"
+else
+	t_fail "the event log's replay (tpm2_pcrread)" "$(cat "$run/replay-tpm2.txt")"
+fi
+# This boot predicted from its own files: the prediction's every input is
+# the disk's (the ESP, /boot), this boot's log only for the firmware's events.
+if python3 "$TKH_TOP/tools/tk-pcr-predict" predict --log "$st/eventlog.bin" --pcrs 4,7,8,9 \
+	--part "hd0,gpt1=$run/next/esp" --part "hd0,gpt2=$run/next/root" \
+	--uuid "$(cat "$run/root-uuid")=hd0,gpt2" --record-manifest "$run/manifest.json" --explain \
+	>"$run/predict.txt" 2>&1 &&
+	python3 - "$run/predict.txt" "$st/pcrs.sysfs" >"$run/predict-cmp.txt" 2>&1 <<-'PY'
+	import sys
+	pred = dict(l.split() for l in open(sys.argv[1]) if l[:1] != "#")
+	read = dict(l.split() for l in open(sys.argv[2]))
+	bad = [n for n in pred if pred[n].lower() != read[n].lower()]
+	for n in pred:
+	    print("PCR %s predicted %s read %s" % (n, pred[n][:16], read[n].lower()[:16]))
+	sys.exit(1 if bad or not pred else 0)
+	PY
+then
+	t_ok "PCRs 4, 7, 8, 9 predicted from the disk's files equal the PCRs read"
+	sed 's/^/# /' "$run/predict-cmp.txt"
+else
+	t_fail "PCRs 4, 7, 8, 9 predicted from the disk's files" "$(cat "$run/predict.txt" "$run/predict-cmp.txt" 2>/dev/null)"
+fi
+log "realsys-uefi: $(elapsed "$t0") s (boot $boot_s s)"
+finish
