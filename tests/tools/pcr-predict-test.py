@@ -214,6 +214,47 @@ def next_boot(name, log, man):
     point(all(pcrs[n] == ref[n] for n in wanted), "%s: the next boot's log replays to its PCRs" % name)
 
 
+def efivars(name, log, man, ref):
+    """--efivars: Secure Boot's variables now, as this boot measured them
+    (their 4 attribute bytes, then the data), or changed (a dbx update)."""
+    import tempfile
+    events = tp.parse_log(log)
+    with tempfile.TemporaryDirectory() as d:
+        for e in events[1:]:
+            if e.etype == 0x80000001:
+                vname, data = tp.var_name(e)
+                guid = "%08x-%04x-%04x-%s-%s" % (struct.unpack_from("<IHH", e.data, 0) +
+                                                 (e.data[8:10].hex(), e.data[10:16].hex()))
+                with open(os.path.join(d, "%s-%s" % (vname, guid)), "wb") as f:
+                    f.write(b"\x27\0\0\0" + data)
+        files = tp.Files({}, man.get("uuids", {}), man["files"])
+        try:
+            v = tp.Prediction(events, files, [7], "hd0,gpt1", d).run()
+            point(v[7] == ref[7], "%s: --efivars, the variables unchanged: PCR 7 predicted" % name)
+        except tp.Refusal as r:
+            point(False, "%s: --efivars, the variables unchanged" % name, str(r))
+        dbx = [f for f in os.listdir(d) if f.startswith("dbx-")][0]
+        with open(os.path.join(d, dbx), "ab") as f:
+            f.write(b"\1" * 48)
+        files = tp.Files({}, man.get("uuids", {}), man["files"])
+        try:
+            tp.Prediction(events, files, [7], "hd0,gpt1", d).run()
+            point(False, "%s: --efivars, dbx updated: PCR 7 refused" % name)
+        except tp.Refusal as r:
+            point("dbx" in str(r) and "differs now" in str(r),
+                  "%s: --efivars, dbx updated: PCR 7 refused" % name, str(r))
+
+
+def submenu_default(name, log, man):
+    m = copy.deepcopy(man)
+    cfg = key_of(m, "/boot/grub/grub.cfg")
+    if "submenu " not in m["files"][cfg]["text"]:
+        return
+    m["files"][cfg]["text"] = m["files"][cfg]["text"].replace('set default="0"', 'set default="1"')
+    r = refusal(log, m, [8])
+    point(r and "submenu" in r, "%s: a submenu as the default entry: refused" % name, r or "")
+
+
 def pe_props():
     """Authenticode: the checksum, the certificate table's directory entry
     and the table itself are outside the digest; the sections are in it."""
@@ -251,6 +292,10 @@ def main():
         log, man, ref, events = fixture(name)
         refusals(name, log, man, ref, events)
         next_boot(name, log, man)
+        efivars(name, log, man, ref)
+        d = os.path.join(FIX, name, "next")
+        if os.path.isdir(d):
+            submenu_default(name, log, json.loads(read(os.path.join(d, "manifest.json"))))
     pe_props()
     print("KTAP version 1")
     print("1..%d" % len(results))
