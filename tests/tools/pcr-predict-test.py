@@ -177,10 +177,12 @@ def refusals(name, log, man, ref, events):
 
     # an event this tool does not know, in a PCR asked for: refused by name
     ev = struct.pack("<III", 9, 0x6, 1) + struct.pack("<H", tp.SHA256) + bytes(32)
-    data = b"Linux initrd\0"
+    desc = b"Linux frobnicator\0"
+    data = struct.pack("<II", 0x8F3B22ED, len(desc)) + desc
     bad = log + ev + struct.pack("<I", len(data)) + data
     r = refusal(bad, man, wanted)
-    point(r and "PCR 9 event %d" % len(events) in r and "EV_EVENT_TAG" in r,
+    point(r and "PCR 9 event %d" % len(events) in r and "EV_EVENT_TAG" in r and
+          "frobnicator" in r,
           "%s: an unknown event in PCR 9: refused, naming it" % name, r or "")
     r = refusal(bad, man, [4, 7, 8])
     point(r is None, "%s: ...and not when PCR 9 is not asked for" % name, r or "")
