@@ -125,7 +125,7 @@ realsys: deps
 # event log replayed and this boot's PCRs 4, 7, 8, 9 predicted from the
 # disk's files (tests/realsys/uefi.sh; root; some 3-5 minutes under TCG).
 realsys-uefi: deps
-	$(TOP)/tests/realsys/uefi.sh $(or $(TKH_RUN),$(TOP)/build/realsys-uefi)
+	$(TOP)/tests/realsys/uefi.sh $(or $(TKH_RUN),$(TOP)/build/realsys-uefi) $(or $(TKH_REALSYS_RELEASE),bookworm)
 
 # make check's stages that boot nothing (deps, host, fuzz, lint, docs) and
 # make deb, in a minimal Debian 12 root (mmdebstrap --variant=minbase) with

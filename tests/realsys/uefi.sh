@@ -6,9 +6,9 @@
 # firmware, shim and GRUB measure into. No -kernel: the firmware boots the
 # disk. Root: chroot, loop mounts (sudo -n when not root).
 #
-# usage: uefi.sh DIR
+# usage: uefi.sh DIR [RELEASE]   (bookworm, the default, or trixie)
 #
-# 1. base.sh bookworm, a copy of it, and in a chroot `apt-get install
+# 1. base.sh RELEASE, a copy of it, and in a chroot `apt-get install
 #    shim-signed grub-efi-amd64-signed mokutil` (shim's and GRUB's signed
 #    EFI binaries; the kernel is the base's linux-image-*-amd64, Debian's
 #    signed one);
@@ -48,7 +48,9 @@ set -euo pipefail
 . "$(dirname "$0")/../qemu/common.sh"
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-[ $# = 1 ] || die "usage: uefi.sh DIR"
+[ $# = 1 ] || [ $# = 2 ] || die "usage: uefi.sh DIR [bookworm|trixie]"
+rel=${2:-bookworm}
+case $rel in bookworm|trixie) ;; *) die "usage: uefi.sh DIR [bookworm|trixie]" ;; esac
 rs_root_or_sudo "$@"
 need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 mkfs.vfat mcopy mmd sfdisk chroot mount python3
 export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
@@ -60,8 +62,15 @@ ROOT_MIB=3072
 DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
 PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil"
 PLAN=13
-# the update: the newer signed kernel (bookworm has 6.12 beside 6.1)
-NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-linux-image-6.12-amd64}
+# the update: a newer signed kernel: bookworm has 6.12 beside 6.1; trixie's
+# newer one is in trixie-backports (a sources line added for it)
+NEWSOURCE=
+NEWKERNEL=linux-image-6.12-amd64
+if [ "$rel" = trixie ]; then
+	NEWSOURCE="deb ${TKH_REALSYS_MIRROR:-http://deb.debian.org/debian} trixie-backports main"
+	NEWKERNEL="-t trixie-backports linux-image-amd64"
+fi
+NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-$NEWKERNEL}
 
 mkdir -p "$1"
 run=$(cd "$1" && pwd)
@@ -81,7 +90,7 @@ finish() {
 echo "KTAP version 1"
 echo "1..$PLAN"
 t0=$(now)
-rs_base bookworm || finish
+rs_base "$rel" || finish
 root=$run/root
 
 # --- the boot chain's packages ---------------------------------------------------
@@ -319,7 +328,12 @@ update() {
 	local hook=$root/etc/kernel/postinst.d/zz-update-grub
 	rs_chroot_mounts "$root"
 	[ ! -e "$hook" ] || mv "$hook" "$run/zz-update-grub"
-	rs_in_root "$root" apt-get install -y --no-install-recommends "$NEWKERNEL"
+	if [ -n "$NEWSOURCE" ]; then
+		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
+		rs_in_root "$root" apt-get update
+	fi
+	# shellcheck disable=SC2086  # options and the package, word by word
+	rs_in_root "$root" apt-get install -y --no-install-recommends $NEWKERNEL
 	local rc=$?
 	[ ! -e "$run/zz-update-grub" ] || mv "$run/zz-update-grub" "$hook"
 	rs_unmount_all
