@@ -288,6 +288,46 @@ def pe_props():
     point(tp.authenticode_sha256(bytes(changed)) != base, "Authenticode: a section's byte is in")
 
 
+def grub_images():
+    """The GRUB image's mods section: Debian 12's layout (embedded
+    "normal (memdisk)/grub.cfg", the memdisk's script, the prefix), Debian
+    13's (no configuration), and another (refused)."""
+    script = b'if [ -z "$prefix" -o ! -e "$prefix" ]; then\n\tset prefix=x\nfi\n'
+
+    def obj(typ, body):
+        body += bytes(-len(body) % 8)
+        return struct.pack("<II", typ, 8 + len(body)) + body
+
+    def image(objs):
+        mods = b"".join(objs)
+        mods = struct.pack("<IIQQ", 0x676d696d, 0, 24, 24 + len(mods)) + mods
+        pe_off = 0x40
+        img = bytearray(0x200)
+        img[0:2] = b"MZ"
+        struct.pack_into("<I", img, 0x3c, pe_off)
+        img[pe_off:pe_off + 4] = b"PE\0\0"
+        struct.pack_into("<HH", img, pe_off + 4, 0x8664, 1)
+        struct.pack_into("<H", img, pe_off + 4 + 16, 240)
+        st = pe_off + 24 + 240
+        img[st:st + 8] = b"mods\0\0\0\0"
+        struct.pack_into("<II", img, st + 16, len(mods), 0x200)
+        return bytes(img) + mods
+
+    fat = b"\xeb<\x90mkfs.fat" + bytes(100) + script + bytes(64)
+    g = tp.grub_image(image([obj(1, fat), obj(2, b"normal (memdisk)/grub.cfg\n"),
+                             obj(3, b"/EFI/debian")]))
+    point(g["config"] == script.decode() and g["prefix"] == "/EFI/debian",
+          "GRUB image (2.06): the memdisk's script and the prefix from the mods section")
+    g = tp.grub_image(image([obj(1, b"hsqs" + bytes(60)), obj(3, b"/EFI/debian")]))
+    point(g["config"] is None and g["prefix"] == "/EFI/debian",
+          "GRUB image (2.12): no embedded configuration, the prefix")
+    try:
+        tp.grub_image(image([obj(2, b"configfile (hd0,gpt1)/x.cfg"), obj(3, b"/EFI/debian")]))
+        point(False, "GRUB image with another embedded configuration: refused")
+    except ValueError as e:
+        point("not Debian's" in str(e), "GRUB image with another embedded configuration: refused")
+
+
 def main():
     names = sorted(n for n in os.listdir(FIX) if os.path.isdir(os.path.join(FIX, n)))
     for name in names:
@@ -299,6 +339,7 @@ def main():
         if os.path.isdir(d):
             submenu_default(name, log, json.loads(read(os.path.join(d, "manifest.json"))))
     pe_props()
+    grub_images()
     print("KTAP version 1")
     print("1..%d" % len(results))
     fails = 0
