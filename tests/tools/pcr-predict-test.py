@@ -11,7 +11,9 @@ Boot, Microsoft's keys), Debian's signed shim and GRUB and swtpm produced
                  GRUB (with its embedded configuration), the grub.cfg files,
                  the kernel and the initrd
   next/          (when there) the next boot's log and PCRs, and the manifest
-                 of its files, which the first boot's log predicts
+                 of its files, which the first boot's log predicts (a newer
+                 kernel; bookworm-grubenv: /boot/grub/grubenv added, which
+                 GRUB's "[ -s ]" and load_env read and measure)
 KTAP on stdout; exit 1 on a failure. Fast: no boot, no TPM."""
 
 import copy
@@ -160,11 +162,16 @@ def refusals(name, log, man, ref, events):
     r = refusal(log, m, wanted)
     point(r and "frobnicate" in r, "%s: an unknown GRUB command: refused, naming it" % name, r or "")
 
-    # grubenv present: load_env (not predicted)
+    # a grubenv with a line this tool does not read (an escape): refused
     m = copy.deepcopy(man)
-    m["files"][key_of(m, "/boot/grub/grubenv")] = {"kind": "file", "size": 1024}
+    text = "# GRUB Environment Block\nsaved_entry=a\\\\b\n"
+    text += "#" * (1024 - len(text))
+    m["files"][key_of(m, "/boot/grub/grubenv")] = {
+        "kind": "file", "size": 1024, "text": text,
+        "sha256": hashlib.sha256(text.encode()).hexdigest()}
     r = refusal(log, m, wanted)
-    point(r and "load_env" in r, "%s: GRUB's load_env: refused" % name, r or "")
+    point(r and "grubenv" in r and "does not read" in r,
+          "%s: a grubenv line with an escape: refused" % name, r or "")
 
     # a new shim: SbatLevel in PCR 7 refused; PCR 4 predicted
     m = copy.deepcopy(man)
