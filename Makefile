@@ -14,7 +14,7 @@ export TKH_CACHE := $(CACHE)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools bench-tpm2 realsys minroot series series-check series-debian series-deb help
+	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi minroot series series-check series-debian series-deb help
 
 # Bare make: the modules against the running kernel's headers, or, where
 # there are none, what to type instead (nothing built, nothing started).
@@ -120,6 +120,13 @@ pkg-test: deps
 realsys: deps
 	$(TOP)/tests/qemu/run-all.sh --table realsys,realsys-refused,realsys-luks
 
+# Debian's real boot chain: OVMF in Secure Boot mode (Microsoft's keys),
+# Debian's signed shim, GRUB and kernel from the disk, a swtpm TPM 2.0; the
+# event log replayed and this boot's PCRs 4, 7, 8, 9 predicted from the
+# disk's files (tests/realsys/uefi.sh; root; some 3-5 minutes under TCG).
+realsys-uefi: deps
+	$(TOP)/tests/realsys/uefi.sh $(or $(TKH_RUN),$(TOP)/build/realsys-uefi) $(or $(TKH_REALSYS_RELEASE),bookworm)
+
 # make check's stages that boot nothing (deps, host, fuzz, lint, docs) and
 # make deb, in a minimal Debian 12 root (mmdebstrap --variant=minbase) with
 # nothing but what tests/deps.sh installs, on a clean clone of HEAD: what a
@@ -158,7 +165,7 @@ help:
 	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
 	@echo 'make, make modules build src/ against KDIR (default: the running kernel'"'"'s headers)'
-	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys'
+	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys | realsys-uefi'
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools | minroot'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'

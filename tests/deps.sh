@@ -14,7 +14,8 @@ pkgs=(build-essential bc bison flex libssl-dev libelf-dev dwarves kmod cpio
       dmsetup zstd python3 rsync shellcheck
       dkms dh-dkms debhelper lintian ccache lz4 mmdebstrap fdisk e2fsprogs
       ima-evm-utils attr mount libkeyutils-dev autoconf automake libtool pkg-config
-      initramfs-tools pyflakes3 xxd openssl procps git cryptsetup-bin)
+      initramfs-tools pyflakes3 xxd openssl procps git cryptsetup-bin
+      ovmf mtools dosfstools)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -36,6 +36,12 @@
 #   --serial X        the firmware's SMBIOS system serial number, which SeaBIOS
 #                     measures into PCR 1: another X is another PCR 1
 #   --nested          no totals line (the caller prints one)
+#   --uefi VARS       the firmware is OVMF with Secure Boot (q35 with SMM,
+#                     secure pflash): VARS is the machine's variable store
+#                     (a copy of OVMF_VARS_4M.ms.fd, Microsoft's keys
+#                     enrolled; written by the boot, keep it between boots);
+#                     KERNEL and INITRAMFS are "-": the firmware boots the
+#                     first disk, and the command line is the disk's (GRUB's)
 #   --console-expect TEXT, --console-answer FILE  (together) a user at the
 #                     console: each time TEXT appears on ttyS0, the first
 #                     line of FILE is typed and Enter (tests/qemu/console.py;
@@ -52,7 +58,7 @@ set -euo pipefail
 need qemu-system-x86_64 swtpm python3 timeout
 
 name='' disk='' disks=() smp='' mem=1024 btimeout=${TKH_BOOT_TIMEOUT:-} swtpm_log='' serial='' nested=0
-cexpect='' canswer=''
+cexpect='' canswer='' uefi=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--name) name=$2; shift 2 ;;
@@ -63,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--swtpm-log) swtpm_log=$2; shift 2 ;;
 	--serial) serial=$2; shift 2 ;;
 	--nested) nested=1; shift ;;
+	--uefi) uefi=$2; shift 2 ;;
 	--console-expect) cexpect=$2; shift 2 ;;
 	--console-answer) canswer=$2; shift 2 ;;
 	--) shift; break ;;
@@ -73,8 +80,15 @@ done
 [ $# -ge 6 ] || die "usage: boot.sh [OPTIONS] KERNEL INITRAMFS TPMSTATE 1.2|2.0|none EXTRAS OUTDIR [STATE_IN]"
 kernel=$1 initrd=$2 tpmstate=$3 tpmver=$4 extras=$5 out=$6 state_in=${7:-}
 [ -n "$name" ] || name=$(basename "$out")
-[ -f "$kernel" ] || die "no kernel image $kernel"
-[ -f "$initrd" ] || die "no initramfs $initrd"
+if [ -n "$uefi" ]; then
+	[ "$kernel$initrd" = -- ] || die "--uefi: KERNEL and INITRAMFS are -"
+	[ -f "$uefi" ] || die "--uefi: no variable store $uefi"
+	[ -n "$disk" ] || die "--uefi: no --disk to boot"
+	state_in=''
+else
+	[ -f "$kernel" ] || die "no kernel image $kernel"
+	[ -f "$initrd" ] || die "no initramfs $initrd"
+fi
 case $tpmver in 1.2|none) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; *) die "TPM version must be 1.2, 2.0 or none" ;; esac
 [ "$tpmver" = none ] || [ -d "$tpmstate" ] || die "no TPM state directory $tpmstate"
 if [ -n "$cexpect$canswer" ] && { [ -z "$cexpect" ] || [ ! -f "$canswer" ]; }; then
@@ -182,7 +196,9 @@ cmdline="$cmdline no_timer_check"
 # the RAM where the firmware has just written its ACPI tables (more of them
 # with a TPM) and they come out garbled (the TPM went unseen, 6.12 warned).
 noacpi=""
-if [ "$(od -An -tx1 -N4 "$kernel" | tr -d ' ')" = 7f454c46 ]; then
+if [ -n "$uefi" ]; then
+	:
+elif [ "$(od -An -tx1 -N4 "$kernel" | tr -d ' ')" = 7f454c46 ]; then
 	noacpi=1 cmdline="$cmdline acpi=off"
 else
 	case $kernel in
@@ -211,7 +227,7 @@ for d in "${disks[@]}"; do
 	drive+=(-drive "file=$d,if=virtio,format=$fmt")
 done
 [ -z "$disk" ] || cmdline="$cmdline tk.disk=1"
-echo "$cmdline" >"$out/cmdline"
+[ -n "$uefi" ] || echo "$cmdline" >"$out/cmdline"
 : >"$out/console.log"
 if [ "${TKH_VERBOSE:-0}" = 1 ]; then
 	tail -n +1 -F "$out/console.log" >&2 &
@@ -219,13 +235,26 @@ if [ "${TKH_VERBOSE:-0}" = 1 ]; then
 fi
 start=$(now)
 status=0
-qemu=(qemu-system-x86_64 -accel tcg ${cpu:+-cpu "$cpu"} -m "$mem" ${smp:+-smp "$smp"} -nographic -no-reboot -monitor none
-	-kernel "$kernel" -initrd "$boot_initrd"
-	"${tpmdev[@]}" "${drive[@]}" ${serial:+-smbios "type=1,serial=$serial"})
+qemu=(qemu-system-x86_64 -accel tcg ${cpu:+-cpu "$cpu"} -m "$mem" ${smp:+-smp "$smp"} -nographic -no-reboot -monitor none)
+append=(-append "$cmdline")
+if [ -n "$uefi" ]; then
+	# OVMF's Secure Boot build needs SMM (q35) and a pflash that only SMM
+	# code may write; S3 off, as OVMF's README asks for Secure Boot
+	qemu+=(-machine "q35,smm=on" -global "driver=cfi.pflash01,property=secure,value=on"
+		-global ICH9-LPC.disable_s3=1
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=${TKH_OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.secboot.fd}"
+		-drive "if=pflash,format=raw,unit=1,file=$uefi")
+	append=()
+	echo "(the disk's: GRUB's command line)" >"$out/cmdline"
+else
+	qemu+=(-kernel "$kernel" -initrd "$boot_initrd")
+fi
+qemu+=("${tpmdev[@]}" "${drive[@]}" ${serial:+-smbios "type=1,serial=$serial"})
 # ttyS0 = console, ttyS1 = results, ttyS2 = state: -serial order is port order.
 serials=(-serial chardev:con -serial file:"$out/results.ktap" -serial file:"$out/state.b64")
 if [ "${TKH_SHELL:-0}" = 1 ]; then
-	timeout --foreground -k 10 "${btimeout:-3600}" "${qemu[@]}" -append "$cmdline tk.shell=1" \
+	[ -n "$uefi" ] || append=(-append "$cmdline tk.shell=1")
+	timeout --foreground -k 10 "${btimeout:-3600}" "${qemu[@]}" "${append[@]}" \
 		-chardev "stdio,id=con,signal=off,logfile=$out/console.log" "${serials[@]}" || status=$?
 else
 	con=(-chardev "file,id=con,path=$out/console.log")
@@ -239,7 +268,7 @@ else
 			2>"$out/console-py.log" &
 		con_pid=$!
 	fi
-	timeout -k 10 "${btimeout:-1200}" "${qemu[@]}" -append "$cmdline" \
+	timeout -k 10 "${btimeout:-1200}" "${qemu[@]}" "${append[@]}" \
 		"${con[@]}" "${serials[@]}" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	qpid=$!

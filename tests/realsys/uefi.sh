@@ -1,0 +1,373 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The real system on Debian's real boot chain: UEFI firmware in Secure Boot
+# mode (OVMF, Microsoft's keys), Debian's signed shim, signed GRUB and
+# signed kernel, all from Debian's archive, and a swtpm TPM 2.0 that the
+# firmware, shim and GRUB measure into. No -kernel: the firmware boots the
+# disk. Root: chroot, loop mounts (sudo -n when not root).
+#
+# usage: uefi.sh DIR [RELEASE]   (bookworm, the default, or trixie)
+#
+# 1. base.sh RELEASE, a copy of it, and in a chroot `apt-get install
+#    shim-signed grub-efi-amd64-signed mokutil` (shim's and GRUB's signed
+#    EFI binaries; the kernel is the base's linux-image-*-amd64, Debian's
+#    signed one);
+# 2. the disk as a Debian installation on a UEFI machine has it: GPT, p1 the
+#    EFI system partition (FAT, 64 MiB: EFI/BOOT/BOOTX64.EFI = shim,
+#    EFI/BOOT/grubx64.efi, mmx64.efi, EFI/debian/grub.cfg, the stub
+#    grub-install writes, which loads /boot/grub/grub.cfg), p2 the root
+#    (ext4, mkfs.ext4 -d of the tree); /boot/grub/grub.cfg as update-grub
+#    writes it for one kernel (written here: grub-mkconfig cannot probe a
+#    chroot's root device). Shim's removable path: no boot entry needed in
+#    the firmware's variables, and no fallback (fbx64.efi, which would
+#    write one and reset);
+# 3. the suite realsys-uefi's check (tests/guest/realsys-uefi/10-boot.sh)
+#    as tek-realsys-check.service;
+# 4. a TPM 2.0 (provision.sh), a copy of OVMF_VARS_4M.ms.fd, and a boot
+#    (boot.sh --uefi): Secure Boot on, the event log and the PCRs saved to
+#    DIR/boot1/state/;
+# 5. on the host: tools/tk-pcr-predict replays the event log (each
+#    replayed PCR equals the PCR the booted system read) and predicts the
+#    boot's PCRs 4, 7, 8, 9 from the disk's files;
+# 6. the update: apt-get install of a newer signed kernel in a chroot of the
+#    tree, grub.cfg with both kernels, the root written again; boot 2's
+#    PCRs predicted from boot 1's log and the new files, then boot 2, whose
+#    PCRs must equal the prediction, PCR by PCR.
+#
+# Writes DIR/disk.img, DIR/tpm, DIR/vars.fd (the machine), DIR/boot1/,
+# DIR/boot2/ (the boots' output; state/: the log and PCRs), DIR/next/,
+# DIR/next2/ (the files each boot loads: esp/, root/boot/),
+# DIR/predictN.txt, DIR/manifestN.json (the digests the prediction read:
+# the unit test's fixtures, tests/tools/pcr-predict/), DIR/times.
+# Environment: TKH_BOOT_TIMEOUT (s, default 900), TKH_REALSYS_UEFI_KERNEL
+# (the update's package, default linux-image-6.12-amd64).
+# Output: a KTAP document (the boot's guest results as its subtest); exit 0
+# only when nothing failed.
+set -euo pipefail
+# shellcheck source=../qemu/common.sh
+. "$(dirname "$0")/../qemu/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+[ $# = 1 ] || [ $# = 2 ] || die "usage: uefi.sh DIR [bookworm|trixie]"
+rel=${2:-bookworm}
+case $rel in bookworm|trixie) ;; *) die "usage: uefi.sh DIR [bookworm|trixie]" ;; esac
+rs_root_or_sudo "$@"
+need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 mkfs.vfat mcopy mmd sfdisk chroot mount python3
+export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
+OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
+[ -f "$OVMF_VARS" ] || die "no $OVMF_VARS (apt-get install ovmf)"
+
+ESP_MIB=64
+ROOT_MIB=3072
+DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
+PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil"
+PLAN=13
+# the update: a newer signed kernel: bookworm has 6.12 beside 6.1; trixie's
+# newer one is in trixie-backports (a sources line added for it)
+NEWSOURCE=
+NEWKERNEL=linux-image-6.12-amd64
+if [ "$rel" = trixie ]; then
+	NEWSOURCE="deb ${TKH_REALSYS_MIRROR:-http://deb.debian.org/debian} trixie-backports main"
+	NEWKERNEL="-t trixie-backports linux-image-amd64"
+fi
+NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-$NEWKERNEL}
+
+mkdir -p "$1"
+run=$(cd "$1" && pwd)
+rm -rf "$run/disk.img" "$run/tpm" "$run/vars.fd" "${run:?}"/boot*
+# shellcheck disable=SC2034  # t_step's
+t_times=$run/times
+: >"$t_times"
+trap rs_at_exit EXIT
+finish() {
+	rs_unmount_all
+	rm -rf --one-file-system "$run/root" "$run/esp.img"
+	t_fail_rest "$PLAN"
+	[ "$t_nfail" -eq 0 ]
+	exit
+}
+
+echo "KTAP version 1"
+echo "1..$PLAN"
+t0=$(now)
+rs_base "$rel" || finish
+root=$run/root
+
+# --- the boot chain's packages ---------------------------------------------------
+tb=$(now)
+# shellcheck disable=SC2317  # run through t_step
+packages() {
+	rm -rf --one-file-system "$root"
+	cp -a "$base" "$root"
+	rm -f "$root/.done"
+	rs_chroot_mounts "$root"
+	# shellcheck disable=SC2086  # the list
+	rs_in_root "$root" apt-get update &&
+		rs_in_root "$root" apt-get install -y --no-install-recommends $PKGS
+}
+kver=$(basename "$(ls -d "$base"/lib/modules/*)")
+if t_step "apt-get install $PKGS" packages >"$run/packages.log" 2>&1 &&
+	[ -f "$root/usr/lib/shim/shimx64.efi.signed" ] &&
+	[ -f "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ]; then
+	t_ok "apt-get install $PKGS; kernel $kver ($(elapsed "$tb") s)"
+else
+	t_fail "apt-get install $PKGS" "$(tail -n 20 "$run/packages.log")"
+	finish
+fi
+rs_unmount_all
+
+# write_grubcfg KVER...: /boot/grub/grub.cfg as update-grub writes it (its
+# header's commands that run here, 10_linux's entries): the first kernel
+# as the default entry, and when there are more, "Advanced options" with
+# an entry for each. Written here: grub-mkconfig cannot probe a chroot's
+# root device.
+# shellcheck disable=SC2317,SC2016  # run through t_step; GRUB's variables, for GRUB
+write_grubcfg() {
+	local k cmdline="root=UUID=$root_uuid ro console=ttyS0 no_timer_check nosoftlockup"
+	local cls="--class debian --class gnu-linux --class gnu --class os"
+	mkdir -p "$root/boot/grub"
+	{
+		printf '#\n# DO NOT EDIT THIS FILE\n#\n'
+		printf '# It is automatically generated by grub-mkconfig using templates\n'
+		printf '# from /etc/grub.d and settings from /etc/default/grub\n'
+		printf '# (here: written by tests/realsys/uefi.sh the way it does)\n#\n'
+		printf 'if [ -s $prefix/grubenv ]; then\n  set have_grubenv=true\n  load_env\nfi\n'
+		printf 'set default="0"\nset timeout_style=hidden\nset timeout=0\n'
+		printf 'if [ x"${feature_menuentry_id}" = xy ]; then\n  menuentry_id_option="--id"\n'
+		printf 'else\n  menuentry_id_option=""\nfi\nexport menuentry_id_option\n'
+		printf 'terminal_input console\nterminal_output console\n'
+		entry() { # INDENT TITLE ID KVER
+			printf "%smenuentry '%s' %s \$menuentry_id_option '%s' {\n" "$1" "$2" "$cls" "$3"
+			printf '%s\tinsmod gzio\n%s\tinsmod part_gpt\n%s\tinsmod ext2\n' "$1" "$1" "$1"
+			printf '%s\tsearch --no-floppy --fs-uuid --set=root %s\n' "$1" "$root_uuid"
+			printf "%s\techo\t'Loading Linux %s ...'\n" "$1" "$4"
+			printf '%s\tlinux\t/boot/vmlinuz-%s %s\n' "$1" "$4" "$cmdline"
+			printf "%s\techo\t'Loading initial ramdisk ...'\n" "$1"
+			printf '%s\tinitrd\t/boot/initrd.img-%s\n%s}\n' "$1" "$4" "$1"
+		}
+		entry "" "Debian GNU/Linux" "gnulinux-simple-$root_uuid" "$1"
+		if [ $# -gt 1 ]; then
+			printf "submenu 'Advanced options for Debian GNU/Linux' \$menuentry_id_option 'gnulinux-advanced-%s' {\n" "$root_uuid"
+			for k in "$@"; do
+				entry "	" "Debian GNU/Linux, with Linux $k" "gnulinux-$k-advanced-$root_uuid" "$k"
+			done
+			printf '}\n'
+		fi
+	} >"$root/boot/grub/grub.cfg"
+}
+
+# --- the disk ---------------------------------------------------------------------
+tb=$(now)
+root_uuid=$(cat /proc/sys/kernel/random/uuid)
+esp_id=$(od -An -tx1 -N4 /dev/urandom | tr -d ' \n' | tr a-f A-F)
+esp_uuid=${esp_id:0:4}-${esp_id:4:4}
+# shellcheck disable=SC2317  # run through t_step
+disk() {
+	local cmdline="root=UUID=$root_uuid ro console=ttyS0 no_timer_check nosoftlockup"
+	echo realsys-uefi >"$root/etc/hostname"
+	cat >"$root/etc/fstab" <<-EOF
+	# <file system> <mount point>   <type>  <options>       <dump>  <pass>
+	UUID=$root_uuid /               ext4    errors=remount-ro 0       1
+	UUID=$esp_uuid  /boot/efi       vfat    umask=0077      0       1
+	EOF
+	mkdir -p "$root/boot/efi"
+	# /etc/default/grub's command line, for update-grub in the system
+	sed -i "s|^GRUB_CMDLINE_LINUX_DEFAULT=.*|GRUB_CMDLINE_LINUX_DEFAULT=\"console=ttyS0 no_timer_check nosoftlockup\"|" \
+		"$root/etc/default/grub" 2>/dev/null || true
+	write_grubcfg "$kver"
+	install -m 0755 "$TKH_TOP/tests/guest/realsys-uefi/10-boot.sh" "$root/usr/local/sbin/tek-realsys-check"
+	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
+	[Unit]
+	Description=tests/guest/realsys-uefi: the boot chain's measurements (KTAP on ttyS1), then power off
+	After=multi-user.target
+	[Service]
+	Type=oneshot
+	ExecStart=/usr/local/sbin/tek-realsys-check
+	[Install]
+	WantedBy=multi-user.target
+	EOF
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	# root logs in on the console without a password (a test machine)
+	rs_in_root "$root" passwd -d root >/dev/null
+	# the ESP: what grub-install --removable writes for the signed chain
+	rm -f "$run/esp.img"
+	mkfs.vfat -C -F 32 -i "$esp_id" -n ESP "$run/esp.img" $((ESP_MIB * 1024)) >/dev/null
+	mmd -i "$run/esp.img" ::/EFI ::/EFI/BOOT ::/EFI/debian
+	mcopy -i "$run/esp.img" "$root/usr/lib/shim/shimx64.efi.signed" ::/EFI/BOOT/BOOTX64.EFI
+	mcopy -i "$run/esp.img" "$root/usr/lib/shim/mmx64.efi.signed" ::/EFI/BOOT/mmx64.efi
+	mcopy -i "$run/esp.img" "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ::/EFI/BOOT/grubx64.efi
+	# shellcheck disable=SC2016  # GRUB's variables, for GRUB
+	printf 'search.fs_uuid %s root \nset prefix=($root)'"'"'/boot/grub'"'"'\nconfigfile $prefix/grub.cfg\n' \
+		"$root_uuid" >"$run/esp-grub.cfg"
+	mcopy -i "$run/esp.img" "$run/esp-grub.cfg" ::/EFI/debian/grub.cfg
+	# the next boot's files as the predictor reads them: the ESP, and the
+	# root's /boot
+	rm -rf "$run/next"
+	mkdir -p "$run/next/esp" "$run/next/root"
+	mcopy -s -i "$run/esp.img" ::/EFI "$run/next/esp/"
+	cp -a "$root/boot" "$run/next/root/"
+	echo "$root_uuid" >"$run/root-uuid"
+	# the disk
+	truncate -s "${DISK_MIB}M" "$run/disk.img"
+	sfdisk -q "$run/disk.img" <<-EOF
+	label: gpt
+	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
+	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+	EOF
+	dd if="$run/esp.img" of="$run/disk.img" bs=1M seek=1 conv=notrunc status=none
+	root_fs
+}
+# root_fs: the tree as p2's ext4 (again after an update: the same UUID)
+# shellcheck disable=SC2317  # run through t_step
+root_fs() {
+	local p2
+	p2=$(sfdisk -J "$run/disk.img" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitiontable"]; print(p["partitions"][1]["start"] * p.get("sectorsize", 512))')
+	mkfs.ext4 -q -F -L root -U "$root_uuid" -E "offset=$p2,nodiscard" -d "$root" \
+		"$run/disk.img" "${ROOT_MIB}M"
+}
+if t_step "disk: ESP, root" disk >"$run/disk.log" 2>&1; then
+	t_ok "GPT disk: ESP (shim, GRUB as EFI/BOOT), root ext4 with grub.cfg ($(elapsed "$tb") s)"
+else
+	t_fail "the disk" "$(tail -n 20 "$run/disk.log")"
+	finish
+fi
+
+# --- the machine: a TPM, the firmware's variables ------------------------------------
+if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" >"$run/tpm.log" 2>&1 &&
+	cp "$OVMF_VARS" "$run/vars.fd"; then
+	t_ok "a TPM 2.0; OVMF's variables with Microsoft's keys ($(basename "$OVMF_VARS"))"
+else
+	t_fail "TPM, variables" "$(tail -n 20 "$run/tpm.log")"
+	finish
+fi
+
+# --- the boots -------------------------------------------------------------------------
+# boot_check N: boot N of the machine (DIR/bootN: its output; the guest's
+# KTAP as a subtest), then on the host: the log replays to the PCRs read
+# (sysfs, tpm2_pcrread). Sets boot_s (the boot's seconds).
+boot_check() {
+	local out=$run/boot$1 tb rc=0
+	tb=$(now)
+	t_step "boot $1: UEFI Secure Boot" "$TKH_QEMU/boot.sh" --uefi "$run/vars.fd" --disk "$run/disk.img" \
+		--nested --name "realsys-uefi-$1" -- - - "$run/tpm" 2.0 "" "$out" >"$out.out" 2>&1 || rc=$?
+	[ ! -f "$out/results.ktap" ] || sed 's/^/    /' "$out/results.ktap" | tr -d '\r'
+	boot_s=$(elapsed "$tb")
+	if [ "$rc" = 0 ]; then
+		t_ok "boot $1: OVMF (Secure Boot), shim, GRUB, Linux $(cat "$out/state/release" 2>/dev/null) from the disk, under TCG ($boot_s s)"
+	else
+		t_fail "boot $1: UEFI Secure Boot" "$(cat "$out.out")"
+		return 1
+	fi
+	local st=$out/state
+	if python3 "$TKH_TOP/tools/tk-pcr-predict" replay --log "$st/eventlog.bin" \
+		--compare "$st/pcrs.sysfs" >"$out/replay.txt" 2>&1 &&
+		python3 "$TKH_TOP/tools/tk-pcr-predict" replay --log "$st/eventlog.bin" \
+			--compare-tpm2 "$st/pcrs.tpm2" >"$out/replay-tpm2.txt" 2>&1; then
+		t_ok "boot $1: the event log replays to the PCRs read (sysfs and tpm2_pcrread; 0-9, 14)"
+	else
+		t_fail "boot $1: the event log's replay" "$(cat "$out/replay.txt" "$out/replay-tpm2.txt")"
+	fi
+}
+# predict N LOG NEXT: the PCRs of boot N predicted from LOG (an
+# earlier boot's) and the files in NEXT (esp/, root/boot), in DIR/predictN.txt
+# (and DIR/manifestN.json: the digests of what it read); a test point.
+predict() {
+	python3 "$TKH_TOP/tools/tk-pcr-predict" predict --log "$2" --pcrs 4,7,8,9 \
+		--part "hd0,gpt1=$3/esp" --part "hd0,gpt2=$3/root" --uuid "$root_uuid=hd0,gpt2" \
+		--record-manifest "$run/manifest$1.json" --explain >"$run/predict$1.txt" 2>&1
+}
+# compare N: boot N's PCRs against its prediction, PCR by PCR; a test point.
+compare() {
+	if python3 - "$run/predict$1.txt" "$run/boot$1/state/pcrs.sysfs" >"$run/compare$1.txt" 2>&1 <<-'PY'
+	import sys
+	pred = dict(l.split() for l in open(sys.argv[1]) if l[:1] not in ("#", "t"))
+	read = dict(l.split() for l in open(sys.argv[2]))
+	bad = [n for n in pred if pred[n].lower() != read[n].lower()]
+	for n in pred:
+	    print("PCR %s predicted %s read %s %s" % (n, pred[n][:16], read[n].lower()[:16],
+	                                              "ok" if n not in bad else "DIFFERS"))
+	sys.exit(1 if bad or not pred else 0)
+	PY
+	then
+		t_ok "boot $1: PCRs 4, 7, 8, 9 as predicted$2"
+		sed 's/^/# /' "$run/compare$1.txt"
+	else
+		t_fail "boot $1: PCRs 4, 7, 8, 9 as predicted$2" "$(cat "$run/compare$1.txt" "$run/predict$1.txt")"
+	fi
+}
+
+# Boot 1: the installed system. Its PCRs predicted from its own files (the
+# prediction's every input is the disk's; the log only for the firmware's
+# events).
+boot_check 1 || finish
+boot1_s=$boot_s
+if predict 1 "$run/boot1/state/eventlog.bin" "$run/next"; then
+	compare 1 " from the disk's files and boot 1's log"
+else
+	t_fail "boot 1: PCRs 4, 7, 8, 9 predicted" "$(cat "$run/predict1.txt")"
+fi
+
+# --- the update: a newer kernel by apt, then boot 2 as predicted ---------------------------
+# On the host, in a chroot of the tree, as apt would in the system: the
+# newer signed kernel (initramfs-tools' hook makes its initrd); grub.cfg
+# with it as the default entry and both kernels under "Advanced options"
+# (update-grub's layout; its postinst hook is set aside in the chroot, which
+# it cannot probe). Then boot 2's PCRs predicted from boot 1's log and the
+# disk's new files, before boot 2, and compared after it.
+tb=$(now)
+# newest_other: the newest kernel release in the tree other than $kver
+newest_other() {
+	local d
+	for d in "$root"/lib/modules/*; do
+		[ "${d##*/}" = "$kver" ] || echo "${d##*/}"
+	done | sort -V | tail -n 1
+}
+# shellcheck disable=SC2317  # run through t_step
+update() {
+	local hook=$root/etc/kernel/postinst.d/zz-update-grub
+	rs_chroot_mounts "$root"
+	[ ! -e "$hook" ] || mv "$hook" "$run/zz-update-grub"
+	if [ -n "$NEWSOURCE" ]; then
+		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
+		rs_in_root "$root" apt-get update
+	fi
+	# shellcheck disable=SC2086  # options and the package, word by word
+	rs_in_root "$root" apt-get install -y --no-install-recommends $NEWKERNEL
+	local rc=$?
+	[ ! -e "$run/zz-update-grub" ] || mv "$run/zz-update-grub" "$hook"
+	rs_unmount_all
+	[ "$rc" = 0 ] || return 1
+	kver2=$(newest_other)
+	[ -n "$kver2" ] && [ -f "$root/boot/initrd.img-$kver2" ] || return 1
+	write_grubcfg "$kver2" "$kver"
+	root_fs || return 1
+	rm -rf "$run/next2"
+	mkdir -p "$run/next2/root"
+	cp -a "$run/next/esp" "$run/next2/"
+	cp -a "$root/boot" "$run/next2/root/"
+}
+kver2=
+if t_step "apt-get install $NEWKERNEL" update >"$run/update.log" 2>&1; then
+	kver2=$(newest_other)
+	t_ok "the update: apt-get install $NEWKERNEL ($kver2), grub.cfg with both kernels ($(elapsed "$tb") s)"
+else
+	t_fail "the update: apt-get install $NEWKERNEL" "$(tail -n 20 "$run/update.log")"
+	finish
+fi
+tb=$(now)
+if predict 2 "$run/boot1/state/eventlog.bin" "$run/next2"; then
+	t_ok "boot 2's PCRs 4, 7, 8, 9 predicted from boot 1's log and the new files ($(elapsed "$tb") s)"
+	sed 's/^/# /' "$run/predict2.txt" | grep -v '^# # '
+else
+	t_fail "boot 2's PCRs predicted" "$(cat "$run/predict2.txt")"
+fi
+boot_check 2 || finish
+if [ "$(cat "$run/boot2/state/release" 2>/dev/null)" = "$kver2" ]; then
+	t_ok "boot 2 runs the new kernel $kver2"
+else
+	t_fail "boot 2 runs the new kernel $kver2" "it runs $(cat "$run/boot2/state/release" 2>/dev/null)"
+fi
+compare 2 " before it, from boot 1's log and the updated disk"
+log "realsys-uefi: $(elapsed "$t0") s (boots: $boot1_s s, $boot_s s)"
+finish

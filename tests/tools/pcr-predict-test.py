@@ -1,0 +1,363 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of tools/tk-pcr-predict against event logs that OVMF (Secure
+Boot, Microsoft's keys), Debian's signed shim and GRUB and swtpm produced
+(tests/realsys/uefi.sh's boots), stored in tests/tools/pcr-predict/NAME/:
+  eventlog.bin   /sys/kernel/security/tpm0/binary_bios_measurements
+  pcrs.sysfs     the PCRs read in the same boot (/sys/class/tpm/tpm0/pcr-sha256/N)
+  pcrs.tpm2      tpm2_pcrread sha256:0-15, the same boot
+  manifest.json  the digests of the files the prediction of that boot read
+                 (tk-pcr-predict predict --record-manifest): the ESP's shim,
+                 GRUB (with its embedded configuration), the grub.cfg files,
+                 the kernel and the initrd
+  next/          (when there) the next boot's log and PCRs, and the manifest
+                 of its files, which the first boot's log predicts (a newer
+                 kernel; bookworm-grubenv: /boot/grub/grubenv added, which
+                 GRUB's "[ -s ]" and load_env read and measure)
+KTAP on stdout; exit 1 on a failure. Fast: no boot, no TPM."""
+
+import copy
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOL = os.path.join(HERE, "..", "..", "tools", "tk-pcr-predict")
+FIX = os.path.join(HERE, "pcr-predict")
+
+loader = importlib.machinery.SourceFileLoader("tk_pcr_predict", TOOL)
+spec = importlib.util.spec_from_loader("tk_pcr_predict", loader)
+tp = importlib.util.module_from_spec(spec)
+loader.exec_module(tp)
+
+results = []
+
+
+def point(ok, desc, diag=""):
+    results.append((bool(ok), desc, diag))
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def pcrs_read(d):
+    return tp.read_pcr_file(os.path.join(d, "pcrs.sysfs"), False)
+
+
+def predict(log, manifest, wanted):
+    files = tp.Files({}, manifest.get("uuids", {}), manifest["files"])
+    return tp.Prediction(tp.parse_log(log), files, wanted, "hd0,gpt1").run()
+
+
+def refusal(log, manifest, wanted):
+    try:
+        predict(log, manifest, wanted)
+    except tp.Refusal as r:
+        return str(r)
+    return None
+
+
+def fixture(name):
+    d = os.path.join(FIX, name)
+    log = read(os.path.join(d, "eventlog.bin"))
+    man = json.loads(read(os.path.join(d, "manifest.json")))
+    ref = pcrs_read(d)
+    events = tp.parse_log(log)
+    point(len(events) > 50 and events[0].data.startswith(b"Spec ID Event03"),
+          "%s: the log parses: %d events, crypto-agile" % (name, len(events)))
+    pcrs = tp.replay(events)
+    bad = [n for n in list(range(10)) + [14] if pcrs[n] != ref[n]]
+    point(not bad, "%s: the replay equals the PCRs read (sysfs), PCRs 0-9, 14" % name,
+          "differ: %s" % bad)
+    ref2 = tp.read_pcr_file(os.path.join(d, "pcrs.tpm2"), True)
+    bad = [n for n in list(range(10)) + [14] if pcrs[n] != ref2.get(n)]
+    point(not bad, "%s: the replay equals tpm2_pcrread's PCRs" % name, "differ: %s" % bad)
+    # each GRUB string event: SHA-256 of the text after "PREFIX: "
+    bad = []
+    for e in events[1:]:
+        if e.pcr == 8:
+            t = e.data.rstrip(b"\0")
+            pre, _, rest = t.partition(b": ")
+            if hashlib.sha256(rest).digest() != e.digests[tp.SHA256]:
+                bad.append(e.num)
+    point(not bad, "%s: GRUB's PCR 8 events: SHA-256 of the string after its prefix" % name,
+          "differ: %s" % bad)
+
+    wanted = [4, 7, 8, 9]
+    try:
+        v = predict(log, man, wanted)
+        bad = [n for n in wanted if v[n] != ref[n]]
+        point(not bad, "%s: this boot's PCRs 4, 7, 8, 9 predicted from its files" % name,
+              "differ: %s" % bad)
+    except tp.Refusal as r:
+        point(False, "%s: this boot's PCRs 4, 7, 8, 9 predicted from its files" % name,
+              "refused: %s" % r)
+    return log, man, ref, events
+
+
+def key_of(man, suffix):
+    for k in man["files"]:
+        if k.endswith(suffix):
+            return k
+    raise KeyError(suffix)
+
+
+def refusals(name, log, man, ref, events):
+    wanted = [4, 7, 8, 9]
+    kern = [k for k in man["files"] if "/boot/vmlinuz-" in k][0]
+    cfg = key_of(man, "/boot/grub/grub.cfg")
+
+    # a kernel signed under another certificate: PCR 7's shim authority
+    m = copy.deepcopy(man)
+    m["files"][kern]["certs"] = "00" * 64
+    r = refusal(log, m, wanted)
+    point(r and "PCR 7" in r and "not signed under this certificate" in r,
+          "%s: a kernel not signed under shim's certificate: PCR 7 refused" % name, r or "")
+    # ...but without PCR 7, predicted (its PCRs 4 and 9 do not change: same digests)
+    try:
+        v = predict(log, m, [4, 8, 9])
+        point(all(v[n] == ref[n] for n in (4, 8, 9)),
+              "%s: the same kernel without PCR 7: 4, 8, 9 predicted" % name)
+    except tp.Refusal as e:
+        point(False, "%s: the same kernel without PCR 7" % name, str(e))
+
+    # a new kernel: PCRs 4 and 9 change, 7 and 8 do not
+    m = copy.deepcopy(man)
+    m["files"][kern]["authenticode"] = hashlib.sha256(b"new kernel pe").hexdigest()
+    m["files"][kern]["sha256"] = hashlib.sha256(b"new kernel file").hexdigest()
+    v = predict(log, m, wanted)
+    point(v[4] != ref[4] and v[9] != ref[9] and v[7] == ref[7] and v[8] == ref[8],
+          "%s: another kernel at the same path: PCRs 4 and 9 change, 7 and 8 do not" % name)
+
+    # a command line edited in grub.cfg: PCRs 8 and 9 change, and the new
+    # kernel_cmdline event's digest is the new line's
+    m = copy.deepcopy(man)
+    text = m["files"][cfg]["text"].replace(" ro ", " ro quiet ")
+    m["files"][cfg]["text"] = text
+    m["files"][cfg]["sha256"] = hashlib.sha256(text.encode()).hexdigest()
+    files = tp.Files({}, m.get("uuids", {}), m["files"])
+    pr = tp.Prediction(tp.parse_log(log), files, wanted, "hd0,gpt1")
+    v = pr.run()
+    lines = [w for _, w in pr.out[8] if w.startswith("kernel_cmdline: ")]
+    point(v[8] != ref[8] and v[9] != ref[9] and v[4] == ref[4] and v[7] == ref[7] and
+          len(lines) == 1 and " ro quiet " in lines[0],
+          "%s: grub.cfg's command line edited: PCRs 8 and 9 change, 4 and 7 do not" % name)
+
+    # a grub.cfg this tool does not read: refused, naming the line
+    m = copy.deepcopy(man)
+    text = m["files"][cfg]["text"].replace("set timeout=0", "set timeout=0\nwhile true; do echo; done")
+    m["files"][cfg]["text"] = text
+    r = refusal(log, m, wanted)
+    point(r and "grub.cfg" in r and "while" in r,
+          "%s: a grub.cfg with a loop: refused, naming it" % name, r or "")
+    m = copy.deepcopy(man)
+    text = m["files"][cfg]["text"].replace("set timeout=0", "set timeout=0\nfrobnicate now")
+    m["files"][cfg]["text"] = text
+    r = refusal(log, m, wanted)
+    point(r and "frobnicate" in r, "%s: an unknown GRUB command: refused, naming it" % name, r or "")
+
+    # a grubenv with a line this tool does not read (an escape): refused
+    m = copy.deepcopy(man)
+    text = "# GRUB Environment Block\nsaved_entry=a\\\\b\n"
+    text += "#" * (1024 - len(text))
+    m["files"][key_of(m, "/boot/grub/grubenv")] = {
+        "kind": "file", "size": 1024, "text": text,
+        "sha256": hashlib.sha256(text.encode()).hexdigest()}
+    r = refusal(log, m, wanted)
+    point(r and "grubenv" in r and "does not read" in r,
+          "%s: a grubenv line with an escape: refused" % name, r or "")
+
+    # a new shim: SbatLevel in PCR 7 refused; PCR 4 predicted
+    m = copy.deepcopy(man)
+    shim = key_of(m, "/EFI/BOOT/BOOTX64.EFI")
+    m["files"][shim]["authenticode"] = hashlib.sha256(b"new shim").hexdigest()
+    r = refusal(log, m, wanted)
+    point(r and "PCR 7" in r and "SbatLevel" in r, "%s: a new shim: SbatLevel refused" % name, r or "")
+    v = predict(log, m, [4, 8, 9])
+    point(v[4] != ref[4] and v[8] == ref[8], "%s: a new shim: PCR 4 predicted, changed" % name)
+
+    # an event this tool does not know, in a PCR asked for: refused by name
+    ev = struct.pack("<III", 9, 0x6, 1) + struct.pack("<H", tp.SHA256) + bytes(32)
+    desc = b"Linux frobnicator\0"
+    data = struct.pack("<II", 0x8F3B22ED, len(desc)) + desc
+    bad = log + ev + struct.pack("<I", len(data)) + data
+    r = refusal(bad, man, wanted)
+    point(r and "PCR 9 event %d" % len(events) in r and "EV_EVENT_TAG" in r and
+          "frobnicator" in r,
+          "%s: an unknown event in PCR 9: refused, naming it" % name, r or "")
+    r = refusal(bad, man, [4, 7, 8])
+    point(r is None, "%s: ...and not when PCR 9 is not asked for" % name, r or "")
+    # a PCR the tool does not predict
+    r = refusal(log, man, [4, 11])
+    point(r and "PCR 11" in r, "%s: PCR 11: refused" % name, r or "")
+    # a truncated log
+    try:
+        tp.parse_log(log[:len(log) - 7])
+        point(False, "%s: a truncated log: refused" % name)
+    except tp.LogError as e:
+        point(True, "%s: a truncated log: refused (%s)" % (name, e))
+
+
+def next_boot(name, log, man):
+    d = os.path.join(FIX, name, "next")
+    if not os.path.isdir(d):
+        return
+    nman = json.loads(read(os.path.join(d, "manifest.json")))
+    ref = pcrs_read(d)
+    nlog = read(os.path.join(d, "eventlog.bin"))
+    wanted = [4, 7, 8, 9]
+    try:
+        v = predict(log, nman, wanted)
+        bad = [n for n in wanted if v[n] != ref[n]]
+        point(not bad, "%s: the next boot's PCRs 4, 7, 8, 9 predicted from this boot's log" % name,
+              "differ: %s" % bad)
+    except tp.Refusal as r:
+        point(False, "%s: the next boot's PCRs predicted" % name, "refused: %s" % r)
+    pcrs = tp.replay(tp.parse_log(nlog))
+    point(all(pcrs[n] == ref[n] for n in wanted), "%s: the next boot's log replays to its PCRs" % name)
+
+
+def efivars(name, log, man, ref):
+    """--efivars: Secure Boot's variables now, as this boot measured them
+    (their 4 attribute bytes, then the data), or changed (a dbx update)."""
+    import tempfile
+    events = tp.parse_log(log)
+    with tempfile.TemporaryDirectory() as d:
+        for e in events[1:]:
+            if e.etype == 0x80000001:
+                vname, data = tp.var_name(e)
+                guid = "%08x-%04x-%04x-%s-%s" % (struct.unpack_from("<IHH", e.data, 0) +
+                                                 (e.data[8:10].hex(), e.data[10:16].hex()))
+                with open(os.path.join(d, "%s-%s" % (vname, guid)), "wb") as f:
+                    f.write(b"\x27\0\0\0" + data)
+        files = tp.Files({}, man.get("uuids", {}), man["files"])
+        try:
+            v = tp.Prediction(events, files, [7], "hd0,gpt1", d).run()
+            point(v[7] == ref[7], "%s: --efivars, the variables unchanged: PCR 7 predicted" % name)
+        except tp.Refusal as r:
+            point(False, "%s: --efivars, the variables unchanged" % name, str(r))
+        dbx = [f for f in os.listdir(d) if f.startswith("dbx-")][0]
+        with open(os.path.join(d, dbx), "ab") as f:
+            f.write(b"\1" * 48)
+        files = tp.Files({}, man.get("uuids", {}), man["files"])
+        try:
+            tp.Prediction(events, files, [7], "hd0,gpt1", d).run()
+            point(False, "%s: --efivars, dbx updated: PCR 7 refused" % name)
+        except tp.Refusal as r:
+            point("dbx" in str(r) and "differs now" in str(r),
+                  "%s: --efivars, dbx updated: PCR 7 refused" % name, str(r))
+
+
+def submenu_default(name, log, man):
+    m = copy.deepcopy(man)
+    cfg = key_of(m, "/boot/grub/grub.cfg")
+    if "submenu " not in m["files"][cfg]["text"]:
+        return
+    m["files"][cfg]["text"] = m["files"][cfg]["text"].replace('set default="0"', 'set default="1"')
+    r = refusal(log, m, [8])
+    point(r and "submenu" in r, "%s: a submenu as the default entry: refused" % name, r or "")
+
+
+def pe_props():
+    """Authenticode: the checksum, the certificate table's directory entry
+    and the table itself are outside the digest; the sections are in it."""
+    sect = b"\x90" * 512
+    hdrsize = 512
+    pe_off = 0x40
+    img = bytearray(hdrsize)
+    img[0:2] = b"MZ"
+    struct.pack_into("<I", img, 0x3c, pe_off)
+    img[pe_off:pe_off + 4] = b"PE\0\0"
+    coff = pe_off + 4
+    struct.pack_into("<HHIIIHH", img, coff, 0x8664, 1, 0, 0, 0, 240, 0x22)
+    opt = coff + 20
+    struct.pack_into("<H", img, opt, 0x20b)
+    struct.pack_into("<I", img, opt + 60, hdrsize)
+    struct.pack_into("<I", img, opt + 108, 16)
+    st = opt + 240
+    img[st:st + 8] = b".text\0\0\0"
+    struct.pack_into("<II", img, st + 16, len(sect), hdrsize)
+    body = bytes(img) + sect
+    base = tp.authenticode_sha256(body)
+    signed = bytearray(body + b"SIGNATURE" * 8)
+    struct.pack_into("<II", signed, opt + 112 + 32, len(body), 72)
+    struct.pack_into("<I", signed, opt + 64, 0x12345678)
+    point(tp.authenticode_sha256(bytes(signed)) == base,
+          "Authenticode: the checksum, the certificate entry and table are left out")
+    changed = bytearray(body)
+    changed[hdrsize + 10] ^= 1
+    point(tp.authenticode_sha256(bytes(changed)) != base, "Authenticode: a section's byte is in")
+
+
+def grub_images():
+    """The GRUB image's mods section: Debian 12's layout (embedded
+    "normal (memdisk)/grub.cfg", the memdisk's script, the prefix), Debian
+    13's (no configuration), and another (refused)."""
+    script = b'if [ -z "$prefix" -o ! -e "$prefix" ]; then\n\tset prefix=x\nfi\n'
+
+    def obj(typ, body):
+        body += bytes(-len(body) % 8)
+        return struct.pack("<II", typ, 8 + len(body)) + body
+
+    def image(objs):
+        mods = b"".join(objs)
+        mods = struct.pack("<IIQQ", 0x676d696d, 0, 24, 24 + len(mods)) + mods
+        pe_off = 0x40
+        img = bytearray(0x200)
+        img[0:2] = b"MZ"
+        struct.pack_into("<I", img, 0x3c, pe_off)
+        img[pe_off:pe_off + 4] = b"PE\0\0"
+        struct.pack_into("<HH", img, pe_off + 4, 0x8664, 1)
+        struct.pack_into("<H", img, pe_off + 4 + 16, 240)
+        st = pe_off + 24 + 240
+        img[st:st + 8] = b"mods\0\0\0\0"
+        struct.pack_into("<II", img, st + 16, len(mods), 0x200)
+        return bytes(img) + mods
+
+    fat = b"\xeb<\x90mkfs.fat" + bytes(100) + script + bytes(64)
+    g = tp.grub_image(image([obj(1, fat), obj(2, b"normal (memdisk)/grub.cfg\n"),
+                             obj(3, b"/EFI/debian")]))
+    point(g["config"] == script.decode() and g["prefix"] == "/EFI/debian",
+          "GRUB image (2.06): the memdisk's script and the prefix from the mods section")
+    g = tp.grub_image(image([obj(1, b"hsqs" + bytes(60)), obj(3, b"/EFI/debian")]))
+    point(g["config"] is None and g["prefix"] == "/EFI/debian",
+          "GRUB image (2.12): no embedded configuration, the prefix")
+    try:
+        tp.grub_image(image([obj(2, b"configfile (hd0,gpt1)/x.cfg"), obj(3, b"/EFI/debian")]))
+        point(False, "GRUB image with another embedded configuration: refused")
+    except ValueError as e:
+        point("not Debian's" in str(e), "GRUB image with another embedded configuration: refused")
+
+
+def main():
+    names = sorted(n for n in os.listdir(FIX) if os.path.isdir(os.path.join(FIX, n)))
+    for name in names:
+        log, man, ref, events = fixture(name)
+        refusals(name, log, man, ref, events)
+        next_boot(name, log, man)
+        efivars(name, log, man, ref)
+        d = os.path.join(FIX, name, "next")
+        if os.path.isdir(d):
+            submenu_default(name, log, json.loads(read(os.path.join(d, "manifest.json"))))
+    pe_props()
+    grub_images()
+    print("KTAP version 1")
+    print("1..%d" % len(results))
+    fails = 0
+    for i, (ok, desc, diag) in enumerate(results, 1):
+        if not ok and diag:
+            for line in str(diag).splitlines():
+                print("# " + line)
+        print("%s %d %s" % ("ok" if ok else "not ok", i, desc))
+        fails += not ok
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
