@@ -25,7 +25,7 @@ set -euo pipefail
 . "$(dirname "$0")/../qemu/common.sh"
 
 if [ "${1:-}" = --table ]; then
-	[ $# = 2 ] && [ -d "$2" ] || die "usage: compare.sh [--table RUNDIR]"
+	if [ $# != 2 ] || [ ! -d "$2" ]; then die "usage: compare.sh [--table RUNDIR]"; fi
 	run=$(cd "$2" && pwd)
 	rc=0
 else
@@ -68,6 +68,11 @@ span() { # ROW: root_s - init_s
 	if [ -n "$a" ] && [ -n "$b" ]; then awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b - a }'; else echo '?'; fi
 }
 commit=$(git -C "$TKH_TOP" rev-parse --short HEAD 2>/dev/null || echo '?')
+# Clevis's configuration: as documented, or with the SHA-256 bank where
+# the TPM has no SHA-1 bank (tests/realsys/install.sh)
+cfg=$(cat "$prep/io-out/clevis-cfg" 2>/dev/null || echo '?')
+doc_note=
+case $cfg in *pcr_bank*) doc_note=" (as documented, \`'{\"pcr_ids\":\"7\"}'\`, refused: Clevis 19 defaults to the SHA-1 PCR bank, which this TPM does not have)" ;; esac
 clevis_ver=$(tr -d '\r' <"$prep/results.ktap" 2>/dev/null |
 	sed -n 's/^ok [0-9]* apt-get install clevis .*: clevis \([^ ]*\) .*/\1/p' | head -n 1)
 
@@ -77,7 +82,7 @@ echo
 cat <<EOF
 | | trusted-keys-luks (ours) | Clevis ${clevis_ver:-?} (clevis-initramfs, tpm2 pin) |
 | --- | --- | --- |
-| enrolment, the commands | \`apt-get install ./trusted-encrypted-keys-dkms_<v>_all.deb\`; \`trusted-keys-luks enrol DEV\`; \`update-initramfs -u -k all\` | \`apt-get install clevis clevis-luks clevis-tpm2 clevis-initramfs\`; \`clevis luks bind -d DEV tpm2 '{"pcr_ids":"7"}'\`; \`update-initramfs -u -k all\` |
+| enrolment, the commands | \`apt-get install ./trusted-encrypted-keys-dkms_<v>_all.deb\`; \`trusted-keys-luks enrol DEV\`; \`update-initramfs -u -k all\` | \`apt-get install clevis clevis-luks clevis-tpm2 clevis-initramfs\`; \`clevis luks bind -d DEV tpm2 '$cfg'\`; \`update-initramfs -u -k all\`$doc_note |
 | the enrolment command's time (installer boot, TCG) | $(step_s 'trusted-keys-luks enrol' || true) s | $(step_s 'clevis luks bind' || true) s |
 | kernel start to root mounted | $(secs cmp-ours root_s) s | $(secs cmp-clevis root_s) s |
 | of it, the initramfs (Run /init to the root's mount) | $(span cmp-ours) s | $(span cmp-clevis) s |

@@ -12,8 +12,10 @@
 # does): trusted-keys-luks enrol /dev/vda3 --key-file=- ENROL_OPTIONS; and
 # when the host asks (clevis=1: tests/realsys/luks.sh's clevis variant),
 # binds Clevis there too: clevis luks bind -d /dev/vda3 -k - tpm2
-# '{"pcr_ids":"7"}', and writes out what the comparison's bus scan looks
-# for: the keyslot passphrase Clevis made (clevis luks pass), the JWK the
+# '{"pcr_ids":"7"}' as documented, and where that is refused for want of
+# a SHA-1 PCR bank (Clevis 19's default; this swtpm allocates SHA-256
+# only), with '{"pcr_bank":"sha256","pcr_ids":"7"}'; then writes out what
+# the comparison's bus scan looks for: the keyslot passphrase Clevis made (clevis luks pass), the JWK the
 # TPM unseals for it (clevis-decrypt-tpm2's own trace: its tpm2_unseal
 # output) and the volume key (luksDump --dump-volume-key).
 # /dev/vdc carries a tar in (params, passphrase) and one out (luksDump,
@@ -48,7 +50,7 @@ dev=/dev/vda3
 name=vda3_crypt
 
 echo "KTAP version 1" >&3
-echo "1..$((7 + clevis))" >&3
+echo "1..$((7 + 2 * clevis))" >&3
 i=0
 # t DESCRIPTION CMD...: one test point; CMD's output as diagnostics; its
 # time in the description (s, the guest's clock)
@@ -133,11 +135,30 @@ fi
 # Clevis, as its documentation says, in the same new system: the existing
 # passphrase on stdin (-k -), -y for its questions. Then what the host's
 # bus scan looks for, in $io/out (the host keeps it 0600).
-do_clevis() {
-	# shellcheck disable=SC2016  # that sh's $0
+# clevis_bind CONFIG: clevis luks bind with the passphrase on stdin
+clevis_bind() {
+	# shellcheck disable=SC2016  # that sh's $0 and $1
 	chroot $target /usr/bin/env -i PATH=$PATH sh -c \
-		'printf "%s" "$(cat /run/pass)" | clevis luks bind -y -d "$0" -k - tpm2 "{\"pcr_ids\":\"7\"}"' \
-		"$dev" || return 1
+		'printf "%s" "$(cat /run/pass)" | clevis luks bind -y -d "$0" -k - tpm2 "$1"' "$dev" "$1"
+}
+# The command as documented: bound (the TPM has a SHA-1 bank), or refused
+# before anything is written, for want of one.
+clevis_cfg='{"pcr_ids":"7"}'
+do_clevis_doc() {
+	cryptsetup luksDump "$dev" >$io/before.txt
+	if clevis_bind "$clevis_cfg" >$io/clevis-doc.log 2>&1; then
+		echo "$clevis_cfg" >$io/out/clevis-cfg
+		cat $io/clevis-doc.log
+		return 0
+	fi
+	cat $io/clevis-doc.log
+	grep -q "Unable to validate combination of PCR bank 'sha1'" $io/clevis-doc.log || return 1
+	cryptsetup luksDump "$dev" | cmp - $io/before.txt || { echo "the refused bind changed the header"; return 1; }
+	echo '{"pcr_bank":"sha256","pcr_ids":"7"}' >$io/out/clevis-cfg
+}
+do_clevis() {
+	clevis_cfg=$(cat $io/out/clevis-cfg)
+	[ -n "$(chroot $target clevis luks list -d "$dev")" ] || clevis_bind "$clevis_cfg" || return 1
 	chroot $target clevis luks list -d "$dev" | tee $io/out/clevis-list
 	slot=$(sed -n 's/^\([0-9]*\): tpm2 .*pcr_ids.*/\1/p' $io/out/clevis-list | head -n 1)
 	tok=$(cryptsetup luksDump "$dev" | sed -rn 's|^\s+([0-9]+): clevis|\1|p' | head -n 1)
@@ -167,10 +188,14 @@ do_clevis() {
 }
 if [ "$clevis" = 1 ]; then
 	if mountpoint -q $target && cp "$pass" $target/run/pass; then
-		t "clevis luks bind -y -d $dev -k - tpm2 '{\"pcr_ids\":\"7\"}' (in the new system)" do_clevis
+		t "clevis luks bind -y -d $dev -k - tpm2 '$clevis_cfg' (as documented): bound, or refused for want of a SHA-1 PCR bank with the header unchanged" \
+			do_clevis_doc
+		sed 's/^/# /' $io/clevis-doc.log >&3
+		t "clevis luks bind -y -d $dev -k - tpm2 '$(cat $io/out/clevis-cfg 2>/dev/null)' (in the new system)" do_clevis
 		rm -f $target/run/pass
 	else
 		t "the new system mounted for clevis luks bind" false
+		t "clevis luks bind" false
 	fi
 fi
 cryptsetup luksDump "$dev" >$io/out/luksdump.txt 2>&1
