@@ -41,7 +41,7 @@ fig() { sed -n "s/^$2 //p" "$run/$1/p1/compare.txt" 2>/dev/null | head -n 1; }
 # guest ROW REGEX: ok or FAILED, the row's guest point matching REGEX
 guest() {
 	local l
-	l=$(tr -d '\r' <"$run/$1/p1/results.ktap" 2>/dev/null | grep -E "^(not )?ok [0-9]+ $2" | head -n 1)
+	l=$(tr -d '\r' 2>/dev/null <"$run/$1/p1/results.ktap" | grep -E "^(not )?ok [0-9]+ $2" | head -n 1)
 	case $l in ok*) echo ok ;; '') echo '?' ;; *) echo FAILED ;; esac
 }
 # the installer boot's time of a step (its KTAP subtest: "(N s)")
@@ -56,12 +56,16 @@ prompt_of() {
 	p=$(fig "$1" prompt)
 	case ${n:-?}:$p in
 	0:*) echo "no prompt" ;;
-	1:*'not typed'*) echo "prompt answered by Clevis (${p##*after }" | sed 's/]$/)/' ;;
+	1:*'not typed'*) echo "the prompt, answered by Clevis after ${p##*after }" | sed 's/]$//' ;;
 	1:*) echo "prompt; the passphrase typed" ;;
 	*) echo "? (${n:-no figure})" ;;
 	esac
 }
-secs() { local v; v=$(fig "$1" "$2"); echo "${v:-?}"; }
+secs() { # ROW KEY: a figure, seconds to a tenth
+	local v
+	v=$(fig "$1" "$2")
+	case $v in *.*) awk -v v="$v" 'BEGIN { printf "%.1f\n", v }' ;; *) echo "${v:-?}" ;; esac
+}
 span() { # ROW: root_s - init_s
 	local a b
 	a=$(fig "$1" init_s) b=$(fig "$1" root_s)
