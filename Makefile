@@ -14,7 +14,7 @@ export TKH_CACHE := $(CACHE)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
-	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi minroot series series-check series-debian series-deb help
+	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi clevis-compare minroot series series-check series-debian series-deb help
 
 # Bare make: the modules against the running kernel's headers, or, where
 # there are none, what to type instead (nothing built, nothing started).
@@ -127,6 +127,13 @@ realsys: deps
 realsys-uefi: deps
 	$(TOP)/tests/realsys/uefi.sh $(or $(TKH_RUN),$(TOP)/build/realsys-uefi) $(or $(TKH_REALSYS_RELEASE),bookworm)
 
+# Ours and Clevis 19 side by side on one Debian 12 LUKS2 machine (table
+# realsys-clevis, tests/realsys/compare.sh: root; a preparation of some 10
+# minutes, then 4 boots one at a time), then the comparison's table: the
+# enrolment, the time to the root, the TPM bus, a PCR change.
+clevis-compare: deps
+	$(TOP)/tests/realsys/compare.sh
+
 # make check's stages that boot nothing (deps, host, fuzz, lint, docs) and
 # make deb, in a minimal Debian 12 root (mmdebstrap --variant=minbase) with
 # nothing but what tests/deps.sh installs, on a clean clone of HEAD: what a
@@ -165,7 +172,7 @@ help:
 	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
 	@echo 'make, make modules build src/ against KDIR (default: the running kernel'"'"'s headers)'
-	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys | realsys-uefi'
+	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys | realsys-uefi | clevis-compare'
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools | minroot'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'

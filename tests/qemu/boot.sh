@@ -47,6 +47,9 @@
 #                     line of FILE is typed and Enter (tests/qemu/console.py;
 #                     cryptroot's passphrase prompt); OUTDIR/prompts gets a
 #                     line for each time TEXT appeared (empty: never)
+#   --console-delay S, --console-unless TEXT2  (with the two above) type only
+#                     when TEXT2 has not appeared within S s of the prompt
+#                     (something else answered it: Clevis's initramfs)
 # Environment (a user's): TKH_VERBOSE=1 (stream the console to stderr),
 # TKH_SHELL=1 (console on this terminal and a shell in the guest after the
 # tests; exit it to power off), TKH_BOOT_TIMEOUT (see --timeout).
@@ -58,7 +61,7 @@ set -euo pipefail
 need qemu-system-x86_64 swtpm python3 timeout
 
 name='' disk='' disks=() smp='' mem=1024 btimeout=${TKH_BOOT_TIMEOUT:-} swtpm_log='' serial='' nested=0
-cexpect='' canswer='' uefi=''
+cexpect='' canswer='' cdelay='' cunless='' uefi=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--name) name=$2; shift 2 ;;
@@ -72,6 +75,8 @@ while [ $# -gt 0 ]; do
 	--uefi) uefi=$2; shift 2 ;;
 	--console-expect) cexpect=$2; shift 2 ;;
 	--console-answer) canswer=$2; shift 2 ;;
+	--console-delay) cdelay=$2; shift 2 ;;
+	--console-unless) cunless=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
@@ -265,6 +270,7 @@ else
 		: >"$out/prompts"
 		python3 "$TKH_QEMU/console.py" --socket "$sockdir/console.sock" --log "$out/console.log" \
 			--expect "$cexpect" --answer-file "$canswer" --record "$out/prompts" \
+			${cdelay:+--delay "$cdelay"} ${cunless:+--unless "$cunless"} \
 			2>"$out/console-py.log" &
 		con_pid=$!
 	fi

@@ -3,7 +3,7 @@
 """The guest's serial console (ttyS0) for boot.sh when something must be typed.
 
 usage: console.py --socket PATH --log FILE --expect TEXT --answer-file FILE
-                  --record FILE [--connect-timeout S]
+                  --record FILE [--connect-timeout S] [--delay S --unless TEXT]
 
 Connects to QEMU's console chardev (a UNIX socket, QEMU the server), appends
 everything the guest writes to --log (what boot.sh's file chardev would have
@@ -11,6 +11,12 @@ written), and each time TEXT appears in the output (cryptroot's "Please
 unlock disk"), types the first line of --answer-file and Enter, the way a
 user at the console would. --record gets one line per prompt seen:
 "prompt N at S s: <the prompt's line>". Ends when QEMU closes the socket.
+
+--delay S --unless TEXT: a user who waits for something else to answer
+the prompt (Clevis's initramfs types into cryptroot's prompt itself): types
+only when TEXT (cryptroot's "set up successfully") has not appeared within S
+seconds of the prompt; the record line then ends in " [typed after S s]" or
+" [not typed: 'TEXT' after X s]".
 """
 import argparse
 import socket
@@ -26,11 +32,14 @@ def main():
     ap.add_argument("--answer-file", required=True)
     ap.add_argument("--record", required=True)
     ap.add_argument("--connect-timeout", type=float, default=30)
+    ap.add_argument("--delay", type=float, default=0)
+    ap.add_argument("--unless")
     a = ap.parse_args()
 
     with open(a.answer_file, "rb") as f:
         answer = f.read().split(b"\n", 1)[0]
     expect = a.expect.encode()
+    unless = a.unless.encode() if a.unless else None
     # QEMU waits for this connection before it starts the guest
     # (server=on,wait=on): nothing the guest writes is lost.
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -64,8 +73,9 @@ def main():
                 seen = time.monotonic() - t0
                 # cryptroot's askpass sets the terminal up after printing
                 # the prompt (and flushes its input): type a moment later;
-                # meanwhile the rest of the prompt's line comes
-                t_type = time.monotonic() + 1.0
+                # meanwhile the rest of the prompt's line comes (with
+                # --delay, and --unless's text, if it comes, ends the wait)
+                t_type = time.monotonic() + max(1.0, a.delay)
                 s.settimeout(0.1)
                 while time.monotonic() < t_type:
                     try:
@@ -78,17 +88,27 @@ def main():
                         break
                     log.write(more)
                     tail += more
+                    if unless and unless in tail[i:]:
+                        break
                 s.settimeout(None)
                 end = tail.find(b"\n", i)
                 line = tail[i:end if end >= 0 else len(tail)]
                 n += 1
-                rec.write("prompt %d at %.1f s: %s\n" % (n, seen,
-                          line.decode(errors="replace").strip()))
+                note = ""
+                answered = unless is not None and unless in tail[i:]
+                if answered:
+                    note = " [not typed: '%s' after %.1f s]" % (
+                        a.unless, time.monotonic() - t0 - seen)
+                elif a.delay:
+                    note = " [typed after %.0f s]" % a.delay
+                rec.write("prompt %d at %.1f s: %s%s\n" % (n, seen,
+                          line.decode(errors="replace").strip(), note))
                 rec.flush()
-                try:
-                    s.sendall(answer + b"\n")
-                except OSError:
-                    break
+                if not answered:
+                    try:
+                        s.sendall(answer + b"\n")
+                    except OSError:
+                        break
                 tail = tail[i + len(expect):]
             # keep enough to match a prompt split across reads
             if len(tail) > len(expect):

@@ -78,8 +78,12 @@ PKG_TPM2_CORE=trusted-tpm2/10-options,trusted-tpm2/20-pcrs,trusted-tpm2/45-sessi
 #            boot.sh's), and the host's boot_timeout=S, mem=MIB,
 #            serial=X (the SMBIOS serial number: PCR 1), and for an
 #            installed system: console=passphrase (a user at the console
-#            types the preparation's passphrase at cryptroot's prompt) and
-#            disk=NAME (the preparation's disk-NAME.img instead of disk.img)
+#            types the preparation's passphrase at cryptroot's prompt;
+#            console=patient: the same user, who waits 120 s first and
+#            types nothing once cryptroot says "set up successfully",
+#            because Clevis's initramfs answered), disk=NAME (the
+#            preparation's disk-NAME.img instead of disk.img) and
+#            initrd=NAME (its initrd-NAME.img instead of the machine's)
 # The order is the tables' order in docs/testing.md and in the results.
 tables() {
 	cat <<EOF
@@ -146,6 +150,11 @@ luks13-good      realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  ser
 luks13-pcr       realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=pcr
 luks13-tpm       realsys-luks13 image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=tpm
 luks13-notoken   realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase disk=notoken tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=notoken
+@table realsys-clevis 1 make clevis-compare: Debian 12's LUKS2 machine with ours and Clevis 19 (clevis luks bind ... tpm2 '{"pcr_ids":"7"}') enrolled on the one volume, each booted with its own initramfs of the one tree, the bus recorded (tests/realsys/compare.sh); root
+cmp-ours         realsys-clevis image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token
+cmp-clevis       realsys-clevis image 2.0 enrolled - 1  1      realsys-luks  serial=A console=patient initrd=clevis tk.relay=record tk.relay_disk=1 tk.realsys.unlock=clevis
+cmp-ours-pcr     realsys-clevis image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=pcr
+cmp-clevis-pcr   realsys-clevis image 2.0 enrolled - 1  1      realsys-luks  serial=B console=patient initrd=clevis tk.realsys.unlock=clevis tk.realsys.refused=pcr
 @table relay-fuzz - make relay-fuzz: fuzz only, long, five seeds a TPM
 EOF
 	local t seed
@@ -428,7 +437,7 @@ host_checks() { # name phase outdir
 # A job of the pool: one machine, its phases in order.
 job_machine() { # name
 	local name=$1 d=$run/$1 tpm=${B_TPM[$1]} suites=${B_RUN[$1]} phase out rc image initrd kver guest disk
-	local tpmdir=- prov=() opts=(--nested) words=() kw=() w i=0 k kvers="" leak="" kdir dimg
+	local tpmdir=- prov=() opts=(--nested) words=() kw=() w i=0 k kvers="" leak="" kdir dimg irdname=
 	kdir=$run/kernel-$(phase_key "$name" 1)
 	dimg=$kdir/disk.img
 	rm -rf "$d"
@@ -455,7 +464,10 @@ job_machine() { # name
 		mem=*) opts+=(--mem "${w#*=}") ;;
 		serial=*) opts+=(--serial "${w#*=}") ;;
 		console=passphrase) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase") ;;
+		console=patient) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase"
+			--console-delay 120 --console-unless "set up successfully") ;;
 		disk=*) dimg=$kdir/disk-${w#*=}.img ;;
+		initrd=*) irdname=${w#*=} ;;
 		*) words+=("$w") ;;
 		esac
 	done
@@ -475,6 +487,7 @@ job_machine() { # name
 	for phase in ${B_PHASES[$name]//,/ }; do
 		out=$d/p$phase i=$((i + 1)) k=$(phase_key "$name" $i)
 		read -r image initrd kver _ guest <"$run/kernel-$k/machine"
+		[ -z "$irdname" ] || initrd=$run/kernel-$k/initrd-$irdname.img
 		kvers=${kvers:+$kvers,}$kver leak=
 		t_kernel "${k%+*}" && t_trait kmemleak && leak=" tk.kmemleak=1"
 		host_steps "$name" "$phase" "$tpm" "$tpmdir" "$d/state" "${k%+*}" "$disk"

@@ -9,7 +9,15 @@
 #   tree, copied block by block with e2image) and swap_1 (mkswap);
 # then, when the package has it and the host asks (enrol=1), enrols the TPM
 # unlock on the new system, in a chroot of it (as the installer's in-target
-# does): trusted-keys-luks enrol /dev/vda3 --key-file=- ENROL_OPTIONS.
+# does): trusted-keys-luks enrol /dev/vda3 --key-file=- ENROL_OPTIONS; and
+# when the host asks (clevis=1: tests/realsys/luks.sh's clevis variant),
+# binds Clevis there too: clevis luks bind -d /dev/vda3 -k - tpm2
+# '{"pcr_ids":"7"}' as documented, and where that is refused for want of
+# a SHA-1 PCR bank (Clevis 19's default; this swtpm allocates SHA-256
+# only), with '{"pcr_bank":"sha256","pcr_ids":"7"}'; then writes out what
+# the comparison's bus scan looks for: the keyslot passphrase Clevis made (clevis luks pass), the JWK the
+# TPM unseals for it (clevis-decrypt-tpm2's own trace: its tpm2_unseal
+# output) and the volume key (luksDump --dump-volume-key).
 # /dev/vdc carries a tar in (params, passphrase) and one out (luksDump,
 # the enrolment's /etc/trusted-keys/luks and
 # /etc/modprobe.d/trusted-keys-pin.conf): the host builds the initramfs
@@ -34,22 +42,25 @@ io=/run/io
 mkdir -p $io/in $io/out
 tar -xf /dev/vdc -C $io/in 2>/dev/null
 # params: UUID VG ROOT_MIB LUKS_OPTIONS... (one line); ENROL (0|1) and its
-# options on the second
-{ read -r uuid vg root_mib luksopts; read -r enrol enrolopts; } <$io/in/params
+# options on the second; CLEVIS (0|1) on the third (none: 0)
+{ read -r uuid vg root_mib luksopts; read -r enrol enrolopts; read -r clevis; } <$io/in/params
+[ "$clevis" = 1 ] || clevis=0
 pass=$io/in/passphrase
 dev=/dev/vda3
 name=vda3_crypt
 
 echo "KTAP version 1" >&3
-echo "1..7" >&3
+echo "1..$((7 + 2 * clevis))" >&3
 i=0
-# t DESCRIPTION CMD...: one test point; CMD's output as diagnostics
+# t DESCRIPTION CMD...: one test point; CMD's output as diagnostics; its
+# time in the description (s, the guest's clock)
 t() {
 	d=$1
 	shift
 	i=$((i + 1))
+	t_start=$(cut -d' ' -f1 /proc/uptime)
 	if "$@" >$io/out.log 2>&1; then
-		echo "ok $i $d" >&3
+		echo "ok $i $d ($(awk -v a="$t_start" '{ printf "%.1f", $1 - a }' /proc/uptime) s)" >&3
 	else
 		sed 's/^/# /' $io/out.log >&3
 		echo "not ok $i $d" >&3
@@ -119,6 +130,78 @@ if [ "$enrol" = 1 ]; then
 else
 	i=$((i + 1))
 	echo "ok $i enrolment # SKIP not asked for (the package has no trusted-keys-luks)" >&3
+fi
+
+# Clevis, as its documentation says, in the same new system: the existing
+# passphrase on stdin (-k -), -y for its questions. Then what the host's
+# bus scan looks for, in $io/out (the host keeps it 0600).
+# clevis_bind CONFIG: clevis luks bind with the passphrase on stdin
+clevis_bind() {
+	# shellcheck disable=SC2016  # that sh's $0 and $1
+	chroot $target /usr/bin/env -i PATH=$PATH sh -c \
+		'printf "%s" "$(cat /run/pass)" | clevis luks bind -y -d "$0" -k - tpm2 "$1"' "$dev" "$1"
+}
+# The command as documented: bound (the TPM has a SHA-1 bank), or refused
+# before anything is written, for want of one.
+clevis_cfg='{"pcr_ids":"7"}'
+do_clevis_doc() {
+	cryptsetup luksDump "$dev" >$io/before.txt
+	if clevis_bind "$clevis_cfg" >$io/clevis-doc.log 2>&1; then
+		echo "$clevis_cfg" >$io/out/clevis-cfg
+		cat $io/clevis-doc.log
+		return 0
+	fi
+	cat $io/clevis-doc.log
+	grep -q "Unable to validate combination of PCR bank 'sha1'" $io/clevis-doc.log || return 1
+	cryptsetup luksDump "$dev" | cmp - $io/before.txt || { echo "the refused bind changed the header"; return 1; }
+	echo '{"pcr_bank":"sha256","pcr_ids":"7"}' >$io/out/clevis-cfg
+}
+do_clevis() {
+	clevis_cfg=$(cat $io/out/clevis-cfg)
+	if [ -z "$(chroot $target clevis luks list -d "$dev")" ]; then
+		b0=$(cut -d' ' -f1 /proc/uptime)
+		clevis_bind "$clevis_cfg" || return 1
+		# the bind's own time (the point's includes the scan's secrets)
+		echo "# clevis luks bind alone: $(awk -v a="$b0" '{ printf "%.1f", $1 - a }' /proc/uptime) s" >&3
+	fi
+	chroot $target clevis luks list -d "$dev" | tee $io/out/clevis-list
+	slot=$(sed -n 's/^\([0-9]*\): tpm2 .*pcr_ids.*/\1/p' $io/out/clevis-list | head -n 1)
+	tok=$(cryptsetup luksDump "$dev" | sed -rn 's|^\s+([0-9]+): clevis|\1|p' | head -n 1)
+	echo "clevis: keyslot $slot, token $tok"
+	[ -n "$slot" ] && [ -n "$tok" ] || return 1
+	# the keyslot passphrase Clevis made (what its initramfs types into
+	# cryptroot's prompt), unsealed as the unlock does
+	chroot $target clevis luks pass -d "$dev" -s "$slot" >$io/out/clevis-pass || return 1
+	# the JWK the TPM unseals (tpm2_unseal's output, what crosses the bus):
+	# the assignment in clevis-decrypt-tpm2's own trace (bash -x), the JWE
+	# taken from the token as its initramfs script takes it
+	# shellcheck disable=SC2016  # that sh's $0 and $1
+	chroot $target /usr/bin/env -i PATH=$PATH sh -c \
+		'cryptsetup token export --token-id "$1" "$0" | jose fmt -j- -Og jwe -o- |
+		jose jwe fmt -i- -c | tr -d "\n" | bash -x /usr/bin/clevis-decrypt-tpm2 >/run/plain 2>/run/trace' \
+		"$dev" "$tok" || { tail -n 20 $target/run/trace; return 1; }
+	sed -n "s/^+* jwk='\(.*\)'\$/\1/p" $target/run/trace | head -n 1 >$io/out/clevis-jwk
+	# the trace's plaintext is the keyslot passphrase: the JWK is the one
+	[ "$(cat $target/run/plain)" = "$(cat $io/out/clevis-pass)" ] ||
+		{ echo "the trace's plaintext is not clevis luks pass's"; return 1; }
+	grep -q '"k":"' $io/out/clevis-jwk || { echo "no JWK in clevis-decrypt-tpm2's trace"; return 1; }
+	rm -f $target/run/plain $target/run/trace
+	cryptsetup luksDump --dump-volume-key --batch-mode --key-file "$pass" "$dev" |
+		sed -n '/^MK dump:/,$p' | sed 's/^MK dump://' | tr -d ' \t\n' >$io/out/volume-key
+	[ "$(wc -c <$io/out/volume-key)" = 128 ] || { echo "no 512-bit volume key from luksDump"; return 1; }
+	echo "jwk: $(wc -c <$io/out/clevis-jwk) bytes; clevis passphrase: $(wc -c <$io/out/clevis-pass) bytes"
+}
+if [ "$clevis" = 1 ]; then
+	if mountpoint -q $target && cp "$pass" $target/run/pass; then
+		t "clevis luks bind -y -d $dev -k - tpm2 '$clevis_cfg' (as documented): bound, or refused for want of a SHA-1 PCR bank with the header unchanged" \
+			do_clevis_doc
+		sed 's/^/# /' $io/clevis-doc.log >&3
+		t "clevis luks bind -y -d $dev -k - tpm2 '$(cat $io/out/clevis-cfg 2>/dev/null)' (in the new system)" do_clevis
+		rm -f $target/run/pass
+	else
+		t "the new system mounted for clevis luks bind" false
+		t "clevis luks bind" false
+	fi
 fi
 cryptsetup luksDump "$dev" >$io/out/luksdump.txt 2>&1
 for m in $target/tmp $target/run $target/sys $target/proc $target/dev $target; do

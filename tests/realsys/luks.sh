@@ -7,7 +7,18 @@
 # The machine of run-all.sh's table realsys-luks (kernel kind "image" of
 # tests/qemu/kernels). Root: chroot, loop mounts (sudo -n when not root).
 #
-# usage: luks.sh RELEASE DIR      (RELEASE: bookworm or trixie)
+# usage: luks.sh RELEASE [clevis] DIR      (RELEASE: bookworm or trixie)
+#
+# clevis: the same machine with Clevis beside ours, for the side-by-side
+# comparison (table realsys-clevis, tests/realsys/compare.sh): clevis,
+# clevis-luks, clevis-tpm2 and clevis-initramfs from apt too, the volume
+# also bound by `clevis luks bind -d /dev/vda3 tpm2 '{"pcr_ids":"7"}'` in
+# the installer boot, and two initramfs images of the one tree, each with
+# one unlock as its user has it: DIR/initrd.img ours (clevis-initramfs
+# purged), DIR/initrd-clevis.img Clevis's (made while nothing is enrolled
+# for ours: our hook puts nothing in); no disk-notoken.img; DIR/secrets/
+# (0600) what the bus scan looks for: the volume key, Clevis's JWK and
+# keyslot passphrase.
 #
 # 1. base.sh RELEASE (with cryptsetup, cryptsetup-initramfs, lvm2), a copy
 #    of it, `apt-get install ./<our .deb>` in a chroot (DKMS);
@@ -47,9 +58,12 @@ set -euo pipefail
 . "$(dirname "$0")/../qemu/common.sh"
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-[ $# = 2 ] || die "usage: luks.sh bookworm|trixie DIR"
+usage="usage: luks.sh bookworm|trixie [clevis] DIR"
+[ $# = 2 ] || { [ $# = 3 ] && [ "$2" = clevis ]; } || die "$usage"
 rel=$1
-case $rel in bookworm|trixie) ;; *) die "usage: luks.sh bookworm|trixie DIR" ;; esac
+clevis=0
+[ $# = 2 ] || clevis=1
+case $rel in bookworm|trixie) ;; *) die "$usage" ;; esac
 rs_root_or_sudo "$@"
 need mmdebstrap qemu-system-x86_64 qemu-img swtpm mkfs.ext4 sfdisk chroot mount losetup cryptsetup python3
 export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
@@ -80,11 +94,12 @@ LUKSOPTS="--pbkdf-memory 65536 --pbkdf-force-iterations 4 --pbkdf-parallel 1"
 CPU=tk.cpu=max
 [ "$rel" != bookworm ] || CPU=
 ENROLOPTS=${TKH_REALSYS_LUKS_ENROLOPTS:---pcrs=sha256:0,1,2,4,7,8,9}
-PLAN=8
+PLAN=$((8 + 2 * clevis))
 
-mkdir -p "$2"
-run=$(cd "$2" && pwd)
-rm -rf "$run/machine" "$run/tpm" "$run/disk.img" "$run/disk-notoken.img"
+mkdir -p "${!#}"
+run=$(cd "${!#}" && pwd)
+rm -rf "$run/machine" "$run/tpm" "$run/disk.img" "$run/disk-notoken.img" "$run/secrets" \
+	"$run/initrd-clevis.img"
 # shellcheck disable=SC2034  # t_step's
 t_times=$run/times
 trap rs_at_exit EXIT
@@ -105,6 +120,34 @@ rs_base "$rel" || finish
 root=$run/root
 rs_install "$root" || finish
 rs_unmount_all
+# Clevis from Debian's archive, as its user installs it (the initramfs is
+# made later, once: update_initramfs=no meanwhile keeps the packages'
+# trigger from making one now).
+CLEVIS_PKGS="clevis clevis-luks clevis-tpm2 clevis-initramfs"
+# shellcheck disable=SC2317  # run through t_step
+clevis_install() {
+	local conf=$root/etc/initramfs-tools/update-initramfs.conf rc=0
+	rs_chroot_mounts "$root"
+	cp "$conf" "$run/update-initramfs.conf"
+	sed -i 's/^update_initramfs=.*/update_initramfs=no/' "$conf"
+	# shellcheck disable=SC2086  # the package names
+	rs_in_root "$root" apt-get update -q && rs_in_root "$root" apt-get install -y -q \
+		--no-install-recommends $CLEVIS_PKGS || rc=1
+	cp "$run/update-initramfs.conf" "$conf"
+	rs_unmount_all
+	[ "$rc" = 0 ] || return 1
+	rs_in_root "$root" dpkg-query -W $CLEVIS_PKGS
+}
+if [ "$clevis" = 1 ]; then
+	tb=$(now)
+	if t_step "apt-get install $CLEVIS_PKGS" clevis_install >"$run/clevis-install.log" 2>&1; then
+		t_ok "apt-get install $CLEVIS_PKGS: $(awk '$1 == "clevis" { print $1, $2 }' \
+			"$run/clevis-install.log" | tail -n 1) ($(elapsed "$tb") s)"
+	else
+		t_fail "apt-get install $CLEVIS_PKGS" "$(tail -n 20 "$run/clevis-install.log")"
+		finish
+	fi
+fi
 
 # --- the installer's configuration, the disk and the tree ----------------------
 luks_uuid=$(cat /proc/sys/kernel/random/uuid)
@@ -182,6 +225,7 @@ configure() {
 	mkdir -p "$run/io-in"
 	echo "$luks_uuid $VG $ROOT_MIB $LUKSOPTS" >"$run/io-in/params"
 	echo "$enrol $ENROLOPTS" >>"$run/io-in/params"
+	echo "$clevis" >>"$run/io-in/params"
 	cp "$run/passphrase" "$run/io-in/passphrase"
 	truncate -s 16M "$run/io.img"
 	tar -cf - -C "$run/io-in" . | dd of="$run/io.img" conv=notrunc status=none
@@ -214,13 +258,41 @@ rm -rf "$run/io-out"
 mkdir -p "$run/io-out"
 tar -xf "$run/io.img" -C "$run/io-out" 2>/dev/null || true
 if [ "$rc" = 0 ]; then
-	t_ok "installer boot: LUKS2, LVM, the tree copied$([ $enrol = 1 ] && echo ", enrolled") ($(elapsed "$tb") s)"
+	t_ok "installer boot: LUKS2, LVM, the tree copied$([ $enrol = 1 ] && echo ", enrolled")$(
+		[ $clevis = 1 ] && echo ", bound by clevis") ($(elapsed "$tb") s)"
 else
 	t_fail "installer boot" "$(cat "$run/boot-install.out")"
 	finish
 fi
 
 # --- update-initramfs on the host, /boot -------------------------------------------
+# The clevis variant first makes Clevis's initramfs, while the tree has no
+# /etc/trusted-keys/luks yet (our hook puts nothing in then: the user who
+# has Clevis only), then purges clevis-initramfs (its hook and scripts) so
+# that ours below is ours alone.
+# shellcheck disable=SC2317  # run through t_step
+initramfs_clevis() {
+	local rc=0
+	rs_chroot_mounts "$root"
+	rs_in_root "$root" update-initramfs -u -k "$kver" &&
+		cp "$root/boot/initrd.img-$kver" "$run/initrd-clevis.img" &&
+		rs_in_root "$root" lsinitramfs "/boot/initrd.img-$kver" >"$run/initrd-clevis.list" &&
+		rs_in_root "$root" dpkg --no-triggers --purge clevis-initramfs || rc=1
+	rs_unmount_all
+	return $rc
+}
+if [ "$clevis" = 1 ]; then
+	tb=$(now)
+	if t_step "update-initramfs (Clevis's)" initramfs_clevis >"$run/initramfs-clevis.log" 2>&1 &&
+		grep -q 'usr/bin/clevis-decrypt-tpm2$' "$run/initrd-clevis.list" &&
+		grep -q 'scripts/local-top/clevis$' "$run/initrd-clevis.list" &&
+		! grep -q 'trusted-keys-luks$' "$run/initrd-clevis.list"; then
+		t_ok "update-initramfs -u: Clevis's initramfs (clevis-decrypt-tpm2, tpm2_unseal; not ours) ($(elapsed "$tb") s)"
+	else
+		t_fail "update-initramfs: Clevis's initramfs" "$(tail -n 20 "$run/initramfs-clevis.log")"
+		finish
+	fi
+fi
 tb=$(now)
 # shellcheck disable=SC2317  # run through t_step
 initramfs() {
@@ -249,7 +321,8 @@ initramfs() {
 }
 if t_step "update-initramfs, /boot" initramfs >"$run/initramfs.log" 2>&1 &&
 	grep -q "^$NAME UUID=$luks_uuid none luks,discard" "$run/initrd.crypttab" &&
-	grep -q 'usr/sbin/cryptsetup$' "$run/initrd.list"; then
+	grep -q 'usr/sbin/cryptsetup$' "$run/initrd.list" &&
+	! grep -q 'clevis' "$run/initrd.list"; then
 	t_ok "update-initramfs -u in a chroot: cryptroot with crypttab's $NAME; /boot on p2 ($(elapsed "$tb") s)"
 else
 	t_fail "update-initramfs" "$(tail -n 20 "$run/initramfs.log"; cat "$run/initrd.crypttab" 2>/dev/null)"
@@ -281,9 +354,34 @@ print(" ".join(k for k, v in t.items() if v.get("type") != "luks2-keyring"))' "$
 	losetup -d "$loop"
 	sums "$run/disk-notoken.img" >"$run/disk-notoken.sums"
 }
+# The clevis variant: no disk-notoken.img (no row needs it), and what the
+# bus scan looks for, kept 0600 in DIR/secrets: hex of the volume key,
+# Clevis's JWK, its keyslot passphrase and the passphrase.
+# shellcheck disable=SC2317  # run through t_step
+secrets() {
+	local s=$run/secrets f
+	install -d -m 0700 "$s"
+	(umask 077
+	 cp "$run/io-out/volume-key" "$s/volume-key"
+	 for f in clevis-jwk clevis-pass; do
+		tr -d '\n' <"$run/io-out/$f" | od -An -tx1 | tr -d ' \n' >"$s/$f"
+	 done
+	 # the JWK's key alone: "k", base64url
+	 sed -n 's/.*"k":"\([^"]*\)".*/\1/p' "$run/io-out/clevis-jwk" | tr -d '\n' |
+		od -An -tx1 | tr -d ' \n' >"$s/clevis-jwk-k"
+	 od -An -tx1 <"$run/passphrase" | tr -d ' \n' >"$s/passphrase")
+	for f in volume-key clevis-jwk clevis-jwk-k clevis-pass passphrase; do
+		[ -s "$s/$f" ] || { echo "no $f"; return 1; }
+	done
+	rm -f "$run/io-out/volume-key" "$run/io-out/clevis-jwk" "$run/io-out/clevis-pass"
+	cat "$run/io-out/clevis-list"
+}
 if t_step "header checksums" sums "$run/disk.img" >"$run/disk.sums" 2>"$run/sums.log" &&
-	{ [ "$enrol" = 0 ] || t_step "the disk without our token" notoken >>"$run/sums.log" 2>&1; }; then
-	t_ok "the LUKS2 header's and LVM's checksums$([ $enrol = 1 ] && echo "; disk-notoken.img") ($(elapsed "$tb") s)"
+	{ [ "$enrol" = 0 ] || [ "$clevis" = 1 ] ||
+		t_step "the disk without our token" notoken >>"$run/sums.log" 2>&1; } &&
+	{ [ "$clevis" = 0 ] || t_step "the bus scan's secrets" secrets >>"$run/sums.log" 2>&1; }; then
+	t_ok "the LUKS2 header's and LVM's checksums$([ $enrol = 1 ] && [ $clevis = 0 ] &&
+		echo "; disk-notoken.img")$([ $clevis = 1 ] && echo "; the bus scan's secrets") ($(elapsed "$tb") s)"
 	sed 's/^/# /' "$run/disk.sums"
 else
 	t_fail "the header's checksums, the disk without our token" "$(tail -n 20 "$run/sums.log")"

@@ -5,12 +5,15 @@
 # run by tek-realsys-check.service once the serial getty runs; not run by
 # tests/guest/init). tk.realsys.unlock= on the command line says who was to
 # open the root: token (our TPM unlock, no prompt) or passphrase (typed at
-# cryptroot's prompt by the harness). Points: the root file system is LVM's
+# cryptroot's prompt by the harness) or clevis (Clevis's initramfs typed its
+# keyslot passphrase there: the table realsys-clevis). Points: the root file system is LVM's
 # root LV on the dm-crypt mapping vda3_crypt of the LUKS2 volume, with
 # crypttab's discard; swap on the swap_1 LV; who opened the root (the
 # mapping's key); the sealed key in the header's token does not load again
 # on the running system (the initramfs extended its cap PCR); no crypto
-# self-test failed. KTAP on ttyS1; then powers off.
+# self-test failed; with clevis instead of the reload, root unseals Clevis's
+# key again on the running system (nothing extends PCR 7). KTAP on ttyS1;
+# then powers off.
 # The console's side (the prompt, the login, the header's checksums):
 # host-check.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -69,8 +72,11 @@ opened_by() {
 	:*:logon:trusted-keys:vda3_crypt) who=token ;;
 	*) who=passphrase ;;
 	esac
-	echo "# vda3_crypt's key: $key: opened by $who (expected: $unlock)" >&3
-	[ "$who" = "$unlock" ]
+	# Clevis types a keyslot passphrase: cryptsetup's key, as typed
+	want=$unlock
+	[ "$unlock" != clevis ] || want=passphrase
+	echo "# vda3_crypt's key: $key: opened by $who (expected: $want)" >&3
+	[ "$who" = "$want" ]
 }
 t "the root was opened by $unlock" opened_by
 
@@ -94,7 +100,25 @@ blob_refused() {
 	case $id in *"$want_err"*) return 0 ;; esac
 	return 1
 }
-if [ "$nosealed" = 1 ]; then
+# Clevis's initramfs extends nothing: root unseals its JWK again (PCR 7
+# as at boot) and the keyslot passphrase it decrypts opens the volume.
+clevis_again() {
+	slot=$(clevis luks list -d /dev/vda3 | sed -n 's/^\([0-9]*\): tpm2 .*/\1/p' | head -n 1)
+	[ -n "$slot" ] || { echo "# no tpm2 binding in clevis luks list" >&3; return 1; }
+	if ! clevis luks pass -d /dev/vda3 -s "$slot" >/run/tek-clevis-pass 2>/run/tek-clevis.err; then
+		sed 's/^/# /' /run/tek-clevis.err >&3
+		rm -f /run/tek-clevis-pass
+		return 1
+	fi
+	echo "# clevis luks pass -d /dev/vda3 -s $slot: $(wc -c </run/tek-clevis-pass) bytes" >&3
+	cryptsetup open --test-passphrase --key-slot "$slot" --key-file /run/tek-clevis-pass /dev/vda3
+	rc=$?
+	rm -f /run/tek-clevis-pass
+	[ "$rc" = 0 ]
+}
+if [ "$unlock" = clevis ]; then
+	t "root unseals Clevis's key again (clevis luks pass), and it opens keyslot" clevis_again
+elif [ "$nosealed" = 1 ]; then
 	skip "root cannot load the sealed key again" "no token in the header (tk.realsys.refused=notoken)"
 else
 	t "root cannot load the sealed key again: $want_err" blob_refused
