@@ -35,7 +35,7 @@ struct trusted_tpm2_parent {
 	u8 n[TK2_RSA_MAX_BYTES];
 };
 
-/* tpm2_session.c: the salted HMAC session of one key operation. */
+/* tpm2_session.c: the salted HMAC session of one key operation; flushes. */
 struct crypto_kpp;
 struct crypto_akcipher;
 struct trusted_tpm2_sess {
@@ -74,6 +74,7 @@ void trusted_tpm2_sess_drop(u8 *buf);
 bool trusted_tpm2_sess_kept(void);
 int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
 			     u32 len);
+void trusted_tpm2_flush(u8 *buf, u32 handle);
 
 /* tpm2_parent.c */
 int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
@@ -87,7 +88,6 @@ int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
 int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
 				const struct trusted_tpm2_parent *pa, int err);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);
-void trusted_tpm2_flush(u8 *buf, u32 handle);
 
 /* tpm2_policy.c: policy commands through src/lib/tk2_policy.c's table */
 #define TRUSTED_TPM2_SEAL_CMDS	4

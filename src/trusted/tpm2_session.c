@@ -21,6 +21,10 @@
  * dictionary-attack lockout. A session the TPM calls "not loaded" later
  * in an operation (all of ours are loaded then, the chip held) is flushed
  * and the operation run once more in fresh sessions.
+ *
+ * trusted_tpm2_flush() drops any handle a TPM 2.0 operation made (an
+ * object, a primary, a session): it is here, at the bottom of the TPM 2.0
+ * files, so that each of them can call it without calling up.
  */
 #include <crypto/aes.h>
 #include <crypto/akcipher.h>
@@ -159,6 +163,29 @@ static struct {
 	u32 ctx_len;
 	u8 ctx[TK2_CONTEXT_MAX];		/* its saved context */
 } kept;
+
+/**
+ * trusted_tpm2_flush() - TPM2_FlushContext of a transient object or session
+ * @buf: a command buffer to use
+ * @handle: the handle; failures are ignored (nothing left to undo)
+ */
+void trusted_tpm2_flush(u8 *buf, u32 handle)
+{
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = tk2_cmd_flush(&b, buf, PAGE_SIZE, handle);
+	if (rc)
+		goto failed;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto failed;
+	rc = tk2_rsp_empty(buf, PAGE_SIZE);
+	if (!rc)
+		return;
+failed:
+	pr_warn_ratelimited("flushing handle 0x%08x failed (%d)\n", handle, rc);
+}
 
 /**
  * trusted_tpm2_sess_crypto() - set the primitives only
