@@ -68,7 +68,7 @@ t_relay_why() {
 	esac
 	case $(t_relay_ctl ping 2>/dev/null) in
 	pong*) ;;
-	*) echo "no relay (boot with TKH_RELAY=record or EXTRAS tk.relay=record)"; return ;;
+	*) echo "no relay (boot a row with tk.relay=record, or TKH_EXTRA=tk.relay=record)"; return ;;
 	esac
 	[ -f "$TKH_STATE/relay-why" ] && { cat "$TKH_STATE/relay-why"; return; }
 	[ -f "$TKH_STATE/relay-blob" ] || echo "no sealed secrets in $TKH_STATE (tests/relay/prepare.sh)"
