@@ -360,9 +360,8 @@ static int seal_held(u8 *buf, struct seal_work *w,
 	if (ret)
 		goto end_session;
 	if (draw)
-		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
-							p->key_len) :
-			       trusted_tpm_random(p->key, p->key_len, o);
+		ret = trusted_tpm2_random(buf, w->use ? &w->ts : NULL, p->key,
+					  p->key_len);
 	if (ret)
 		goto end_session;
 	if (tk_opt_given(o, TK_OPT_PCRS) || o->policykey_len) {
@@ -841,8 +840,17 @@ out:
 	return ret;
 }
 
-/* TPM 2.0 sealing, as core.c sees it (trusted_tpm_ops()). */
+/* trusted_tpm2_ops.parse: a key command with the TPM 2.0 options. */
+static int trusted_tpm2_parse(char *line, struct tk_request *req)
+{
+	return tk_parse_request(line, true, req);
+}
+
+/* TPM 2.0, as core.c and tpm.c see it (trusted_tpm_ops()). */
 const struct trusted_tpm_ops trusted_tpm2_ops = {
+	.version = "2.0",
+	.tpm2 = true,
+	.parse = trusted_tpm2_parse,
 	.seal = trusted_tpm2_seal,
 	.seal_random = trusted_tpm2_seal_random,
 	.unseal = trusted_tpm2_unseal,

@@ -72,8 +72,8 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep);
 void trusted_tpm2_sess_drop(u8 *buf);
 bool trusted_tpm2_sess_kept(void);
-int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
-			     u32 len);
+int trusted_tpm2_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
+			u32 len);
 void trusted_tpm2_flush(u8 *buf, u32 handle);
 
 /* tpm2_parent.c */
