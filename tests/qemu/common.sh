@@ -238,7 +238,7 @@ t_build_ours() {
 # __asan_report_* functions); build-kernel.sh leaves mm/, kernel/, arch/x86/
 # and fs/*.c uninstrumented for speed, and this shows nothing else went.
 # (grep -c, not grep -q: with pipefail, nm's SIGPIPE would fail the test.)
-TKH_KASAN_OBJS="security/keys/key.o security/keys/keyctl.o crypto/ecc.o crypto/hmac.o
+t_kasan_objs="security/keys/key.o security/keys/keyctl.o crypto/ecc.o crypto/hmac.o
 	lib/crypto/aes.o drivers/char/tpm/tpm-interface.o drivers/md/dm-crypt.o fs/ecryptfs/keystore.o"
 # _t_asan OBJ: OBJ calls the __asan_report_load* functions.
 _t_asan() { [ "$(nm -u "$1" 2>/dev/null | grep -c __asan_report_load)" -gt 0 ]; }
@@ -248,7 +248,7 @@ t_kasan_check() {
 		[ -e "$f" ] || continue
 		_t_asan "$f" || { log "$f: not KASAN-instrumented"; return 1; }
 	done
-	for f in $TKH_KASAN_OBJS; do
+	for f in $t_kasan_objs; do
 		_t_asan "$kdir/$f" || { log "$kdir/$f: missing or not KASAN-instrumented"; return 1; }
 	done
 	for f in mm/memory.o kernel/fork.o; do
