@@ -17,6 +17,7 @@
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
 #include "tk2_signed.h"
+#include "tk2_policy.h"
 #include "tp_blob.h"
 
 #define CC_POLICY_AUTHORIZE	0x0000016a
@@ -599,15 +600,14 @@ static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
 			ret = list_authorize(f, body.val, body.len, kr, sha256,
 					     why);
 			break;
-		case TK2_CC_POLICY_AUTH_VALUE:
-			fputs(" PolicyAuthValue", f);
-			ret = 0;
-			break;
 		case TK2_CC_POLICY_NV:
 			ret = list_nv(f, body.val, body.len, kr, &revoke_ok, why);
 			break;
-		default:
-			fprintf(f, " 0x%x", code);
+		default:	/* by its name in src/lib's table, if it has one */
+			if (tk2_policy_cmd(code))
+				fprintf(f, " %s", tk2_policy_cmd(code)->name);
+			else
+				fprintf(f, " 0x%x", code);
 			ret = 0;
 		}
 		if (ret)

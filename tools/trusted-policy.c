@@ -28,6 +28,7 @@
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
 #include "tk2_signed.h"
+#include "tk2_policy.h"
 #include "tk_hash.h"
 #include "tp_blob.h"
 
@@ -173,6 +174,42 @@ static void sha256_1(const u8 *p, u32 n, u8 *out)
 	sha256(p, n, "", 0, out);
 }
 
+/* tk2_policy_hash's digest: the TPM hash @alg over the spans. */
+static int policy_hash(void *ctx, u16 alg, const struct tk_span *in,
+		       unsigned int n, u8 *out)
+{
+	const char *name = tk_hash_crypto_name(tk_hash_by_alg(alg));
+	const EVP_MD *md = name ? EVP_get_digestbyname(name) : NULL;
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	unsigned int i;
+	int ok;
+
+	(void)ctx;
+	ok = md && c && EVP_DigestInit_ex(c, md, NULL);
+	for (i = 0; ok && i < n; i++)
+		ok = EVP_DigestUpdate(c, in[i].p, in[i].len);
+	ok = ok && EVP_DigestFinal_ex(c, out, NULL);
+	EVP_MD_CTX_free(c);
+	return ok ? 0 : -EINVAL;
+}
+
+/*
+ * Extend the SHA-256 policy @policy by one command, through src/lib's
+ * table of policy commands (the kernel's own); @nv_name for a PolicyNV.
+ */
+static void policy_extend(u8 *policy, u32 code, const u8 *body, u32 len,
+			  const u8 *nv_name)
+{
+	struct tk2_policy_hash h = {
+		.digest = policy_hash, .alg = TK2_ALG_SHA256,
+		.nv_name = { nv_name, nv_name ? TK2_NV_NAME_SIZE : 0 },
+	};
+	struct tk2_key_policy cmd = { code, body, len };
+
+	if (tk2_policy_extend(&h, &cmd, 1, policy))
+		die("internal: policy command 0x%03x", code);
+}
+
 /* ---- the signer ------------------------------------------------------------ */
 
 struct signer {
@@ -296,23 +333,6 @@ static const char *ref_text(char *t, const u8 *p, u32 len)
 }
 
 /*
- * The object's authPolicy: TPM2_PolicyAuthorize of the signer from a zero
- * digest, then the policyRef (Part 3, 23.16: PolicyUpdate, two hashes):
- * SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || signerName) || policyRef).
- */
-static void authorize_digest(const struct signer *s,
-			     const struct policy_ref *ref, u8 *out)
-{
-	u8 in[SHA256_LEN + 4 + sizeof(s->name)], d[SHA256_LEN];
-
-	memset(in, 0, SHA256_LEN);
-	put_unaligned_be32(CC_POLICY_AUTHORIZE, in + SHA256_LEN);
-	memcpy(in + SHA256_LEN + 4, s->name, sizeof(s->name));
-	sha256(in, sizeof(in), "", 0, d);
-	sha256(d, sizeof(d), ref->p, ref->len, out);
-}
-
-/*
  * TPMT_SIGNATURE over aHash = SHA-256(approvedPolicy || policyRef), as
  * TPM2_VerifySignature checks it: RSASSA-PKCS1-v1_5 or ECDSA, SHA-256.
  */
@@ -385,6 +405,20 @@ static u32 authorize_body(const struct signer *s, const struct policy_ref *ref,
 	return b.len;
 }
 
+/*
+ * The object's authPolicy: TPM2_PolicyAuthorize of the signer with @ref
+ * (Part 3, 23.16: the digest reset, then two hashes):
+ * SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || signerName) || policyRef).
+ */
+static void authorize_digest(const struct signer *s,
+			     const struct policy_ref *ref, u8 *out)
+{
+	u8 body[1024];
+	u32 n = authorize_body(s, ref, NULL, 0, body, sizeof(body));
+
+	policy_extend(out, CC_POLICY_AUTHORIZE, body, n, NULL);
+}
+
 /* ---- PCRs -------------------------------------------------------------------- */
 
 struct pcr_policy {
@@ -438,10 +472,8 @@ static void pcr_policy(const char *pcrs, const char *values_path,
 		       struct pcr_policy *pp)
 {
 	u8 values[TK2_PCR_COUNT][TK2_DIGEST_MAX];
-	u8 in[SHA256_LEN + 4 + TK2_SELECTION_MAX];
 	u8 all[TK2_PCR_COUNT * TK2_DIGEST_MAX];
 	unsigned int n, dsize, len = 0;
-	struct tk_cmd_buf b;
 
 	if (!pcrs || !values_path)
 		die("need --pcrs and --pcr-values");
@@ -459,20 +491,13 @@ static void pcr_policy(const char *pcrs, const char *values_path,
 	}
 	sha256(all, len, "", 0, pp->pcr_digest);
 
-	/* policyDigest' = H(policyDigest || TPM_CC_PolicyPCR || pcrs || pcrDigest) */
-	tk_cmd_init(&b, in, sizeof(in));
-	memset(in, 0, SHA256_LEN);
-	b.len = SHA256_LEN;
-	tk_cmd_u32(&b, TK2_CC_POLICY_PCR);
-	tk2_put_pcr_selection(&b, &pp->sel);
-	if (b.bad)
-		die("internal: PCR selection too long");
-	sha256(in, b.len, pp->pcr_digest, SHA256_LEN, pp->policy);
-
 	pp->body_len = tk2_policy_pcr_body(pp->body, sizeof(pp->body), &pp->sel,
 					   pp->pcr_digest, SHA256_LEN);
 	if (pp->body_len < 0)
 		die("internal: PolicyPCR body too long");
+	memset(pp->policy, 0, sizeof(pp->policy));
+	policy_extend(pp->policy, TK2_CC_POLICY_PCR, pp->body, pp->body_len,
+		      NULL);
 }
 
 /* ---- the TPMKey ------------------------------------------------------------ */
@@ -637,22 +662,11 @@ static void counter_of(const struct opts *o, u32 *index, u8 *name)
 static u32 approve_counter(u8 *policy, u32 index, const u8 *name,
 			   unsigned long long count, u8 *body, u32 size)
 {
-	u8 args[16], h[SHA256_LEN], in[2 * SHA256_LEN + 4 + TK2_NV_NAME_SIZE];
-	struct tk2_policy_nv nv;
-	int n, m;
+	int n = tk2_policy_nv_body(body, size, index, count);
 
-	n = tk2_policy_nv_body(body, size, index, count);
-	if (n < 0 || tk2_policy_nv_parse(body, n, &nv))
+	if (n < 0)
 		die("internal: PolicyNV body");
-	m = tk2_policy_nv_args(args, sizeof(args), &nv);
-	if (m < 0)
-		die("internal: PolicyNV args");
-	sha256(args, m, "", 0, h);
-	m = tk2_policy_nv_input(in, sizeof(in), policy, SHA256_LEN, h, name,
-				TK2_NV_NAME_SIZE);
-	if (m < 0)
-		die("internal: PolicyNV input");
-	sha256(in, m, "", 0, policy);
+	policy_extend(policy, TK2_CC_POLICY_NV, body, n, name);
 	return n;
 }
 
@@ -799,10 +813,7 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	authorize_digest(&s, &ref, digest);
 	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN)) {
 		/* sealed with a PIN: PolicyAuthorize, then PolicyAuthValue */
-		u8 cc[4];
-
-		put_unaligned_be32(TK2_CC_POLICY_AUTH_VALUE, cc);
-		sha256(digest, SHA256_LEN, cc, sizeof(cc), digest);
+		policy_extend(digest, TK2_CC_POLICY_AUTH_VALUE, NULL, 0, NULL);
 		pin = true;
 	}
 	if (memcmp(key_auth_policy(argv[0], &k), digest, SHA256_LEN))

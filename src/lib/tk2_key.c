@@ -16,6 +16,7 @@
 #include "tk2_pcr.h"
 #include "tk2_signed.h"
 #include "tk2_key.h"
+#include "tk2_policy.h"
 
 /* 2.23.133.10.1.5: TCG, TPM 2.0 key, sealed data */
 static const u8 oid_sealed[] = { 0x67, 0x81, 0x05, 0x0a, 0x01, 0x05 };
@@ -125,24 +126,28 @@ static bool ends_in_auth_value(const struct tk2_key *k)
 }
 
 /*
- * policy [1]: one PolicyAuthorize, sigAlg NULL, and a PIN's PolicyAuthValue
- * after it or not: a signed policy key.
+ * policy [1] starts with one PolicyAuthorize of sigAlg NULL: a signed
+ * policy key.
  */
 static bool is_authorize(const struct tk2_key *k)
 {
 	struct tk2_authorize_body ab;
 
-	return k->npolicy == 1U + ends_in_auth_value(k) &&
-	       k->policy[0].code == TK2_CC_POLICY_AUTHORIZE &&
+	return k->policy[0].code == TK2_CC_POLICY_AUTHORIZE &&
 	       !tk2_authorize_body_parse(k->policy[0].body, k->policy[0].len,
 					 &ab) &&
 	       ab.sig_alg == TK2_ALG_NULL;
 }
 
-/* Only the PCR policies we can replay, each for the object's hash. */
+/*
+ * Only commands load can replay (tk2_policy.c's rows), each for the
+ * object's hash: PolicyPCR first, then PolicyPCR or PolicyCommandCode,
+ * PolicyAuthValue last; or a signed policy key's PolicyAuthorize first
+ * and such commands after it.
+ */
 static int check_policy(struct tk2_key *k)
 {
-	struct tk2_policy_pcr pp;
+	const struct tk2_policy_cmd *c;
 	unsigned int i;
 
 	if (k->nauth && !k->npolicy)
@@ -158,16 +163,19 @@ static int check_policy(struct tk2_key *k)
 		k->auth_value = true;
 	}
 	k->signed_policy = is_authorize(k);
-	if (k->signed_policy)
-		return 0;
-	if (k->nauth)
+	if (k->nauth && !k->signed_policy)
 		return refuse(k, "signed policies without a PolicyAuthorize policy");
-	for (i = 0; i < k->npolicy - k->auth_value; i++) {
-		if (k->policy[i].code != TK2_CC_POLICY_PCR)
+	/* what makes it more than the authValue: PCRs, or a signer */
+	if (!k->signed_policy && k->policy[0].code != TK2_CC_POLICY_PCR)
+		return refuse(k, "unsupported policy command");
+	for (i = k->signed_policy; i < k->npolicy; i++) {
+		c = tk2_policy_cmd(k->policy[i].code);
+		if (!c || c->send != TK2_POLICY_PLAIN)
 			return refuse(k, "unsupported policy command");
-		if (tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
-					 k->info.name_alg, &pp))
-			return refuse(k, "malformed PolicyPCR");
+		if (c->code == TK2_CC_POLICY_AUTH_VALUE && i != k->npolicy - 1)
+			return refuse(k, "PolicyAuthValue before the end of the policy");
+		if (tk2_policy_parse(&k->policy[i], k->info.name_alg))
+			return refuse(k, "malformed policy command");
 	}
 	return 0;
 }

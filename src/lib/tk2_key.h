@@ -24,10 +24,11 @@
  *     name   [0] EXPLICIT UTF8String OPTIONAL,
  *     policy [1] EXPLICIT SEQUENCE OF TPMPolicy }
  *
- * policy [1] is PolicyPCR commands (pcrs=), or, for a key sealed under a
- * signed policy (policykey=), exactly one PolicyAuthorize of the signer
- * with sigAlg NULL; either may end in one PolicyAuthValue with an empty
- * body (a PIN: blobauth=), k->auth_value. [3] is allowed with a
+ * policy [1] is commands of tk2_policy.c's table that load replays alone:
+ * a PolicyPCR first (pcrs=), or, for a key sealed under a signed policy
+ * (policykey=), one PolicyAuthorize of the signer with sigAlg NULL first;
+ * then PolicyPCRs and PolicyCommandCode(TPM2_Unseal); one PolicyAuthValue
+ * with an empty body last (a PIN: blobauth=), k->auth_value. [3] is allowed with a
  * PolicyAuthorize: the signed policies, each a list
  * of commands ending in PolicyAuthorize with the signature. Their
  * commands are checked when load tries them, not here.

@@ -3,10 +3,10 @@
  * PCR policies for TPM 2.0 trusted keys (TPM 2.0 Part 3, TPM2_PolicyPCR):
  *
  *   body   = pcrDigest (TPM2B_DIGEST) || pcrs (TPML_PCR_SELECTION)
- *   policy = H(policy || TPM_CC_PolicyPCR || pcrs || pcrDigest)
  *
  * where pcrDigest is H over the selected PCR values in selection order
- * and H is the sealed object's name algorithm.
+ * and H is the sealed object's name algorithm. What it adds to a policy
+ * digest is its row's in tk2_policy.c.
  */
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -142,49 +142,4 @@ int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 		return -EINVAL;
 	out->sel_len = body + len - out->sel;
 	return 0;
-}
-
-/**
- * tk2_policy_pcr_input() - the bytes a PolicyPCR hashes into a policy
- * @out: the buffer
- * @size: its size
- * @old: the policy digest so far (of the size of the pcrDigest)
- * @pp: the checked PolicyPCR body
- *
- * Return: the length written, or -E2BIG when @size is short.
- */
-int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
-			 const struct tk2_policy_pcr *pp)
-{
-	struct tk_cmd_buf b;
-
-	tk_cmd_init(&b, out, size);
-	tk_cmd_bytes(&b, old, pp->digest_len);
-	tk_cmd_u32(&b, TK2_CC_POLICY_PCR);
-	tk_cmd_bytes(&b, pp->sel, pp->sel_len);
-	tk_cmd_bytes(&b, pp->digest, pp->digest_len);
-	return b.bad ? -E2BIG : (int)b.len;
-}
-
-/**
- * tk2_policy_auth_value_input() - the bytes a PolicyAuthValue hashes
- * @out: the buffer
- * @size: its size
- * @old: the policy digest so far
- * @digest_len: its size, that of the policy's hash
- *
- * policyDigest_new = H(policyDigest_old || TPM_CC_PolicyAuthValue)
- * (TPM 2.0 Part 3 §23.17); TPM2_PolicyPassword extends by the same code.
- *
- * Return: the length written, or -E2BIG when @size is short.
- */
-int tk2_policy_auth_value_input(u8 *out, u32 size, const u8 *old,
-				u16 digest_len)
-{
-	struct tk_cmd_buf b;
-
-	tk_cmd_init(&b, out, size);
-	tk_cmd_bytes(&b, old, digest_len);
-	tk_cmd_u32(&b, TK2_CC_POLICY_AUTH_VALUE);
-	return b.bad ? -E2BIG : (int)b.len;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * PCR policies of TPM 2.0 trusted keys: the pcrs= option, the body of a
- * TPM2_PolicyPCR command as the TPMKey policy field carries it, and the
- * bytes that extend a policy digest. Hashing is the caller's. Kernel-free.
+ * TPM2_PolicyPCR command as the TPMKey policy field carries it.
+ * Kernel-free.
  */
 #ifndef TK2_PCR_H
 #define TK2_PCR_H
@@ -34,9 +34,5 @@ struct tk2_policy_pcr {
 
 int tk2_policy_pcr_parse(const u8 *body, u32 len, u16 name_alg,
 			 struct tk2_policy_pcr *out);
-int tk2_policy_pcr_input(u8 *out, u32 size, const u8 *old,
-			 const struct tk2_policy_pcr *pp);
-int tk2_policy_auth_value_input(u8 *out, u32 size, const u8 *old,
-				u16 digest_len);
 
 #endif /* TK2_PCR_H */

@@ -385,33 +385,6 @@ int tk2_policy_nv_args(u8 *out, u32 size, const struct tk2_policy_nv *nv)
 }
 
 /**
- * tk2_policy_nv_input() - what PolicyNV extends a policy digest by
- * @out: policyDigest || TPM_CC_PolicyNV || H(args) || nvIndexName
- *       (Part 3 §23.9), to be hashed into the new digest
- * @size: its size
- * @policy: the digest so far
- * @dsize: its size, the size of H(args) too
- * @args_hash: H(args) in the policy's hash
- * @name: the NV index's Name
- * @name_len: its length
- *
- * Return: the length, or -E2BIG.
- */
-int tk2_policy_nv_input(u8 *out, u32 size, const u8 *policy, u32 dsize,
-			const u8 *args_hash, const u8 *name, u32 name_len)
-{
-	u32 n = 2 * dsize + 4 + name_len;
-
-	if (size < n)
-		return -E2BIG;
-	memcpy(out, policy, dsize);
-	put_unaligned_be32(TK2_CC_POLICY_NV, out + dsize);
-	memcpy(out + dsize + 4, args_hash, dsize);
-	memcpy(out + 2 * dsize + 4, name, name_len);
-	return n;
-}
-
-/**
  * tk2_cmd_policy_nv() - write TPM2_PolicyNV, the index authorising its read
  * @b: the writer, started here
  * @buf: the command buffer

@@ -114,8 +114,6 @@ int tk2_policy_nv_body(u8 *out, u32 size, u32 index, u64 count);
 bool tk2_policy_nv_is_revoke(const struct tk2_policy_nv *nv, u32 index,
 			     u64 *count);
 int tk2_policy_nv_args(u8 *out, u32 size, const struct tk2_policy_nv *nv);
-int tk2_policy_nv_input(u8 *out, u32 size, const u8 *policy, u32 dsize,
-			const u8 *args_hash, const u8 *name, u32 name_len);
 
 int tk2_cmd_policy_nv(struct tk_cmd_buf *b, u8 *buf, u32 size, u32 session,
 		      const struct tk2_policy_nv *nv);

@@ -167,7 +167,7 @@ static int trusted_preparse(struct key_preparsed_payload *prep)
 	if (!line || !req)
 		goto out;
 
-	ret = tk_parse_request(line, trusted_tpm_is_tpm2(), req);
+	ret = trusted_tpm_ops()->parse(line, req);
 	if (ret) {
 		pr_info_ratelimited("refused: %s\n", req->why);
 		goto out;
@@ -422,16 +422,11 @@ static int __init trusted_init(void)
 		pr_info("no TPM found: trusted keys cannot be created or loaded\n");
 	else if (ret)
 		goto err;
-	ret = trusted_auth_init();
-	if (ret)
-		goto err_tpm;
 	ret = register_key_type(&key_type_trusted);
 	if (ret)
-		goto err_auth;
+		goto err_tpm;
 	return 0;
 
-err_auth:
-	trusted_auth_exit();
 err_tpm:
 	trusted_tpm_exit();
 err:
@@ -443,10 +438,7 @@ static void __exit trusted_exit(void)
 {
 	unregister_key_type(&key_type_trusted);
 	rcu_barrier();		/* payloads freed by update run our code */
-	trusted_tpm1_ops.exit();
-	trusted_tpm2_ops.exit();
-	trusted_auth_exit();
-	trusted_tpm_exit();
+	trusted_tpm_exit();	/* the version's .exit, then the chip */
 }
 
 /* After the TPM drivers and the crypto API, like the in-tree module. */

@@ -2,8 +2,11 @@
 /*
  * The TPM transport: one chip reference, taken at module load or, on a
  * machine whose TPM driver came later, at the first operation that finds
- * one, and held until the module goes; page-sized command buffers, TPM
- * return codes as errnos, random numbers and PCR locking.
+ * one, and held until the module goes, with the ops of its version
+ * (trusted_tpm_ops(): tpm1.c's or tpm2.c's, the only place either is
+ * named); page-sized command buffers, the one exchange (fault-injectable),
+ * TPM return codes as errnos, the GetRandom loop and PCR locking. It
+ * builds no TPM command of either version.
  */
 #include <linux/err.h>
 #include <linux/errno.h>
@@ -15,11 +18,10 @@
 #include <linux/tpm.h>
 #include "trusted.h"
 #include "tk_rc.h"
-#include "tk2_msg.h"
 
-/* Set once (published with release semantics after is_tpm2), then fixed. */
+/* Set once (published with release semantics after ops), then fixed. */
 static struct tpm_chip *chip;
-static bool is_tpm2;
+static const struct trusted_tpm_ops *ops;
 static DEFINE_MUTEX(chip_lock);
 /* The task that holds the chip across a sequence (trusted_tpm_hold()). */
 static struct task_struct *holder;
@@ -33,12 +35,15 @@ static int find_chip(void)
 	if (!c)
 		return -ENODEV;
 	ret = tpm_is_tpm2(c);
+	if (ret >= 0) {
+		ops = ret ? &trusted_tpm2_ops : &trusted_tpm1_ops;
+		ret = ops->init ? ops->init() : 0;
+	}
 	if (ret < 0) {
 		put_device(&c->dev);
 		return ret;
 	}
-	is_tpm2 = ret;
-	/* pairs with trusted_tpm_present(): is_tpm2 is set before chip */
+	/* pairs with trusted_tpm_present(): ops is set before chip */
 	smp_store_release(&chip, c);
 	return 0;
 }
@@ -46,8 +51,10 @@ static int find_chip(void)
 /**
  * trusted_tpm_init() - take a reference on the default TPM at module load
  *
+ * The version's ops are chosen and their .init run.
+ *
  * Return: 0, -ENODEV without a TPM (then trusted_tpm_present() looks again
- * at each operation), or tpm_is_tpm2()'s error.
+ * at each operation), or tpm_is_tpm2()'s or .init's error.
  */
 int trusted_tpm_init(void)
 {
@@ -55,12 +62,15 @@ int trusted_tpm_init(void)
 }
 
 /**
- * trusted_tpm_exit() - drop the reference on the TPM at module unload
+ * trusted_tpm_exit() - undo the version's ops and drop the TPM at unload
  */
 void trusted_tpm_exit(void)
 {
-	if (chip)
-		put_device(&chip->dev);
+	if (!chip)
+		return;
+	if (ops->exit)
+		ops->exit();
+	put_device(&chip->dev);
 	chip = NULL;
 }
 
@@ -76,7 +86,7 @@ bool trusted_tpm_present(void)
 {
 	bool found;
 
-	/* pairs with find_chip(): a chip seen here has its is_tpm2 */
+	/* pairs with find_chip(): a chip seen here has its ops */
 	if (smp_load_acquire(&chip))
 		return true;
 	mutex_lock(&chip_lock);
@@ -84,7 +94,7 @@ bool trusted_tpm_present(void)
 	mutex_unlock(&chip_lock);
 	if (found)
 		pr_info_once("found a TPM %s after module load\n",
-			     is_tpm2 ? "2.0" : "1.2");
+			     ops->version);
 	return found;
 }
 
@@ -93,23 +103,13 @@ bool trusted_tpm_present(void)
  *
  * Meaningful once trusted_tpm_present() returned true.
  *
- * Return: the TPM 2.0 or the TPM 1.2 operations.
+ * Return: the operations of the TPM's version, or NULL before a TPM was
+ * found.
  */
 const struct trusted_tpm_ops *trusted_tpm_ops(void)
 {
-	return is_tpm2 ? &trusted_tpm2_ops : &trusted_tpm1_ops;
-}
-
-/**
- * trusted_tpm_is_tpm2() - whether the TPM found is a TPM 2.0
- *
- * Meaningful once trusted_tpm_present() returned true.
- *
- * Return: true for a TPM 2.0, false for a TPM 1.2.
- */
-bool trusted_tpm_is_tpm2(void)
-{
-	return is_tpm2;
+	/* pairs with find_chip() */
+	return smp_load_acquire(&chip) ? ops : NULL;
 }
 
 /**
@@ -261,7 +261,7 @@ int trusted_tpm_errno(int rc, const char *what)
 	if (rc > 0) {
 		if (what)
 			pr_info_ratelimited("%s: TPM error 0x%03x\n", what, rc);
-		return tk_rc_errno(rc, is_tpm2);
+		return tk_rc_errno(rc, ops->tpm2);
 	}
 	if (rc == -EBADMSG) {
 		if (what)
@@ -273,62 +273,34 @@ int trusted_tpm_errno(int rc, const char *what)
 	return rc < -MAX_ERRNO ? -EIO : rc;
 }
 
-/*
- * One TPM2_GetRandom in our own buffer (so the bytes are wiped with it,
- * unlike the TPM core's): at most @len bytes into @out, or an errno.
- */
-static int tpm_random_chunk(u8 *buf, u8 *out, u32 len)
-{
-	struct tk_cmd_buf b;
-	struct tk_span got;
-	int rc;
-
-	rc = tk2_cmd_get_random(&b, buf, PAGE_SIZE,
-				min_t(u32, len, TK2_DIGEST_MAX));
-	if (rc)
-		return trusted_tpm_errno(rc, NULL);
-	rc = trusted_tpm_send(buf, "GetRandom");
-	if (rc)
-		return trusted_tpm_errno(rc, NULL);
-	if (tk2_rsp_get_random(buf, PAGE_SIZE, &got) || got.len > len)
-		return -EIO;
-	memcpy(out, got.p, got.len);
-	return got.len;
-}
-
 /**
- * trusted_tpm_random() - fill a buffer from a TPM 2.0's random number generator
+ * trusted_tpm_draw() - fill a buffer with random bytes, a chunk at a time
  * @out: the buffer
  * @len: its length
- * @o: the key's options (unused: outside a session, GetRandom is plain)
+ * @chunk: one GetRandom of the TPM's version: at most @n bytes into @to,
+ *	   the count or a negative errno
+ * @ctx: @chunk's context
  *
- * For sessions=0 on a TPM 2.0 (in a session, tpm2.c draws the key itself;
- * a TPM 1.2 draws it inside its transport, trusted_tpm1_random_in()).
- * The TPM may hand out fewer bytes a call; it is asked again.
+ * The one GetRandom loop of both versions (plain, in a TPM 2.0 session,
+ * in a TPM 1.2 transport): the TPM may hand out fewer bytes a call; it is
+ * asked again, at most 16 times.
  *
- * Return: 0, -ENOMEM, -EIO when the TPM gave too little, or an exchange's
- * errno.
+ * Return: 0, -EIO when the TPM gave too little, or @chunk's errno.
  */
-int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o)
+int trusted_tpm_draw(u8 *out, size_t len,
+		     int (*chunk)(void *ctx, u8 *to, u32 n), void *ctx)
 {
 	size_t done = 0;
-	int tries = 16, n = 0;
-	u8 *buf;
+	int tries = 16, n;
 
-	if (WARN_ON_ONCE(!is_tpm2))
-		return -ENODEV;
-	buf = trusted_tpm_buf_alloc();
-	if (!buf)
-		return -ENOMEM;
 	while (done < len && tries--) {
-		n = tpm_random_chunk(buf, out + done, len - done);
+		n = chunk(ctx, out + done, min_t(size_t, len - done, U32_MAX));
 		if (n < 0)
-			break;
+			return n;
+		if ((size_t)n > len - done)
+			return -EIO;
 		done += n;
 	}
-	trusted_tpm_buf_free(buf);
-	if (n < 0)
-		return n;
 	return done == len ? 0 : -EIO;
 }
 
@@ -363,26 +335,3 @@ int trusted_tpm_pcrlock(u32 pcr)
 	return 0;
 }
 ALLOW_ERROR_INJECTION(trusted_tpm_pcrlock, ERRNO);
-
-/**
- * trusted_tpm1_flush() - release a TPM 1.2 session an exchange left open
- * @buf: a command buffer to use
- * @handle: the session's handle
- * @type: its resource type (TK1_RT_AUTH, TK1_RT_TRANS)
- */
-void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
-{
-	struct tk_cmd_buf b;
-
-	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
-		     TK1_ORD_FLUSH_SPECIFIC);
-	tk_cmd_u32(&b, handle);
-	tk_cmd_u32(&b, type);
-	if (tk_cmd_end(&b))
-		return;
-	/* not through trusted_tpm_exchange(): no fault injected here */
-	if (READ_ONCE(holder) == current)
-		trusted_tpm_transmit_held(buf);
-	else
-		trusted_tpm_transmit(buf);
-}

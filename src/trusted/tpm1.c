@@ -371,10 +371,27 @@ out_buf:
 	return ret;
 }
 
-/* TPM 1.2 sealing, as core.c sees it (trusted_tpm_ops()). */
+/* trusted_tpm1_ops.parse: a key command with the TPM 1.2 options. */
+static int trusted_tpm1_parse(char *line, struct tk_request *req)
+{
+	return tk_parse_request(line, false, req);
+}
+
+/* trusted_tpm1_ops.exit: the kept transport flushed, SHA-1 freed. */
+static void trusted_tpm1_ops_exit(void)
+{
+	trusted_tpm1_exit();
+	trusted_auth_exit();
+}
+
+/* TPM 1.2, as core.c and tpm.c see it (trusted_tpm_ops()). */
 const struct trusted_tpm_ops trusted_tpm1_ops = {
+	.version = "1.2",
+	.tpm2 = false,
+	.parse = trusted_tpm1_parse,
+	.init = trusted_auth_init,
+	.exit = trusted_tpm1_ops_exit,
 	.seal = trusted_tpm1_seal,
 	.seal_random = trusted_tpm1_seal_random,
 	.unseal = trusted_tpm1_unseal,
-	.exit = trusted_tpm1_exit,
 };

@@ -46,6 +46,27 @@ void trusted_auth_exit(void)
 	crypto_free_shash(sha1_tfm);
 }
 
+/**
+ * trusted_tpm1_flush() - release a TPM 1.2 session an exchange left open
+ * @buf: a command buffer to use
+ * @handle: the session's handle
+ * @type: its resource type (TK1_RT_AUTH, TK1_RT_TRANS)
+ *
+ * TPM_FlushSpecific through trusted_tpm_send(), the exchange fault
+ * injection sees; a failure is ignored (nothing left to undo).
+ */
+void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type)
+{
+	struct tk_cmd_buf b;
+
+	tk_cmd_start(&b, buf, PAGE_SIZE, TK1_TAG_RQU_COMMAND,
+		     TK1_ORD_FLUSH_SPECIFIC);
+	tk_cmd_u32(&b, handle);
+	tk_cmd_u32(&b, type);
+	if (!tk_cmd_end(&b))
+		trusted_tpm_send(buf, NULL);
+}
+
 /* Test kernels (CONFIG_FAIL_FUNCTION) can make this allocation fail. */
 static noinline struct hmac_work *trusted_hmac_work_alloc(void)
 {

@@ -515,9 +515,16 @@ int trusted_tpm1_send(u8 *buf, struct trusted_tpm1_xport *x, u32 handles,
 	return ret;
 }
 
+struct random_ctx {
+	u8 *buf;
+	struct trusted_tpm1_xport *x;
+};
+
 /* One TPM_GetRandom: at most @len bytes into @out; the count or an errno. */
-static int random_chunk(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, u32 len)
+static int random_chunk(void *ctx, u8 *out, u32 len)
 {
+	struct random_ctx *r = ctx;
+	u8 *buf = r->buf;
 	struct tk_cmd_buf b;
 	struct tk_span got;
 	bool ran;
@@ -526,7 +533,7 @@ static int random_chunk(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, u32 len)
 	rc = tk1_build_get_random(&b, buf, PAGE_SIZE, len);
 	if (rc)
 		return trusted_tpm_errno(rc, NULL);
-	rc = trusted_tpm1_send(buf, x, 0, "GetRandom", &ran);
+	rc = trusted_tpm1_send(buf, r->x, 0, "GetRandom", &ran);
 	if (rc)
 		return trusted_tpm_errno(rc, NULL);
 	if (tk1_parse_get_random(buf, PAGE_SIZE, &got) || got.len > len)
@@ -548,14 +555,7 @@ static int random_chunk(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, u32 len)
  */
 int trusted_tpm1_random_in(u8 *buf, struct trusted_tpm1_xport *x, u8 *out, size_t len)
 {
-	size_t done = 0;
-	int tries = 16, n = 0;
+	struct random_ctx r = { .buf = buf, .x = x };
 
-	while (done < len && tries--) {
-		n = random_chunk(buf, x, out + done, len - done);
-		if (n < 0)
-			return n;
-		done += n;
-	}
-	return done == len ? 0 : -EIO;
+	return trusted_tpm_draw(out, len, random_chunk, &r);
 }

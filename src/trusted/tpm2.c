@@ -49,7 +49,8 @@ static DEFINE_MUTEX(tpm2_lock);
 
 struct seal_work {
 	struct trusted_tpm2_parent parent;
-	struct trusted_tpm2_pcr_policy pcr;
+	struct trusted_tpm2_seal_policy pol;
+	struct trusted_tpm2_hash hs;
 	struct tk2_key key;
 	struct trusted_tpm2_sess ts;
 	bool use;		/* in a session */
@@ -236,17 +237,10 @@ static int tpm2_encode_blob(struct seal_work *w, struct trusted_key_payload *p,
 	w->key.pub_len = pub->len;
 	w->key.priv = priv->p;
 	w->key.priv_len = priv->len;
-	if (pcrs) {
-		w->key.npolicy = 1;
-		w->key.policy[0].code = TK2_CC_POLICY_PCR;
-		w->key.policy[0].body = w->pcr.body;
-		w->key.policy[0].len = w->pcr.body_len;
-	}
-	if (pcrs && o->blobauth_len) {	/* the PIN, after the PCRs */
-		w->key.npolicy = 2;
-		w->key.policy[1].code = TK2_CC_POLICY_AUTH_VALUE;
-		w->key.policy[1].body = w->pcr.body;
-		w->key.policy[1].len = 0;
+	if (pcrs) {	/* policykey=: trusted-policy(1) writes it */
+		w->key.npolicy = w->pol.ncmd;
+		memcpy(w->key.policy, w->pol.cmd,
+		       w->pol.ncmd * sizeof(w->pol.cmd[0]));
 	}
 	rc = tk2_key_encode(p->blob, sizeof(p->blob), &w->key);
 	if (rc < 0) {
@@ -271,7 +265,7 @@ static int tpm2_create(u8 *buf, struct seal_work *w, struct trusted_key_payload 
 		.data = p->key,
 		.data_len = p->key_len,
 		.name_alg = alg,
-		.policy = own ? w->pcr.digest : o->policydigest,
+		.policy = own ? w->pol.digest : o->policydigest,
 		.policy_len = own ? tk2_alg_digest_size(alg) :
 				     o->policydigest_len,
 	};
@@ -301,10 +295,57 @@ refused:
 	return create_errno(rc, p, o, w->parent.recorded);
 }
 
+/* Add command @code with @len bytes of @body to the seal's policy. */
+static void seal_policy_add(struct trusted_tpm2_seal_policy *pol, u32 code,
+			    const u8 *body, int len)
+{
+	pol->cmd[pol->ncmd++] = (struct tk2_key_policy){
+		.code = code, .body = body, .len = len,
+	};
+}
+
+/*
+ * The object's own policy (pcrs=, policykey=), with the chip held: its
+ * commands into w->pol, in the order a session runs them, and their
+ * digest. pcrs=: PolicyPCR, PolicyCommandCode(Unseal); policykey=:
+ * PolicyAuthorize (the blob keeps none: trusted-policy(1) writes it);
+ * blobauth=: PolicyAuthValue last.
+ */
+static int seal_policy(u8 *buf, struct seal_work *w, const struct tk_options *o)
+{
+	struct trusted_tpm2_sess *ts = w->use ? &w->ts : NULL;
+	struct trusted_tpm2_seal_policy *pol = &w->pol;
+	int n;
+
+	pol->ncmd = 0;
+	if (tk_opt_given(o, TK_OPT_PCRS)) {
+		n = trusted_tpm2_pcr_body(buf, ts, o, &w->hs, pol->pcr,
+					  sizeof(pol->pcr));
+		if (n < 0)
+			return n;
+		seal_policy_add(pol, TK2_CC_POLICY_PCR, pol->pcr, n);
+		put_unaligned_be32(TK2_CC_UNSEAL, pol->unseal);
+		seal_policy_add(pol, TK2_CC_POLICY_COMMAND_CODE, pol->unseal,
+				sizeof(pol->unseal));
+	}
+	if (o->policykey_len) {
+		n = trusted_tpm2_authorize_body(buf, ts, &w->ts.c, o,
+						pol->authorize,
+						sizeof(pol->authorize));
+		if (n < 0)
+			return n;
+		seal_policy_add(pol, TK2_CC_POLICY_AUTHORIZE, pol->authorize, n);
+	}
+	if (o->blobauth_len)	/* the PIN, last */
+		seal_policy_add(pol, TK2_CC_POLICY_AUTH_VALUE, NULL, 0);
+	return trusted_tpm2_policy_digest(&w->hs, pol->cmd, pol->ncmd, NULL,
+					  pol->digest);
+}
+
 /* The TPM part of a seal, with the chip held. */
 static int seal_held(u8 *buf, struct seal_work *w,
 		     struct trusted_key_payload *p, const struct tk_options *o,
-		     struct crypto_shash *tfm, bool draw)
+		     bool draw)
 {
 	u16 alg = tk2_hash_alg(o->hash);
 	int ret;
@@ -319,20 +360,12 @@ static int seal_held(u8 *buf, struct seal_work *w,
 	if (ret)
 		goto end_session;
 	if (draw)
-		ret = w->use ? trusted_tpm2_sess_random(buf, &w->ts, p->key,
-							p->key_len) :
-			       trusted_tpm_random(p->key, p->key_len, o);
+		ret = trusted_tpm2_random(buf, w->use ? &w->ts : NULL, p->key,
+					  p->key_len);
 	if (ret)
 		goto end_session;
-	if (tk_opt_given(o, TK_OPT_PCRS)) {
-		ret = trusted_tpm2_pcr_policy(buf, w->use ? &w->ts : NULL, o,
-					      alg, tfm, &w->pcr);
-		if (ret)
-			goto end_session;
-	}
-	if (o->revoke) {	/* the counter's Name, into the policyRef */
-		ret = trusted_tpm2_revoke_policy(buf, w->use ? &w->ts : NULL,
-						 &w->ts.c, o, &w->pcr);
+	if (tk_opt_given(o, TK_OPT_PCRS) || o->policykey_len) {
+		ret = seal_policy(buf, w, o);
 		if (ret)
 			goto end_session;
 	}
@@ -348,9 +381,7 @@ end_session:
 static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 		     bool draw)
 {
-	bool pcrs = tk_opt_given(o, TK_OPT_PCRS);
-	u16 alg = tk2_hash_alg(o->hash);
-	struct crypto_shash *tfm = NULL;
+	u16 alg = tk2_hash_alg(o->hash), signer;
 	struct seal_work *w;
 	u8 *buf;
 	int ret;
@@ -363,16 +394,18 @@ static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 	ret = -ENOMEM;
 	if (!buf || !w)
 		goto out;
-	if (pcrs) {	/* may load a module: not under the lock */
-		tfm = trusted_tpm2_hash_alloc(alg);
-		ret = PTR_ERR_OR_ZERO(tfm);
-		if (ret) {
-			tfm = NULL;
+	/* the policy's hashes: may load a module, not under the lock */
+	trusted_tpm2_hash_init(&w->hs, alg);
+	if (tk_opt_given(o, TK_OPT_PCRS) || o->policykey_len) {
+		ret = PTR_ERR_OR_ZERO(trusted_tpm2_hash_get(&w->hs, alg));
+		if (ret)
 			goto out;
-		}
 	}
-	if (o->policykey_len) {	/* no TPM needed */
-		ret = trusted_tpm2_authorize_policy(o, alg, &w->pcr);
+	if (o->policykey_len) {	/* the signer's Name */
+		ret = tk2_signer_check(o->policykey, o->policykey_len, &signer);
+		if (!ret)
+			ret = PTR_ERR_OR_ZERO(trusted_tpm2_hash_get(&w->hs,
+								    signer));
 		if (ret)
 			goto out;
 	}
@@ -385,16 +418,17 @@ static int tpm2_seal(struct trusted_key_payload *p, const struct tk_options *o,
 	ret = trusted_tpm_hold();
 	if (ret)
 		goto out_unlock;
-	ret = seal_held(buf, w, p, o, tfm, draw);
+	ret = seal_held(buf, w, p, o, draw);
 	if (ret && w->ts.gone)	/* the kept session was flushed: anew */
-		ret = seal_held(buf, w, p, o, tfm, draw);
+		ret = seal_held(buf, w, p, o, draw);
 	trusted_tpm_release();
 out_unlock:
 	mutex_unlock(&tpm2_lock);
 out:
-	crypto_free_shash(tfm);
-	if (w)	/* NULL when its allocation failed */
+	if (w) {	/* NULL when its allocation failed */
+		trusted_tpm2_hash_free(&w->hs);
 		trusted_tpm2_sess_free(&w->ts);
+	}
 	kfree_sensitive(w);
 	trusted_tpm_buf_free(buf);
 	return ret;
@@ -444,10 +478,13 @@ static int check_load(struct unseal_work *w, const struct tk_options *o)
 		pr_info_ratelimited("load: %s\n", why);
 		return -EINVAL;
 	}
+	if (!k->npolicy)
+		return 0;
 	if (k->signed_policy)
 		return trusted_tpm2_signed_check(k, o) ?:
+		       trusted_tpm2_policy_check(k) ?:
 		       trusted_tpm2_signed_prepare(k, &w->sg);
-	return k->npolicy ? trusted_tpm2_policy_check(k) : 0;
+	return trusted_tpm2_policy_check(k);
 }
 
 static int load_object(u8 *buf, struct unseal_work *w)
@@ -803,8 +840,17 @@ out:
 	return ret;
 }
 
-/* TPM 2.0 sealing, as core.c sees it (trusted_tpm_ops()). */
+/* trusted_tpm2_ops.parse: a key command with the TPM 2.0 options. */
+static int trusted_tpm2_parse(char *line, struct tk_request *req)
+{
+	return tk_parse_request(line, true, req);
+}
+
+/* TPM 2.0, as core.c and tpm.c see it (trusted_tpm_ops()). */
 const struct trusted_tpm_ops trusted_tpm2_ops = {
+	.version = "2.0",
+	.tpm2 = true,
+	.parse = trusted_tpm2_parse,
 	.seal = trusted_tpm2_seal,
 	.seal_random = trusted_tpm2_seal_random,
 	.unseal = trusted_tpm2_unseal,

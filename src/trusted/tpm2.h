@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interfaces of the TPM 2.0 sealing code: tpm2.c (seal, unseal)
- * on top of the parent keys (tpm2_parent.c) and PCR policies
- * (tpm2_policy.c). All of it runs under tpm2.c's lock, with one
+ * on top of the parent keys (tpm2_parent.c), signed policies
+ * (tpm2_signed.c) and policy commands (tpm2_policy.c). All of it runs under tpm2.c's lock, with one
  * page-sized command buffer per operation.
  */
 #ifndef TRUSTED_TPM2_H
@@ -14,6 +14,7 @@
 #include "tk2_key.h"
 #include "tk2_session.h"
 #include "tk2_signed.h"
+#include "tk2_policy.h"
 #include <crypto/aes.h>
 
 /* The parent of a sealed object, ready for commands under it. */
@@ -34,7 +35,7 @@ struct trusted_tpm2_parent {
 	u8 n[TK2_RSA_MAX_BYTES];
 };
 
-/* tpm2_session.c: the salted HMAC session of one key operation. */
+/* tpm2_session.c: the salted HMAC session of one key operation; flushes. */
 struct crypto_kpp;
 struct crypto_akcipher;
 struct trusted_tpm2_sess {
@@ -71,8 +72,9 @@ int trusted_tpm2_sess_send(u8 *buf, struct trusted_tpm2_sess *ts,
 void trusted_tpm2_sess_end(u8 *buf, struct trusted_tpm2_sess *ts, bool keep);
 void trusted_tpm2_sess_drop(u8 *buf);
 bool trusted_tpm2_sess_kept(void);
-int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
-			     u32 len);
+int trusted_tpm2_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
+			u32 len);
+void trusted_tpm2_flush(u8 *buf, u32 handle);
 
 /* tpm2_parent.c */
 int trusted_tpm2_parent_get(u8 *buf, u32 handle, bool probe_srk,
@@ -86,26 +88,55 @@ int trusted_tpm2_parent_open(u8 *buf, u32 handle, bool probe_srk,
 int trusted_tpm2_parent_recheck(u8 *buf, const struct trusted_tpm2_sess *ts,
 				const struct trusted_tpm2_parent *pa, int err);
 void trusted_tpm2_parent_put(u8 *buf, struct trusted_tpm2_parent *pa);
-void trusted_tpm2_flush(u8 *buf, u32 handle);
 
-/* tpm2_policy.c */
-struct trusted_tpm2_pcr_policy {
+/* tpm2_policy.c: policy commands through src/lib/tk2_policy.c's table */
+#define TRUSTED_TPM2_SEAL_CMDS	4
+#define TRUSTED_TPM2_AUTHORIZE_BODY_MAX	(2 + TK_SIGNER_MAX + 2 + \
+					 TK2_DIGEST_MAX + 2)
+
+/* The policy a seal gives the object: its commands and their digest. */
+struct trusted_tpm2_seal_policy {
 	u8 digest[TK2_DIGEST_MAX];		/* the object's authPolicy */
-	u8 head[TK2_DIGEST_MAX];		/* revoke=: before the policyRef */
-	u8 body[TK2_POLICY_PCR_BODY_MAX];	/* PolicyPCR, for the blob */
-	u32 body_len;
+	struct tk2_key_policy cmd[TRUSTED_TPM2_SEAL_CMDS];
+	unsigned int ncmd;
+	u8 pcr[TK2_POLICY_PCR_BODY_MAX];	/* PolicyPCR's body */
+	u8 authorize[TRUSTED_TPM2_AUTHORIZE_BODY_MAX];	/* PolicyAuthorize's */
+	u8 unseal[4];				/* PolicyCommandCode's */
 };
 
+/* The hashes of one operation's policy digests (tk2_policy_hash). */
 struct crypto_shash;
+struct trusted_tpm2_hash {
+	struct tk2_policy_hash h;
+	struct crypto_shash *tfm[2];	/* the policy's hash, a signer's */
+	u16 alg[2];
+};
+
+/* What policy commands need at load beyond their bodies. */
+struct trusted_tpm2_replay {
+	struct tk2_policy_run run;		/* the session, a ticket */
+	struct trusted_tpm2_sess *ts;		/* authorises PolicyNV, or NULL */
+	const u8 *nv_name;			/* PolicyNV's index Name */
+	const struct tk2_policy_cmd *refused;	/* the command the TPM refused */
+};
+
 struct crypto_shash *trusted_tpm2_hash_alloc(u16 alg);
-int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
-			    const struct tk_options *o, u16 name_alg,
-			    struct crypto_shash *tfm,
-			    struct trusted_tpm2_pcr_policy *pol);
+void trusted_tpm2_hash_init(struct trusted_tpm2_hash *hs, u16 alg);
+struct crypto_shash *trusted_tpm2_hash_get(struct trusted_tpm2_hash *hs,
+					   u16 alg);
+void trusted_tpm2_hash_free(struct trusted_tpm2_hash *hs);
+int trusted_tpm2_pcr_body(u8 *buf, struct trusted_tpm2_sess *ts,
+			  const struct tk_options *o,
+			  struct trusted_tpm2_hash *hs, u8 *body, u32 size);
+int trusted_tpm2_policy_digest(struct trusted_tpm2_hash *hs,
+			       const struct tk2_key_policy *cmds,
+			       unsigned int n, const u8 *nv_name, u8 *digest);
 int trusted_tpm2_policy_check(const struct tk2_key *k);
 int trusted_tpm2_policy_start(u8 *buf, u16 alg, struct trusted_tpm2_sess *ts,
 			      const struct trusted_tpm2_parent *pa,
 			      struct tk2_session *s);
+int trusted_tpm2_policy_replay(u8 *buf, const struct tk2_key_policy *cmds,
+			       unsigned int n, struct trusted_tpm2_replay *r);
 int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 				struct trusted_tpm2_sess *ts,
 				const struct trusted_tpm2_parent *pa,
@@ -124,14 +155,11 @@ struct trusted_tpm2_signed {
 	u64 count[TK2_KEY_AUTH_MAX];		/* what each approval allows */
 };
 
-int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
-				  struct trusted_tpm2_pcr_policy *pol);
 int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
 			    const struct tk2_crypto *c, u32 index, u8 *name);
-int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
-			       const struct tk2_crypto *c,
-			       const struct tk_options *o,
-			       struct trusted_tpm2_pcr_policy *pol);
+int trusted_tpm2_authorize_body(u8 *buf, struct trusted_tpm2_sess *ts,
+				const struct tk2_crypto *c,
+				const struct tk_options *o, u8 *body, u32 size);
 bool trusted_tpm2_blob_revocable(const u8 *blob, u32 len);
 int trusted_tpm2_signed_check(const struct tk2_key *k,
 			      const struct tk_options *o);

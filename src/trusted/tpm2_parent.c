@@ -60,29 +60,6 @@ static struct tk2_auth parent_password(const u8 *value, u16 len)
 	return a;
 }
 
-/**
- * trusted_tpm2_flush() - TPM2_FlushContext of a transient object or session
- * @buf: a command buffer to use
- * @handle: the handle; failures are ignored (nothing left to undo)
- */
-void trusted_tpm2_flush(u8 *buf, u32 handle)
-{
-	struct tk_cmd_buf b;
-	int rc;
-
-	rc = tk2_cmd_flush(&b, buf, PAGE_SIZE, handle);
-	if (rc)
-		goto failed;
-	rc = trusted_tpm_send(buf, NULL);
-	if (rc)
-		goto failed;
-	rc = tk2_rsp_empty(buf, PAGE_SIZE);
-	if (!rc)
-		return;
-failed:
-	pr_warn_ratelimited("flushing handle 0x%08x failed (%d)\n", handle, rc);
-}
-
 /* A persistent handle names one key for the boot: it may be kept. */
 static bool is_persistent(u32 handle)
 {

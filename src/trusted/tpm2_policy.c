@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PCR policies built by the kernel (pcrs=<bank>:<list>).
+ * The policies of TPM 2.0 trusted keys, through src/lib/tk2_policy.c's
+ * table of policy commands: one extend loop (trusted_tpm2_policy_digest():
+ * the object's authPolicy at seal, its check at load, a signed policy's
+ * approvedPolicy) and one replay loop (trusted_tpm2_policy_replay(): the
+ * policy session at load), and the PCR reads of pcrs=.
  *
- * Seal: read the selected PCRs, hash their values with the object's name
- * algorithm into pcrDigest, and compute the policy a PolicyPCR with that
- * digest yields, then, with blobauth=, a PolicyAuthValue after it (the
- * PIN is the object's authValue and keeps its dictionary-attack
- * protection); the object gets the digest as authPolicy, the blob the
- * commands in its policy field (the TPMKey format's way to say how to
- * satisfy the policy). Load: recompute the policy from the blob's policy
- * field and refuse the blob when it is not the object's; then run the
- * policy in a fresh policy session, which the TPM refuses at PolicyPCR
- * once a PCR has moved. With sessions, that policy session is salted to
- * the checked parent (tpm2_session.c), so its HMAC (keyed by sessionKey,
- * and by the PIN after PolicyAuthValue) and its encryption of Unseal's
- * outData are unknown on the bus. The hash transform is allocated
- * (crypto_alloc_shash() may load a module) before tpm2.c takes its TPM
- * lock.
+ * Seal (tpm2.c puts the commands together): pcrs= reads the selected PCRs
+ * and hashes their values with the object's name algorithm into the
+ * PolicyPCR's pcrDigest; PolicyCommandCode(TPM2_Unseal) follows, then with
+ * blobauth= PolicyAuthValue (the PIN is the object's authValue and keeps
+ * its dictionary-attack protection). The object gets the digest of the
+ * commands as authPolicy, the blob the commands in its policy field (the
+ * TPMKey format's way to say how to satisfy the policy). Load: recompute
+ * the digest from the blob's policy field and refuse the blob when it is
+ * not the object's; then replay the commands in a fresh policy session,
+ * which the TPM refuses at PolicyPCR once a PCR has moved. With sessions,
+ * that policy session is salted to the checked parent (tpm2_session.c),
+ * so its HMAC (keyed by sessionKey, and by the PIN after PolicyAuthValue)
+ * and its encryption of Unseal's outData are unknown on the bus. Hash
+ * transforms are allocated (crypto_alloc_shash() may load a module) before
+ * tpm2.c takes its TPM lock.
  *
  * pcrcap=<n> seals to the reset value of PCR n (all zero bytes), not its
  * value now: the initramfs extends ("caps") PCR n after its unlock attempt
@@ -32,6 +36,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "tk2_policy.h"
 #include "tpm2.h"
 
 #define PCR_READ_TRIES	3	/* a PCR changed while we read: start over */
@@ -39,7 +44,6 @@
 struct pcr_work {
 	struct tk2_pcr_values got;
 	u8 values[TK2_PCR_COUNT * TK2_DIGEST_MAX];
-	u8 input[TK2_POLICY_INPUT_MAX];
 	u8 pcr_digest[TK2_DIGEST_MAX];
 };
 
@@ -144,54 +148,118 @@ static int read_pcrs(u8 *buf, struct trusted_tpm2_sess *ts,
 	return -EAGAIN;
 }
 
-/* Extend the policy @policy (digest_len bytes) by one PolicyPCR. */
-static int policy_extend(struct crypto_shash *tfm, u8 *policy,
-			 const struct tk2_policy_pcr *pp, u8 *input)
+/*
+ * tk2_policy_hash's digest: H_@alg over the spans with the cached (or,
+ * before the lock, a newly allocated) transform of @alg. @out may be one
+ * of the inputs.
+ */
+static int hash_digest(void *ctx, u16 alg, const struct tk_span *in,
+		       unsigned int n, u8 *out)
 {
-	int n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, policy, pp);
+	struct crypto_shash *tfm = trusted_tpm2_hash_get(ctx, alg);
+	unsigned int i;
+	int ret;
 
-	return n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n, policy);
-}
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	{
+		SHASH_DESC_ON_STACK(desc, tfm);
 
-/* Extend @policy by PolicyAuthValue (Part 3 §23.17). */
-static int extend_auth_value(struct crypto_shash *tfm, u8 *policy, u8 *input)
-{
-	int n = tk2_policy_auth_value_input(input, TK2_POLICY_INPUT_MAX, policy,
-					    crypto_shash_digestsize(tfm));
-
-	return n < 0 ? n : crypto_shash_tfm_digest(tfm, input, n, policy);
+		desc->tfm = tfm;
+		ret = crypto_shash_init(desc);
+		for (i = 0; !ret && i < n; i++)
+			ret = crypto_shash_update(desc, in[i].p, in[i].len);
+		if (!ret)
+			ret = crypto_shash_final(desc, out);
+		shash_desc_zero(desc);
+	}
+	return ret;
 }
 
 /**
- * trusted_tpm2_pcr_policy() - the PolicyPCR digest of a pcrs= key at seal
+ * trusted_tpm2_hash_init() - the hashes of one operation's policy digests
+ * @hs: set up, with no transform yet
+ * @alg: the policy's hash, the object's name algorithm
+ */
+void trusted_tpm2_hash_init(struct trusted_tpm2_hash *hs, u16 alg)
+{
+	memset(hs, 0, sizeof(*hs));
+	hs->h.digest = hash_digest;
+	hs->h.ctx = hs;
+	hs->h.alg = alg;
+}
+
+/**
+ * trusted_tpm2_hash_get() - the transform of a hash, allocated once
+ * @hs: the operation's hashes
+ * @alg: a TPM 2.0 hash algorithm
+ *
+ * Allocates at the first call for @alg, which may load a module: call it
+ * for every hash an operation needs before taking the TPM lock.
+ *
+ * Return: the transform (@hs keeps it), or an ERR_PTR.
+ */
+struct crypto_shash *trusted_tpm2_hash_get(struct trusted_tpm2_hash *hs,
+					   u16 alg)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hs->tfm) && hs->tfm[i]; i++)
+		if (hs->alg[i] == alg)
+			return hs->tfm[i];
+	if (i == ARRAY_SIZE(hs->tfm))
+		return ERR_PTR(-EINVAL);
+	hs->tfm[i] = trusted_tpm2_hash_alloc(alg);
+	if (IS_ERR(hs->tfm[i])) {
+		struct crypto_shash *err = hs->tfm[i];
+
+		hs->tfm[i] = NULL;
+		return err;
+	}
+	hs->alg[i] = alg;
+	return hs->tfm[i];
+}
+
+/**
+ * trusted_tpm2_hash_free() - free an operation's hash transforms
+ * @hs: the hashes
+ */
+void trusted_tpm2_hash_free(struct trusted_tpm2_hash *hs)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hs->tfm); i++)
+		crypto_free_shash(hs->tfm[i]);
+	memset(hs->tfm, 0, sizeof(hs->tfm));
+}
+
+/**
+ * trusted_tpm2_pcr_body() - the PolicyPCR body of a pcrs= key at seal
  * @buf: a command buffer (PCR_Read)
  * @ts: the operation's started session, or NULL without sessions
  * @o: the options: the bank and the PCRs of pcrs=, and pcrcap=
- * @name_alg: the sealed object's name algorithm, the policy's hash
- * @tfm: a transform of that hash, allocated before the chip was held
- * @pol: filled with the policy digest and the policy to store in the blob
+ * @hs: the operation's hashes, with the object's name algorithm's
+ * @body: set to the body: pcrDigest and the selection
+ * @size: its size
  *
- * With blobauth= the digest ends in PolicyAuthValue; the caller stores
- * that command after the PolicyPCR.
- *
- * Return: 0, -ENOMEM, -EKEYREJECTED for PCR values that fail the session's
- * HMAC, or an exchange's errno.
+ * Return: the body's length, -ENOMEM, -EKEYREJECTED for PCR values that
+ * fail the session's HMAC, or an exchange's errno.
  */
-int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
-			    const struct tk_options *o, u16 name_alg,
-			    struct crypto_shash *tfm,
-			    struct trusted_tpm2_pcr_policy *pol)
+int trusted_tpm2_pcr_body(u8 *buf, struct trusted_tpm2_sess *ts,
+			  const struct tk_options *o,
+			  struct trusted_tpm2_hash *hs, u8 *body, u32 size)
 {
 	struct tk2_pcrs sel = {
 		.alg = tk2_hash_alg(o->pcrs_bank),
 		.mask = o->pcrs_mask,
 	};
-	u32 dsize = tk2_alg_digest_size(name_alg);
+	struct crypto_shash *tfm = trusted_tpm2_hash_get(hs, hs->h.alg);
 	bool cap = tk_opt_given(o, TK_OPT_PCRCAP);
-	struct tk2_policy_pcr pp;
 	struct pcr_work *w;
 	int ret, n;
 
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
 	if (cap)
 		sel.mask |= 1U << o->pcrcap;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
@@ -204,23 +272,36 @@ int trusted_tpm2_pcr_policy(u8 *buf, struct trusted_tpm2_sess *ts,
 		       tk2_alg_digest_size(sel.alg));
 	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, w->values, n,
 						  w->pcr_digest);
-	if (ret)
-		goto out;
-	ret = tk2_policy_pcr_body(pol->body, sizeof(pol->body), &sel,
-				  w->pcr_digest, dsize);
-	if (ret < 0)
-		goto out;
-	pol->body_len = ret;
-	ret = tk2_policy_pcr_parse(pol->body, pol->body_len, name_alg, &pp);
-	if (ret)
-		goto out;
-	memset(pol->digest, 0, sizeof(pol->digest));
-	ret = policy_extend(tfm, pol->digest, &pp, w->input);
-	if (!ret && o->blobauth_len)
-		ret = extend_auth_value(tfm, pol->digest, w->input);
-out:
+	if (!ret)
+		ret = tk2_policy_pcr_body(body, size, &sel, w->pcr_digest,
+					  tk2_alg_digest_size(hs->h.alg));
 	kfree(w);
 	return ret;
+}
+
+/**
+ * trusted_tpm2_policy_digest() - the digest a list of policy commands gives
+ * @hs: the operation's hashes, the policy's algorithm set
+ * @cmds: the commands, in the order a session runs them
+ * @n: how many
+ * @nv_name: a PolicyNV's index Name (TK2_NV_NAME_SIZE bytes), or NULL
+ * @digest: set to the digest, from zero
+ *
+ * The one extend loop: the object's authPolicy at seal, its check at load,
+ * a signed policy's approvedPolicy.
+ *
+ * Return: 0, -EINVAL for a command the table does not have or cannot
+ * extend by, or a hash's error.
+ */
+int trusted_tpm2_policy_digest(struct trusted_tpm2_hash *hs,
+			       const struct tk2_key_policy *cmds,
+			       unsigned int n, const u8 *nv_name, u8 *digest)
+{
+	hs->h.nv_name = (struct tk_span){
+		.p = nv_name, .len = nv_name ? TK2_NV_NAME_SIZE : 0,
+	};
+	memset(digest, 0, TK2_DIGEST_MAX);
+	return tk2_policy_extend(&hs->h, cmds, n, digest);
 }
 
 /**
@@ -232,37 +313,20 @@ out:
  */
 int trusted_tpm2_policy_check(const struct tk2_key *k)
 {
-	u16 alg = k->info.name_alg;
-	u8 policy[TK2_DIGEST_MAX] = { 0 };
-	struct crypto_shash *tfm;
-	struct tk2_policy_pcr pp;
-	unsigned int i;
-	u8 *input;
-	int ret = 0;
+	u8 policy[TK2_DIGEST_MAX];
+	struct trusted_tpm2_hash hs;
+	int ret;
 
-	tfm = trusted_tpm2_hash_alloc(alg);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	input = kmalloc(TK2_POLICY_INPUT_MAX, GFP_KERNEL);
-	if (!input)
-		ret = -ENOMEM;
-	for (i = 0; !ret && i < k->npolicy; i++) {
-		if (k->policy[i].code == TK2_CC_POLICY_AUTH_VALUE) {
-			ret = extend_auth_value(tfm, policy, input);
-			continue;
-		}
-		ret = tk2_policy_pcr_parse(k->policy[i].body, k->policy[i].len,
-					   alg, &pp);
-		if (ret)
-			break;
-		ret = policy_extend(tfm, policy, &pp, input);
-	}
-	kfree(input);
-	crypto_free_shash(tfm);
+	trusted_tpm2_hash_init(&hs, k->info.name_alg);
+	ret = trusted_tpm2_policy_digest(&hs, k->policy, k->npolicy, NULL,
+					 policy);
+	trusted_tpm2_hash_free(&hs);
 	if (ret)
 		return ret;
-	if (memcmp(policy, k->info.policy, k->info.policy_len)) {
-		pr_info_ratelimited("load: the blob's policy is not the object's\n");
+	if (k->info.policy_len != tk2_alg_digest_size(k->info.name_alg) ||
+	    memcmp(policy, k->info.policy, k->info.policy_len)) {
+		pr_info_ratelimited("load: the blob's %s is not the object's policy\n",
+				    k->signed_policy ? "PolicyAuthorize" : "policy");
 		return -EINVAL;
 	}
 	return 0;
@@ -316,6 +380,107 @@ fail:
 	return trusted_tpm_errno(rc, "load: starting a policy session");
 }
 
+/*
+ * PolicyNV's authorisation (the counter's empty authValue) refused: the
+ * owner defined the index again with an authValue, which its Name does
+ * not show. No approval can pass then, whatever the signer signed.
+ * -EACCES with one line; 0 for any other @rc.
+ */
+static int nv_auth_refused(int rc, u32 index)
+{
+	if (rc <= 0 || (tk2_rc_base(rc) != TK2_RC_AUTH_FAIL &&
+			tk2_rc_base(rc) != TK2_RC_BAD_AUTH))
+		return 0;
+	pr_info_ratelimited("revoke: NV index 0x%08x takes no empty authValue: its owner defined it again with one; define it as trusted-policy counter prints (0x%03x)\n",
+			    index, rc);
+	return -EACCES;
+}
+
+/*
+ * Send the PolicyNV in @buf, authorised by the index's empty authValue:
+ * in the operation's salted HMAC session r->ts (cpHash names the counter,
+ * the response's HMAC is checked), or as an empty password without
+ * sessions.
+ */
+static int send_nv_auth(u8 *buf, const struct tk2_key_policy *cmd,
+			struct trusted_tpm2_replay *r)
+{
+	struct trusted_tpm2_sess *ts = r->ts;
+	struct tk2_session *as[] = { ts ? &ts->s : NULL };
+	u8 sname[4];
+	struct tk_span names[3] = {
+		{ .p = r->nv_name, .len = TK2_NV_NAME_SIZE },
+		{ .p = r->nv_name, .len = TK2_NV_NAME_SIZE },
+		{ .p = sname, .len = sizeof(sname) },
+	};
+	struct tk2_policy_nv nv;
+	int rc;
+
+	if (!r->nv_name || tk2_policy_nv_parse(cmd->body, cmd->len, &nv))
+		return -EINVAL;
+	if (!ts) {
+		rc = trusted_tpm_send(buf, NULL);
+		if (rc)
+			return nv_auth_refused(rc, nv.index) ?: rc;
+		return tk2_rsp_policy_nv(buf, PAGE_SIZE);
+	}
+	put_unaligned_be32(r->run.session, sname);	/* a session's Name */
+	ts->s.auth_len = 0;
+	ts->s.attrs = TK2_SESS_CONTINUE;
+	rc = trusted_tpm2_sess_send(buf, ts, as, 1, 3, names, 0);
+	if (rc == -EBADMSG) {
+		pr_warn_ratelimited("revoke: NV index 0x%08x refused: the PolicyNV reply fails its HMAC\n",
+				    nv.index);
+		return -EKEYREJECTED;
+	}
+	return nv_auth_refused(rc, nv.index) ?: rc;
+}
+
+/**
+ * trusted_tpm2_policy_replay() - run policy commands in a policy session
+ * @buf: a command buffer
+ * @cmds: the commands, each a row of src/lib/tk2_policy.c
+ * @n: how many
+ * @r: the session (r->run.session) and what rows need beyond their body:
+ *     a PolicyNV's authorising session and index Name, a PolicyAuthorize's
+ *     ticket; r->refused is set to the row the TPM refused
+ *
+ * The one replay loop: each command built by its row and sent as its row
+ * says. The caller flushes the session on failure.
+ *
+ * Return: 0; the TPM's return code (> 0) when it refused a command; or a
+ * negative errno.
+ */
+int trusted_tpm2_policy_replay(u8 *buf, const struct tk2_key_policy *cmds,
+			       unsigned int n, struct trusted_tpm2_replay *r)
+{
+	const struct tk2_policy_cmd *c;
+	struct tk_cmd_buf b;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		c = tk2_policy_cmd(cmds[i].code);
+		if (!c)
+			return -EINVAL;
+		rc = tk2_policy_build(&b, buf, PAGE_SIZE, &r->run, &cmds[i]);
+		if (rc)
+			return rc;
+		if (c->send == TK2_POLICY_NV_AUTH) {
+			rc = send_nv_auth(buf, &cmds[i], r);
+		} else {
+			rc = trusted_tpm_send(buf, NULL);
+			if (!rc)
+				rc = tk2_rsp_empty(buf, PAGE_SIZE);
+		}
+		if (rc) {
+			r->refused = c;
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /**
  * trusted_tpm2_policy_session() - a policy session that satisfies a blob's policy
  * @buf: a command buffer
@@ -324,8 +489,9 @@ fail:
  * @pa: the parent to salt it to, with @ts
  * @s: set to the session; the caller flushes it unless Unseal ends it
  *
- * Runs the blob's PolicyPCRs and, for a PIN, PolicyAuthValue: the PIN
- * then keys the HMAC of the command the session authorises.
+ * Replays the blob's policy field: PolicyPCRs, PolicyCommandCode and, for
+ * a PIN, PolicyAuthValue: the PIN then keys the HMAC of the command the
+ * session authorises.
  *
  * Return: 0, or a negative errno.
  */
@@ -334,35 +500,24 @@ int trusted_tpm2_policy_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_parent *pa,
 				struct tk2_session *s)
 {
-	struct tk_cmd_buf b;
-	unsigned int i;
+	struct trusted_tpm2_replay r = { };
+	const char *why;
 	int rc;
 
 	rc = trusted_tpm2_policy_start(buf, k->info.name_alg, ts, pa, s);
 	if (rc)
 		return rc;
-	for (i = 0; i < k->npolicy; i++) {
-		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, k->policy[i].code,
-				    s->handle, k->policy[i].body,
-				     k->policy[i].len);
-		if (rc)
-			break;
-		rc = trusted_tpm_send(buf, NULL);
-		if (rc)
-			break;
-		rc = tk2_rsp_empty(buf, PAGE_SIZE);
-		if (rc)
-			break;
-	}
+	r.run.session = s->handle;
+	rc = trusted_tpm2_policy_replay(buf, k->policy, k->npolicy, &r);
 	if (!rc)
 		return 0;
 	trusted_tpm2_flush(buf, s->handle);
 	if (rc > 0) {
-		pr_info_ratelimited("load: %sthe TPM refused policy command 0x%03x (0x%03x)\n",
-				    k->policy[i].code == TK2_CC_POLICY_PCR ?
-				    "PCR values changed: " : "", k->policy[i].code,
-				    rc);
+		why = r.refused ? r.refused->refused : NULL;
+		pr_info_ratelimited("load: %s%sthe TPM refused policy command 0x%03x (0x%03x)\n",
+				    why ?: "", why ? ": " : "",
+				    r.refused ? r.refused->code : 0, rc);
 		return trusted_tpm_errno(rc, NULL);
 	}
-	return trusted_tpm_errno(rc, "load: PolicyPCR");
+	return trusted_tpm_errno(rc, "load: policy command");
 }

@@ -21,6 +21,10 @@
  * dictionary-attack lockout. A session the TPM calls "not loaded" later
  * in an operation (all of ours are loaded then, the chip held) is flushed
  * and the operation run once more in fresh sessions.
+ *
+ * trusted_tpm2_flush() drops any handle a TPM 2.0 operation made (an
+ * object, a primary, a session): it is here, at the bottom of the TPM 2.0
+ * files, so that each of them can call it without calling up.
  */
 #include <crypto/aes.h>
 #include <crypto/akcipher.h>
@@ -159,6 +163,29 @@ static struct {
 	u32 ctx_len;
 	u8 ctx[TK2_CONTEXT_MAX];		/* its saved context */
 } kept;
+
+/**
+ * trusted_tpm2_flush() - TPM2_FlushContext of a transient object or session
+ * @buf: a command buffer to use
+ * @handle: the handle; failures are ignored (nothing left to undo)
+ */
+void trusted_tpm2_flush(u8 *buf, u32 handle)
+{
+	struct tk_cmd_buf b;
+	int rc;
+
+	rc = tk2_cmd_flush(&b, buf, PAGE_SIZE, handle);
+	if (rc)
+		goto failed;
+	rc = trusted_tpm_send(buf, NULL);
+	if (rc)
+		goto failed;
+	rc = tk2_rsp_empty(buf, PAGE_SIZE);
+	if (!rc)
+		return;
+failed:
+	pr_warn_ratelimited("flushing handle 0x%08x failed (%d)\n", handle, rc);
+}
 
 /**
  * trusted_tpm2_sess_crypto() - set the primitives only
@@ -601,42 +628,61 @@ bool trusted_tpm2_sess_kept(void)
 	return kept.valid;
 }
 
+struct random_ctx {
+	u8 *buf;
+	struct trusted_tpm2_sess *ts;
+};
+
+/*
+ * One TPM2_GetRandom, at most @len bytes into @out: in the session with
+ * the encrypt attribute (the bytes cross the bus encrypted, the response
+ * is authenticated), or plain without one. The count, or an errno.
+ */
+static int random_chunk(void *ctx, u8 *out, u32 len)
+{
+	struct random_ctx *r = ctx;
+	struct tk2_session *s[] = { r->ts ? &r->ts->s : NULL };
+	struct tk_cmd_buf b;
+	struct tk_span got;
+	int rc;
+
+	rc = tk2_cmd_get_random(&b, r->buf, PAGE_SIZE,
+				min_t(u32, len, TK2_SHA256_SIZE));
+	if (rc)
+		return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
+	if (r->ts) {
+		r->ts->s.auth_len = 0;
+		r->ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT;
+		rc = trusted_tpm2_sess_send(r->buf, r->ts, s, 1, 0, NULL, 0);
+	} else {
+		rc = trusted_tpm_send(r->buf, NULL);
+	}
+	if (rc)
+		return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
+	rc = r->ts ? tk2_rsp_get_random_params(r->buf, PAGE_SIZE, &got) :
+		     tk2_rsp_get_random(r->buf, PAGE_SIZE, &got);
+	if (rc || got.len > len)
+		return -EIO;
+	memcpy(out, got.p, got.len);
+	return got.len;
+}
+
 /**
- * trusted_tpm2_sess_random() - key material from the TPM, encrypted
- * @buf: the command buffer
- * @ts: a started session
+ * trusted_tpm2_random() - key material from the TPM 2.0
+ * @buf: the command buffer (the bytes are wiped with it)
+ * @ts: a started session, or NULL (sessions=0): GetRandom plain
  * @out: where the bytes go
  * @len: how many
  *
- * TPM2_GetRandom in the session with the encrypt attribute: the bytes
- * cross the bus encrypted and the response is authenticated.
+ * In a session the bytes cross the bus encrypted and the response is
+ * authenticated.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EIO when the TPM gave too little, or a negative errno.
  */
-int trusted_tpm2_sess_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
-			     u32 len)
+int trusted_tpm2_random(u8 *buf, struct trusted_tpm2_sess *ts, u8 *out,
+			u32 len)
 {
-	struct tk2_session *s[] = { &ts->s };
-	struct tk_cmd_buf b;
-	struct tk_span got;
-	int rc, tries = 16;
-	u32 done = 0;
+	struct random_ctx r = { .buf = buf, .ts = ts };
 
-	ts->s.auth_len = 0;
-	ts->s.attrs = TK2_SESS_CONTINUE | TK2_SESS_ENCRYPT;
-	while (done < len && tries--) {
-		rc = tk2_cmd_get_random(&b, buf, PAGE_SIZE,
-					min_t(u32, len - done, TK2_SHA256_SIZE));
-		if (rc)
-			return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
-		rc = trusted_tpm2_sess_send(buf, ts, s, 1, 0, NULL, 0);
-		if (rc)
-			return trusted_tpm_errno(rc, "new: TPM2_GetRandom");
-		if (tk2_rsp_get_random_params(buf, PAGE_SIZE, &got) ||
-		    got.len > len - done)
-			return -EIO;
-		memcpy(out + done, got.p, got.len);
-		done += got.len;
-	}
-	return done == len ? 0 : -EIO;
+	return trusted_tpm_draw(out, len, random_chunk, &r);
 }

@@ -5,21 +5,23 @@
  * Seal: the object's authPolicy is TPM2_PolicyAuthorize of the signer
  * (Part 3, 23.16): H(H(0 || TPM_CC_PolicyAuthorize || signerName) ||
  * policyRef) in the object's name algorithm, policyRef the policyref=
- * option (empty without it). An approval is a signature over
+ * option (empty without it); trusted_tpm2_authorize_body() writes the
+ * command, tk2_policy.c's row gives its digest. An approval is a signature over
  * H(approvedPolicy || policyRef): with an empty policyRef, one approval
  * opens every key sealed to that signer; with a policyref= per key (or
  * per class of keys) it opens only those. The blob carries no policy yet:
  * trusted-policy(1) adds the PolicyAuthorize (with the same policyRef) to
  * policy [1] and signed policies to authPolicy [3].
  *
- * Load: each signed policy is a list of PolicyPCR commands ending in a
+ * Load: each signed policy is a list of policy commands (PolicyPCR,
+ * PolicyCommandCode; PolicyNV with revocation) ending in a
  * PolicyAuthorize that carries the signer and its signature over
  * aHash = H_sig(approvedPolicy || policyRef), approvedPolicy being the
- * digest the PolicyPCRs give from zero. Before the TPM is held, every
+ * digest those commands give from zero (tpm2_policy.c's extend loop). Before the TPM is held, every
  * entry is checked (signer and policyRef those of policy [1], commands we
  * can replay) and its digests computed; then the entries are tried in
  * order: a fresh policy session (salted to the parent, with sessions, as
- * tpm2_policy.c's) runs the PolicyPCRs, the signer is loaded
+ * tpm2_policy.c's) replays the commands, the signer is loaded
  * with TPM2_LoadExternal in the owner hierarchy (a null-hierarchy key
  * gives null tickets, which PolicyAuthorize refuses), TPM2_VerifySignature
  * gives the ticket, the signer is flushed, TPM2_PolicyAuthorize, and for a
@@ -73,117 +75,6 @@ static int hash_two(struct crypto_shash *tfm, const u8 *a, u32 a_len,
 out:
 	shash_desc_zero(desc);
 	return ret;
-}
-
-/* nameAlg || H(TPMT_PUBLIC) of the signer @pub (a TPMT_PUBLIC). */
-static int signer_name(const u8 *pub, u32 len, u8 *name, u32 *name_len)
-{
-	struct crypto_shash *tfm;
-	u16 alg;
-	int ret;
-
-	if (tk2_signer_check(pub, len, &alg))
-		return -EINVAL;
-	tfm = trusted_tpm2_hash_alloc(alg);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	put_unaligned_be16(alg, name);
-	ret = crypto_shash_tfm_digest(tfm, pub, len, name + 2);
-	*name_len = 2 + crypto_shash_digestsize(tfm);
-	crypto_free_shash(tfm);
-	return ret;
-}
-
-/*
- * H(H(0 || CC_PolicyAuthorize || name) || ref), in @alg, into @out; with
- * @ref NULL the inner digest alone.
- */
-static int authorize_digest(u16 alg, const u8 *pub, u32 pub_len,
-			    const struct tk_span *ref, u8 *out)
-{
-	u32 dsize = tk2_alg_digest_size(alg), name_len;
-	u8 in[TK2_DIGEST_MAX + 4 + TK2_NAME_MAX];
-	struct crypto_shash *tfm;
-	int ret;
-
-	ret = signer_name(pub, pub_len, in + dsize + 4, &name_len);
-	if (ret)
-		return ret;
-	tfm = trusted_tpm2_hash_alloc(alg);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	memset(in, 0, dsize);
-	put_unaligned_be32(TK2_CC_POLICY_AUTHORIZE, in + dsize);
-	ret = crypto_shash_tfm_digest(tfm, in, dsize + 4 + name_len, out);
-	if (!ret && ref)	/* no ref: the head alone, see revoke_policy() */
-		ret = hash_two(tfm, out, dsize, ref->p, ref->len, out);
-	crypto_free_shash(tfm);
-	return ret;
-}
-
-/* A PIN: @d extended by PolicyAuthValue (Part 3 §23.17), in @alg. */
-static int add_auth_value(u16 alg, u8 *d)
-{
-	u8 in[TK2_DIGEST_MAX + 4];
-	struct crypto_shash *tfm;
-	int n, ret;
-
-	tfm = trusted_tpm2_hash_alloc(alg);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	n = tk2_policy_auth_value_input(in, sizeof(in), d,
-					tk2_alg_digest_size(alg));
-	ret = n < 0 ? n : crypto_shash_tfm_digest(tfm, in, n, d);
-	crypto_free_shash(tfm);
-	return ret;
-}
-
-/**
- * trusted_tpm2_authorize_policy() - the authPolicy of a policykey= key
- * @o: the options: policykey, policyref, revoke
- * @name_alg: the object's name algorithm
- * @pol: its digest is set
- *
- * With blobauth= PolicyAuthValue follows the PolicyAuthorize: the PIN is
- * the object's, whatever policy the signer approves. With revoke= the
- * policyRef needs the counter's Name from the TPM: pol->head gets the
- * inner digest, which trusted_tpm2_revoke_policy() finishes. Allocates hash
- * transforms: call it before taking the TPM lock.
- *
- * Return: 0, -EINVAL or -ENOMEM.
- */
-int trusted_tpm2_authorize_policy(const struct tk_options *o, u16 name_alg,
-				  struct trusted_tpm2_pcr_policy *pol)
-{
-	struct tk_span ref = { .p = o->policyref, .len = o->policyref_len };
-	int ret;
-
-	memset(pol->digest, 0, sizeof(pol->digest));
-	ret = authorize_digest(name_alg, o->policykey, o->policykey_len,
-			       o->revoke ? NULL : &ref, pol->digest);
-	if (ret)
-		return ret;
-	if (o->revoke) {	/* kept: a retried seal finishes it again */
-		memcpy(pol->head, pol->digest, sizeof(pol->head));
-		return 0;
-	}
-	if (o->blobauth_len)
-		ret = add_auth_value(name_alg, pol->digest);
-	return ret;
-}
-
-/* A PIN under the lock: @d extended by PolicyAuthValue, SHA-256. */
-static int add_auth_value_sha256(const struct tk2_crypto *c, u8 *d)
-{
-	u8 in[TK2_SHA256_SIZE + 4];
-	struct tk_span sp = { .p = in };
-	int n;
-
-	n = tk2_policy_auth_value_input(in, sizeof(in), d, TK2_SHA256_SIZE);
-	if (n < 0)
-		return n;
-	sp.len = n;
-	return c->digest(c->ctx, &sp, 1, d);
 }
 
 /*
@@ -298,45 +189,43 @@ int trusted_tpm2_nv_counter(u8 *buf, struct trusted_tpm2_sess *ts,
 }
 
 /**
- * trusted_tpm2_revoke_policy() - finish the authPolicy of a revoke= key
+ * trusted_tpm2_authorize_body() - the PolicyAuthorize of a policykey= key
  * @buf: a command buffer
  * @ts: the operation's salted session (the counter's read is audited), or
  *      NULL without sessions
  * @c: SHA-256
- * @o: the options: revoke, policyref, blobauth
- * @pol: pol->head, the inner digest of trusted_tpm2_authorize_policy();
- *       pol->digest is set to the object's authPolicy, H(inner ||
- *       policyRef) (and PolicyAuthValue)
+ * @o: the options: policykey, policyref, revoke
+ * @body: set to the body: the signer's TPM2B_PUBLIC, the policyRef and
+ *        sigAlg NULL, as policy [1] of the blob carries it
+ * @size: its size
  *
- * The counter is read and checked (trusted_tpm2_nv_counter()); its Name
- * goes into the policyRef. SHA-256 objects only.
+ * With revoke= the counter is read and checked (trusted_tpm2_nv_counter())
+ * and its Name goes into the policyRef. SHA-256 objects only then.
  *
- * Return: 0, or trusted_tpm2_nv_counter()'s errno.
+ * Return: the body's length, -E2BIG, or trusted_tpm2_nv_counter()'s errno.
  */
-int trusted_tpm2_revoke_policy(u8 *buf, struct trusted_tpm2_sess *ts,
-			       const struct tk2_crypto *c,
-			       const struct tk_options *o,
-			       struct trusted_tpm2_pcr_policy *pol)
+int trusted_tpm2_authorize_body(u8 *buf, struct trusted_tpm2_sess *ts,
+				const struct tk2_crypto *c,
+				const struct tk_options *o, u8 *body, u32 size)
 {
 	u8 name[TK2_NV_NAME_SIZE], ref[TK2_DIGEST_MAX];
-	struct tk_span in[2];
-	int rc, n;
+	struct tk_cmd_buf b;
+	int rc, n = o->policyref_len;
 
-	rc = trusted_tpm2_nv_counter(buf, ts, c, o->revoke, name);
-	if (rc)
-		return rc;
-	n = tk2_revoke_ref(ref, sizeof(ref), o->revoke, name, o->policyref,
-			   o->policyref_len);
-	if (n < 0)
-		return n;
-	in[0] = (struct tk_span){ .p = pol->head, .len = TK2_SHA256_SIZE };
-	in[1] = (struct tk_span){ .p = ref, .len = n };
-	rc = c->digest(c->ctx, in, 2, pol->digest);
-	if (rc)
-		return rc;
-	if (o->blobauth_len)
-		rc = add_auth_value_sha256(c, pol->digest);
-	return rc;
+	if (o->revoke) {
+		rc = trusted_tpm2_nv_counter(buf, ts, c, o->revoke, name);
+		if (rc)
+			return rc;
+		n = tk2_revoke_ref(ref, sizeof(ref), o->revoke, name,
+				   o->policyref, o->policyref_len);
+		if (n < 0)
+			return n;
+	}
+	tk_cmd_init(&b, body, size);
+	tk2_put_tpm2b(&b, o->policykey, o->policykey_len);
+	tk2_put_tpm2b(&b, o->revoke ? ref : o->policyref, n);
+	tk_cmd_u16(&b, TK2_ALG_NULL);
+	return b.bad ? -E2BIG : (int)b.len;
 }
 
 /**
@@ -369,20 +258,22 @@ bool trusted_tpm2_blob_revocable(const u8 *blob, u32 len)
 }
 
 /**
- * trusted_tpm2_signed_check() - whether policy [1] is the object's authPolicy
+ * trusted_tpm2_signed_check() - whether policy [1]'s policyRef may be used
  * @k: a parsed blob with k->signed_policy
  * @o: the options: policyref= when given must be the blob's
  *
- * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] (and its
- * PolicyAuthValue, for a PIN) does not give the object's authPolicy, or
- * names another policyRef than policyref=.
+ * Whether policy [1] gives the object's authPolicy is
+ * trusted_tpm2_policy_check()'s.
+ *
+ * Return: 0, or -EINVAL when the PolicyAuthorize of policy [1] names
+ * another policyRef than policyref=, or a revocation counter for an
+ * object that is not SHA-256.
  */
 int trusted_tpm2_signed_check(const struct tk2_key *k,
 			      const struct tk_options *o)
 {
 	struct tk2_authorize_body ab;
 	struct tk_span user;
-	u8 d[TK2_DIGEST_MAX];
 	const u8 *name;
 	u32 index;
 	int ret;
@@ -407,20 +298,6 @@ int trusted_tpm2_signed_check(const struct tk2_key *k,
 		pr_info_ratelimited("load: the blob's policyRef is not policyref=\n");
 		return -EINVAL;
 	}
-	ret = authorize_digest(k->info.name_alg, ab.pub.p + 2, ab.pub.len - 2,
-			       &ab.policy_ref, d);
-	if (ret)
-		return ret;
-	if (k->auth_value) {
-		ret = add_auth_value(k->info.name_alg, d);
-		if (ret)
-			return ret;
-	}
-	if (k->info.policy_len != tk2_alg_digest_size(k->info.name_alg) ||
-	    crypto_memneq(d, k->info.policy, k->info.policy_len)) {
-		pr_info_ratelimited("load: the blob's PolicyAuthorize is not the object's policy\n");
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -429,99 +306,45 @@ static bool signed_same(const struct tk_span *a, const struct tk_span *b)
 	return a->len == b->len && !crypto_memneq(a->p, b->p, a->len);
 }
 
-/* Extend approvedPolicy @d by the PolicyNV @nv of the key's counter. */
-static int extend_nv(struct crypto_shash *tfm, const struct trusted_tpm2_signed *sg,
-		     const struct tk2_policy_nv *nv, u8 *input, u8 *d)
-{
-	u8 args_hash[TK2_DIGEST_MAX];
-	u32 dsize = crypto_shash_digestsize(tfm);
-	int n, ret;
-
-	n = tk2_policy_nv_args(input, TK2_POLICY_INPUT_MAX, nv);
-	if (n < 0)
-		return n;
-	ret = crypto_shash_tfm_digest(tfm, input, n, args_hash);
-	if (ret)
-		return ret;
-	n = tk2_policy_nv_input(input, TK2_POLICY_INPUT_MAX, d, dsize, args_hash,
-				sg->nv_name, TK2_NV_NAME_SIZE);
-	if (n < 0)
-		return n;
-	return crypto_shash_tfm_digest(tfm, input, n, d);
-}
-
 /*
- * The commands of signed policy @a before its PolicyAuthorize: PolicyPCRs,
- * then, for a key with revocation, the PolicyNV of its counter (and only
- * then); a reason to skip it, or NULL.
+ * The commands of signed policy @a before its PolicyAuthorize: rows load
+ * can replay (tk2_policy.c), for a key with revocation a PolicyNV of its
+ * counter among them (and only then a PolicyNV); a reason to skip it, or
+ * NULL.
  */
 static const char *check_commands(const struct tk2_key_auth *a,
 				  struct trusted_tpm2_signed *sg,
 				  unsigned int i, u16 alg)
 {
-	struct tk2_policy_pcr pp;
+	const struct tk2_policy_cmd *row;
+	const struct tk2_key_policy *p;
 	struct tk2_policy_nv nv;
-	unsigned int c, npcr = a->ncmd - 1;
+	bool counted = false;
+	unsigned int c;
 
-	if (sg->revoke) {
-		const struct tk2_key_policy *p;
-
-		if (a->ncmd < 2)
-			return "no revocation check (PolicyNV of the counter)";
-		p = &a->cmd[a->ncmd - 2];
-		if (p->code != TK2_CC_POLICY_NV ||
-		    tk2_policy_nv_parse(p->body, p->len, &nv) ||
+	for (c = 0; c + 1 < a->ncmd; c++) {
+		p = &a->cmd[c];
+		row = tk2_policy_cmd(p->code);
+		if (!row || row->send == TK2_POLICY_TICKET ||
+		    (row->send == TK2_POLICY_NV_AUTH && !sg->revoke) ||
+		    tk2_policy_parse(p, alg))
+			return "a command load cannot run";
+		if (row->send != TK2_POLICY_NV_AUTH)
+			continue;
+		if (tk2_policy_nv_parse(p->body, p->len, &nv) ||
 		    !tk2_policy_nv_is_revoke(&nv, sg->nv_index, &sg->count[i]))
 			return "no revocation check (PolicyNV of the counter)";
-		npcr--;
+		counted = true;
 	}
-	for (c = 0; c < npcr; c++)
-		if (a->cmd[c].code != TK2_CC_POLICY_PCR ||
-		    tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp))
-			return "a command load cannot run";
+	if (sg->revoke && !counted)
+		return "no revocation check (PolicyNV of the counter)";
 	return NULL;
-}
-
-/* approvedPolicy of signed policy @a, from zero, into @d. */
-static int approved_digest(const struct tk2_key_auth *a,
-			   const struct trusted_tpm2_signed *sg, u16 alg,
-			   u8 *input, u8 *d)
-{
-	struct crypto_shash *tfm;
-	struct tk2_policy_pcr pp;
-	struct tk2_policy_nv nv;
-	unsigned int c;
-	int ret = 0, n;
-
-	tfm = trusted_tpm2_hash_alloc(alg);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	memset(d, 0, TK2_DIGEST_MAX);
-	for (c = 0; c + 1 < a->ncmd; c++) {
-		if (a->cmd[c].code == TK2_CC_POLICY_NV) {
-			tk2_policy_nv_parse(a->cmd[c].body, a->cmd[c].len, &nv);
-			ret = extend_nv(tfm, sg, &nv, input, d);
-			if (ret)
-				break;
-			continue;
-		}
-		tk2_policy_pcr_parse(a->cmd[c].body, a->cmd[c].len, alg, &pp);
-		n = tk2_policy_pcr_input(input, TK2_POLICY_INPUT_MAX, d, &pp);
-		if (n < 0) {
-			ret = n;
-			break;
-		}
-		ret = crypto_shash_tfm_digest(tfm, input, n, d);
-		if (ret)
-			break;
-	}
-	crypto_free_shash(tfm);
-	return ret;
 }
 
 /* Check signed policy @i and compute its digests; a reason to skip it. */
 static const char *prepare_one(const struct tk2_key *k, unsigned int i,
-			       struct trusted_tpm2_signed *sg, u8 *input)
+			       struct trusted_tpm2_signed *sg,
+			       struct trusted_tpm2_hash *hs)
 {
 	const struct tk2_key_auth *a = &k->auth[i];
 	const struct tk2_key_policy *last = &a->cmd[a->ncmd - 1];
@@ -543,7 +366,9 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
 	why = check_commands(a, sg, i, alg);
 	if (why)
 		return why;
-	if (approved_digest(a, sg, alg, input, sg->approved[i]))
+	if (trusted_tpm2_policy_digest(hs, a->cmd, a->ncmd - 1,
+				       sg->revoke ? sg->nv_name : NULL,
+				       sg->approved[i]))
 		return "policy digest failed";
 
 	tfm = trusted_tpm2_hash_alloc(ab->sig_hash);
@@ -563,16 +388,15 @@ static const char *prepare_one(const struct tk2_key *k, unsigned int i,
  *
  * Allocates hash transforms: call it before taking the TPM lock.
  *
- * Return: 0, -ENOMEM, or -EPERM when the blob has no signed policy load
- * could try.
+ * Return: 0, or -EPERM when the blob has no signed policy load could try.
  */
 int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 				struct trusted_tpm2_signed *sg)
 {
 	unsigned int i, usable = 0;
 	struct tk2_authorize_body key;
+	struct trusted_tpm2_hash hs;
 	const u8 *name;
-	u8 *input;
 
 	sg->revoke = !tk2_authorize_body_parse(k->policy[0].body,
 					       k->policy[0].len, &key) &&
@@ -580,29 +404,17 @@ int trusted_tpm2_signed_prepare(const struct tk2_key *k,
 					  &sg->nv_index, &name);
 	if (sg->revoke)
 		memcpy(sg->nv_name, name, TK2_NV_NAME_SIZE);
-	input = kmalloc(TK2_POLICY_INPUT_MAX + TK2_DIGEST_MAX, GFP_KERNEL);
-	if (!input)
-		return -ENOMEM;
+	trusted_tpm2_hash_init(&hs, k->info.name_alg);
 	for (i = 0; i < k->nauth; i++) {
-		sg->skip[i] = prepare_one(k, i, sg, input);
+		sg->skip[i] = prepare_one(k, i, sg, &hs);
 		usable += !sg->skip[i];
 	}
-	kfree_sensitive(input);
+	trusted_tpm2_hash_free(&hs);
 	if (usable)
 		return 0;
 	pr_info_ratelimited("load: the blob has no signed policy to try (%s)\n",
 			    k->nauth ? sg->skip[0] : "none added");
 	return -EPERM;
-}
-
-/* Send the command in @buf; an empty response wanted. */
-static int send_empty(u8 *buf)
-{
-	int rc = trusted_tpm_send(buf, NULL);
-
-	if (rc)
-		return rc;
-	return tk2_rsp_empty(buf, PAGE_SIZE);
 }
 
 /* LoadExternal, VerifySignature, flush: the ticket of entry @i. */
@@ -653,64 +465,10 @@ out:
 }
 
 /*
- * PolicyNV's authorisation (the counter's empty authValue) refused: the
- * owner defined the index again with an authValue, which its Name does
- * not show. No approval can pass then, whatever the signer signed.
- * -EACCES with one line; 0 for any other @rc.
+ * Run signed policy @i in a new session: its commands, the signer's
+ * ticket, its PolicyAuthorize, then the rest of the key's own policy (a
+ * PIN's PolicyAuthValue). The session, or an error.
  */
-static int nv_auth_refused(int rc, u32 index)
-{
-	if (rc <= 0 || (tk2_rc_base(rc) != TK2_RC_AUTH_FAIL &&
-			tk2_rc_base(rc) != TK2_RC_BAD_AUTH))
-		return 0;
-	pr_info_ratelimited("revoke: NV index 0x%08x takes no empty authValue: its owner defined it again with one; define it as trusted-policy counter prints (0x%03x)\n",
-			    index, rc);
-	return -EACCES;
-}
-
-/*
- * PolicyNV of the key's counter in policy session @s, authorised by the
- * index's empty authValue: in the operation's salted HMAC session @ts
- * (cpHash names the counter, the response's HMAC is checked), or as an
- * empty password without sessions.
- */
-static int policy_nv(u8 *buf, const struct tk2_key_policy *cmd,
-		     const struct trusted_tpm2_signed *sg,
-		     struct trusted_tpm2_sess *ts, const struct tk2_session *s)
-{
-	struct tk2_session *as[] = { ts ? &ts->s : NULL };
-	u8 sname[4];
-	struct tk_span names[3] = {
-		{ .p = sg->nv_name, .len = TK2_NV_NAME_SIZE },
-		{ .p = sg->nv_name, .len = TK2_NV_NAME_SIZE },
-		{ .p = sname, .len = sizeof(sname) },
-	};
-	struct tk2_policy_nv nv;
-	struct tk_cmd_buf b;
-	int rc;
-
-	rc = tk2_policy_nv_parse(cmd->body, cmd->len, &nv);
-	if (rc)
-		return rc;
-	rc = tk2_cmd_policy_nv(&b, buf, PAGE_SIZE, s->handle, &nv);
-	if (rc)
-		return rc;
-	if (!ts) {
-		rc = trusted_tpm_send(buf, NULL);
-		if (rc)
-			return nv_auth_refused(rc, nv.index) ?: rc;
-		return tk2_rsp_policy_nv(buf, PAGE_SIZE);
-	}
-	put_unaligned_be32(s->handle, sname);	/* a session's Name */
-	ts->s.auth_len = 0;
-	ts->s.attrs = TK2_SESS_CONTINUE;
-	rc = trusted_tpm2_sess_send(buf, ts, as, 1, 3, names, 0);
-	if (rc == -EBADMSG)
-		return nv_refuse(nv.index, "the PolicyNV reply fails its HMAC");
-	return nv_auth_refused(rc, nv.index) ?: rc;
-}
-
-/* Run signed policy @i in a new session; the session, or an error. */
 static int try_one(u8 *buf, const struct tk2_key *k,
 		   const struct trusted_tpm2_signed *sg, unsigned int i,
 		   struct trusted_tpm2_sess *ts,
@@ -719,55 +477,36 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 	const struct tk2_key_auth *a = &k->auth[i];
 	u16 alg = k->info.name_alg;
 	u8 name[TK2_NAME_MAX], ticket[TICKET_MAX];
-	struct tk2_policy_authorize_in in = { 0 };
+	struct trusted_tpm2_replay r = {
+		.ts = ts,
+		.nv_name = sg->revoke ? sg->nv_name : NULL,
+	};
 	u32 name_len = 0, ticket_len = 0;
-	struct tk_cmd_buf b;
-	unsigned int c;
 	int rc;
 
 	rc = trusted_tpm2_policy_start(buf, alg, ts, pa, s);
 	if (rc)
 		return rc;
-	for (c = 0; c + 1 < a->ncmd; c++) {
-		if (a->cmd[c].code == TK2_CC_POLICY_NV) {
-			rc = policy_nv(buf, &a->cmd[c], sg, ts, s);
-			if (rc)
-				goto fail;
-			continue;
-		}
-		rc = tk2_cmd_policy(&b, buf, PAGE_SIZE, a->cmd[c].code,
-				    s->handle, a->cmd[c].body, a->cmd[c].len);
-		if (rc)
-			goto fail;
-		rc = send_empty(buf);
-		if (rc)
-			goto fail;
-	}
+	r.run.session = s->handle;
+	rc = trusted_tpm2_policy_replay(buf, a->cmd, a->ncmd - 1, &r);
+	if (rc)
+		goto fail;
 	rc = signed_verify(buf, sg, i, name, &name_len, ticket, &ticket_len);
 	if (rc)
 		goto fail;
-	in.session = s->handle;
-	in.approved.p = sg->approved[i];
-	in.approved.len = tk2_alg_digest_size(alg);
-	in.policy_ref = sg->ab[i].policy_ref;
-	in.key_name.p = name;
-	in.key_name.len = name_len;
-	in.ticket.p = ticket;
-	in.ticket.len = ticket_len;
-	rc = tk2_cmd_policy_authorize(&b, buf, PAGE_SIZE, &in);
+	r.run.approved.p = sg->approved[i];
+	r.run.approved.len = tk2_alg_digest_size(alg);
+	r.run.key_name.p = name;
+	r.run.key_name.len = name_len;
+	r.run.ticket.p = ticket;
+	r.run.ticket.len = ticket_len;
+	rc = trusted_tpm2_policy_replay(buf, &a->cmd[a->ncmd - 1], 1, &r);
 	if (rc)
 		goto fail;
-	rc = send_empty(buf);
+	/* after the reset digest: the key's own commands (a PIN) */
+	rc = trusted_tpm2_policy_replay(buf, k->policy + 1, k->npolicy - 1, &r);
 	if (rc)
 		goto fail;
-	if (k->auth_value) {	/* a PIN, after the reset digest */
-		rc = tk2_cmd_policy_auth_value(&b, buf, PAGE_SIZE, s->handle);
-		if (rc)
-			goto fail;
-		rc = send_empty(buf);
-		if (rc)
-			goto fail;
-	}
 	return 0;
 fail:
 	trusted_tpm2_flush(buf, s->handle);

@@ -50,10 +50,18 @@ MODULE_PARM_DESC(srk_pub, "TPM 1.2: SHA-256 of the SRK public key (TPM_PUBKEY, h
 static DEFINE_MUTEX(trust_lock);
 static struct tk_trust table;
 
+/* Whether the TPM found (if any) is a TPM 2.0: its pins are Names. */
+static bool trust_tpm2(void)
+{
+	const struct trusted_tpm_ops *ops = trusted_tpm_ops();
+
+	return ops && ops->tpm2;
+}
+
 /* One line per record: the handle and its pin, as parents= shows it. */
 static int parents_get(char *buf, const struct kernel_param *kp)
 {
-	const char *name_alg = trusted_tpm_is_tpm2() ? "000b" : "";
+	const char *name_alg = trust_tpm2() ? "000b" : "";
 	const struct tk_trust_rec *r;
 	int n = 0, i, j;
 
@@ -193,7 +201,7 @@ static int pin_match(const char *param, const u8 *form, u32 len)
  */
 int trusted_trust_pin(u32 handle, const u8 *form, u32 len)
 {
-	bool tpm2 = trusted_tpm_is_tpm2();
+	bool tpm2 = trust_tpm2();
 	int ret = pin_match(tpm2 ? srk_name : srk_pub, form, len);
 
 	if (ret == -EINVAL)

@@ -25,16 +25,15 @@
 int trusted_tpm_init(void);
 void trusted_tpm_exit(void);
 bool trusted_tpm_present(void);
-bool trusted_tpm_is_tpm2(void);
 u8 *trusted_tpm_buf_alloc(void);
 void trusted_tpm_buf_free(u8 *buf);
 int trusted_tpm_hold(void);
 void trusted_tpm_release(void);
 int trusted_tpm_send(u8 *buf, const char *what);
 int trusted_tpm_errno(int rc, const char *what);
-int trusted_tpm_random(u8 *out, size_t len, const struct tk_options *o);
+int trusted_tpm_draw(u8 *out, size_t len,
+		     int (*chunk)(void *ctx, u8 *to, u32 n), void *ctx);
 int trusted_tpm_pcrlock(u32 pcr);
-void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type);
 
 /* crypto.c: the algorithms that protect the bus, for both versions. */
 struct crypto_akcipher;
@@ -57,14 +56,23 @@ bool trusted_trust_known(u32 handle);
 void trusted_set_kept(u32 handle);
 
 /*
- * One TPM version's sealing, chosen once the chip is found (tpm.c):
- * tpm1.c and tpm2.c each export one. @unseal takes the blob from the
- * request (a TPM 2.0 blob with signed policies may be longer than
- * p->blob); @update_check, when set, may refuse an update of the key
- * whose payload is @old before anything is sealed; @exit undoes what the
- * version keeps between operations.
+ * Everything that differs between the TPM versions, chosen once the chip
+ * is found (tpm.c): tpm1.c and tpm2.c each export one. @tpm2 selects
+ * src/lib's TPM 2.0 syntax (return codes, pins); @parse reads a key
+ * command with the version's options; @init, when set, runs when the chip
+ * is found and @exit at module unload (what the version keeps between
+ * operations). @unseal takes the blob from the request (a TPM 2.0 blob
+ * with signed policies may be longer than p->blob); @update_check, when
+ * set, may refuse an update of the key whose payload is @old before
+ * anything is sealed. Each version's GetRandom and flush are its own,
+ * through trusted_tpm_draw() and trusted_tpm_send().
  */
+struct tk_request;
 struct trusted_tpm_ops {
+	const char *version;		/* "1.2", "2.0": for the log */
+	bool tpm2;
+	int (*parse)(char *line, struct tk_request *req);
+	int (*init)(void);
 	int (*seal)(struct trusted_key_payload *p,
 		    const struct tk_options *o);
 	int (*seal_random)(struct trusted_key_payload *p,
@@ -83,6 +91,7 @@ const struct trusted_tpm_ops *trusted_tpm_ops(void);
 /* tpm1_auth.c: authorisation sessions, SHA-1 and HMAC-SHA1. */
 int trusted_auth_init(void);
 void trusted_auth_exit(void);
+void trusted_tpm1_flush(u8 *buf, u32 handle, u32 type);
 int trusted_sha1(u8 *out, const struct tk_span *spans, unsigned int n);
 int trusted_hmac(u8 *out, const u8 *key, const struct tk_span *spans,
 		 unsigned int n);

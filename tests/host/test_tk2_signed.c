@@ -20,6 +20,7 @@
 #include "tk_test.h"
 #include "tk2_fixtures.h"
 #include "tk2_signed.h"
+#include "tk2_policy.h"
 
 /* trusted-policy add: PolicyAuthorize of an ECDSA P-256 signer, signed */
 TK_FIXTURE ec_body_hex[] =
@@ -250,6 +251,23 @@ static void test_authorize_body(void)
 }
 
 /* SHA-256(@a || @b), @an + @bn at most 128 bytes. */
+/* tk2_policy_hash's digest: SHA-256 only. */
+static int sha256_spans(void *ctx, u16 alg, const struct tk_span *in,
+			unsigned int n, u8 *out)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	unsigned int i;
+	int ok;
+
+	(void)ctx;
+	ok = alg == TK2_ALG_SHA256 && c && EVP_DigestInit_ex(c, EVP_sha256(), NULL);
+	for (i = 0; ok && i < n; i++)
+		ok = EVP_DigestUpdate(c, in[i].p, in[i].len);
+	ok = ok && EVP_DigestFinal_ex(c, out, NULL);
+	EVP_MD_CTX_free(c);
+	return ok ? 0 : -EINVAL;
+}
+
 static void sha256_2(const u8 *a, u32 an, const u8 *b, u32 bn, u8 *out)
 {
 	u8 in[128];
@@ -337,6 +355,15 @@ static void test_authorize_body_policy_ref(void)
 	sha256_2(d, 32, ab.policy_ref.p, ab.policy_ref.len, d);
 	CHECK_EQ(wlen, 32);
 	CHECK_MEM(d, want, 32);
+	{	/* the PolicyAuthorize row of tk2_policy.c: the same, from any digest */
+		struct tk2_policy_hash h = { .digest = sha256_spans,
+					     .alg = TK2_ALG_SHA256 };
+		struct tk2_key_policy a = { TK2_CC_POLICY_AUTHORIZE, p, len };
+
+		memset(d, 0x55, sizeof(d));
+		CHECK_EQ(tk2_policy_extend(&h, &a, 1, d), 0);
+		CHECK_MEM(d, want, 32);
+	}
 
 	/* every truncation refused; a policyRef longer than a digest too */
 	for (i = 0; i < len; i++) {
@@ -426,11 +453,12 @@ static void test_policy_nv(void)
 	n = tk2_policy_nv_args(args, sizeof(args), &nv);
 	CHECK_EQ(n, 12);
 	SHA256(args, n, h);
-	n = tk2_policy_nv_input(in, sizeof(in), d, 32, h, name, nlen);
-	CHECK_EQ(n, 32 + 4 + 32 + 34);
-	SHA256(in, n, d);
+	memcpy(in, d, 32);
+	memcpy(in + 32, "\x00\x00\x01\x49", 4);
+	memcpy(in + 36, h, 32);
+	memcpy(in + 68, name, nlen);
+	SHA256(in, 68 + nlen, d);
 	check_hex(d, 32, "fd5bf3acd8e09b6d83743bc9506c92702b326f850320863fb718b49c1fccab62");
-	CHECK_EQ(tk2_policy_nv_input(in, 100, d, 32, h, name, nlen), -E2BIG);
 
 	/* malformed bodies */
 	CHECK_EQ(tk2_policy_nv_parse(body, 17, &nv), -EINVAL);

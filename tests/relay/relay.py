@@ -60,7 +60,7 @@ reaches swtpm; its body is ASCII, the reply (rc 0) carries an ASCII answer:
                                takes inPrivate and inPublic from the last successful
                                Load since the last mark (or in LABEL's segment), sends
                                its own Load under the same parent (empty password), runs
-                               the PolicyPCR, PolicyAuthValue, PolicyAuthorize and
+                               the PolicyPCR, PolicyCommandCode, PolicyAuthValue, PolicyAuthorize and
                                PolicyNV commands the guest ran in its last policy
                                session after that Load in a policy session of its own
                                (PolicyNV authorised by the empty password), when
@@ -462,9 +462,10 @@ def tpm2_cmd(tag, cc, body):
 
 
 # The policy commands replay runs again, and how many handles each names:
-# PolicyPCR, PolicyAuthValue, PolicyAuthorize (its ticket is the TPM's, and
-# good for anyone's session), PolicyNV (authHandle, nvIndex, the session).
-POLICY_HANDLES = {0x17F: 1, 0x16B: 1, 0x16A: 1, 0x149: 3}
+# PolicyPCR, PolicyCommandCode, PolicyAuthValue, PolicyAuthorize (its ticket
+# is the TPM's, and good for anyone's session), PolicyNV (authHandle,
+# nvIndex, the session).
+POLICY_HANDLES = {0x17F: 1, 0x16C: 1, 0x16B: 1, 0x16A: 1, 0x149: 3}
 
 
 def _params(cmd, nh=1):

@@ -87,17 +87,19 @@ def unit_tests():
            (4, "R", 0x176, struct.pack(">HII", 0x8001, 14, 0) + b"\3\0\0\0"),
            (5, "C", 0x17F, tpm2(0x17F, b"\3\0\0\0" + b"\0\0pcrs")),
            (5, "R", 0x17F, ok),
-           (6, "C", 0x149, tpm2(0x149, struct.pack(">III", 0x01800111, 0x01800111, 0x03000000) +
+           (6, "C", 0x16C, tpm2(0x16C, b"\3\0\0\0" + b"\0\0\1\x5e")),
+           (6, "R", 0x16C, ok),
+           (7, "C", 0x149, tpm2(0x149, struct.pack(">III", 0x01800111, 0x01800111, 0x03000000) +
                                 pw + nvb, 0x8002)),
-           (6, "R", 0x149, ok),
-           (7, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"ticket")),
-           (7, "R", 0x16A, ok),
-           (8, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"refused")),
-           (8, "R", 0x16A, struct.pack(">HII", 0x8001, 10, 0x99D))]
+           (7, "R", 0x149, ok),
+           (8, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"ticket")),
+           (8, "R", 0x16A, ok),
+           (9, "C", 0x16A, tpm2(0x16A, b"\3\0\0\0" + b"refused")),
+           (9, "R", 0x16A, struct.pack(">HII", 0x8001, 10, 0x99D))]
     load, policy = relay.parse_replay(seg)
     check("replay: the Load's parent, inPrivate and inPublic", load == (0x81000001, priv, pub), repr(load))
     check("replay: the last policy session's successful commands, PolicyNV's handles kept",
-          policy == [(0x17F, b"", b"\0\0pcrs"),
+          policy == [(0x17F, b"", b"\0\0pcrs"), (0x16C, b"", b"\0\0\1\x5e"),
                      (0x149, struct.pack(">II", 0x01800111, 0x01800111), nvb),
                      (0x16A, b"", b"ticket")], repr(policy))
 

@@ -38,6 +38,7 @@
 #include "tk2_msg.h"
 #include "tk2_pcr.h"
 #include "tk2_signed.h"
+#include "tk2_policy.h"
 
 #define BUF 4096
 
@@ -151,6 +152,17 @@ static int pin_try(const struct tk2_crypto *c, u32 parent,
 }
 
 /* A PIN with a PCR policy: PolicyPCR(16) then PolicyAuthValue. */
+/* tk2_policy_hash's digest: the tk2_crypto's SHA-256. */
+static int policy_digest(void *ctx, u16 alg, const struct tk_span *in,
+			 unsigned int n, u8 *out)
+{
+	const struct tk2_crypto *c = ctx;
+
+	if (alg != TK2_ALG_SHA256)
+		return -EINVAL;
+	return c->digest(c->ctx, in, n, out);
+}
+
 static void pin_policy(const struct tk2_crypto *c, u32 parent,
 		       const struct tk_span *esalt, const u8 salt[32])
 {
@@ -158,9 +170,9 @@ static void pin_policy(const struct tk2_crypto *c, u32 parent,
 	static const struct tk2_pcrs sel = { TK2_ALG_SHA256, 1U << 16 };
 	struct tk2_auth pw = { .handle = TK2_RS_PW };
 	u8 cmd[BUF], rsp[BUF], body[TK2_POLICY_PCR_BODY_MAX], zero[32] = { 0 };
-	u8 pcr_digest[32], policy[32] = { 0 }, in[TK2_POLICY_INPUT_MAX];
+	u8 pcr_digest[32], policy[32] = { 0 };
 	u8 oname[TK2_NAME_SIZE], out[32], p1[BUF], p2[BUF];
-	struct tk_span zs = { zero, 32 }, ps, priv, pub;
+	struct tk_span zs = { zero, 32 }, priv, pub;
 	struct tk2_policy_pcr pp;
 	struct tk_cmd_buf b;
 	u32 rlen, item, l1, l2;
@@ -170,11 +182,16 @@ static void pin_policy(const struct tk2_crypto *c, u32 parent,
 	c->digest(c->ctx, &zs, 1, pcr_digest);
 	n = tk2_policy_pcr_body(body, sizeof(body), &sel, pcr_digest, 32);
 	CHECK_EQ(tk2_policy_pcr_parse(body, n, TK2_ALG_SHA256, &pp), 0);
-	ps = (struct tk_span){ in, tk2_policy_pcr_input(in, sizeof(in), policy,
-							 &pp) };
-	c->digest(c->ctx, &ps, 1, policy);
-	ps.len = tk2_policy_auth_value_input(in, sizeof(in), policy, 32);
-	c->digest(c->ctx, &ps, 1, policy);
+	{	/* PolicyPCR, PolicyAuthValue: src/lib's table */
+		struct tk2_policy_hash h = { .digest = policy_digest, .ctx = (void *)c,
+					     .alg = TK2_ALG_SHA256 };
+		struct tk2_key_policy cmds[] = {
+			{ TK2_CC_POLICY_PCR, body, n },
+			{ TK2_CC_POLICY_AUTH_VALUE, NULL, 0 },
+		};
+
+		CHECK_EQ(tk2_policy_extend(&h, cmds, 2, policy), 0);
+	}
 	{
 		struct tk2_create_in ci = {
 			.parent = parent, .parent_auth = pw,

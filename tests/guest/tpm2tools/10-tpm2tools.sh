@@ -138,6 +138,6 @@ report() { # NAME DESC
 report srk "tpm2-tools unseals our blob under 0x81000001, same key bytes"
 report auth "tpm2-tools unseals our blobauth blob with its password, same key bytes"
 report owner "tpm2-tools unseals our blob under 0x40000001 (TCG template primary), same key bytes"
-report pin "tpm2-tools unseals our pcrs= blob with its PIN (PolicyPCR, PolicyAuthValue), same key bytes"
+report pin "tpm2-tools unseals our pcrs= blob with its PIN (PolicyPCR, PolicyCommandCode, PolicyAuthValue), same key bytes"
 report rv "tpm2-tools unseals our revoke= blob (VerifySignature, PolicyPCR, PolicyNV, PolicyAuthorize), same key bytes"
 report rv-revoked "tpm2-tools: after tpm2_nvincrement the same approval is refused (PolicyNV)"

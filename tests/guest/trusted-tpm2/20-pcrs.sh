@@ -3,7 +3,8 @@
 # TPM 2.0, phase 1: pcrs=<bank>:<list> seals to the current values of those
 # PCRs; the kernel runs the policy itself at load (policy session,
 # PolicyPCR, Unseal). The blob carries a PolicyPCR in the TPMKey policy
-# field: pcrDigest = SHA-256 of the PCR values for a SHA-256 object. After
+# field: pcrDigest = SHA-256 of the PCR values for a SHA-256 object, then
+# a PolicyCommandCode(TPM2_Unseal): the object serves Unseal only. After
 # pcrlock=16 extended PCR 16 the blob no longer loads (EPERM) and its policy
 # session is not left behind; update reseals to the new value; a blob whose
 # policy field does not yield the object's authPolicy is refused before the
@@ -37,6 +38,16 @@ policy_code() {
 	t_tpm2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol" | awk '$1 == "a0" { print substr($2, 5) }'
 }
 
+# policy_cmds BLOB: "code:body" of each TPMPolicy of the policy field.
+policy_cmds() {
+	_seq=$(t_tpm2_der_get "$1" a1) || return 1
+	t_tpm2_der_fields "$_seq" | while read -r _t _pol; do
+		_f=$(t_tpm2_der_fields "30$(printf '%02x' $((${#_pol} / 2)))$_pol")
+		printf '%s:%s\n' "$(echo "$_f" | awk '$1 == "a0" { print substr($2, 5) }')" \
+			"$(echo "$_f" | awk '$1 == "a1" { print substr($2, 5) }')"
+	done
+}
+
 pcr_digest() {
 	_v=
 	for _p in "$@"; do _v=$_v$(t_tpm2_pcr "$_p"); done
@@ -51,6 +62,11 @@ check_policy() {
 		"0020$(pcr_digest $P)00000001000b03000001"
 }
 t_check "the blob's policy: PolicyPCR, SHA-256 of PCR $P, PCR $P selected" check_policy
+unseal_only() {
+	t_eq "commands" "$(policy_cmds "$b" | tr '\n' ' ')" \
+		"017f:0020$(pcr_digest $P)00000001000b03000001 016c:0000015e "
+}
+t_check "  ... then PolicyCommandCode(TPM2_Unseal): the object opens for Unseal only" unseal_only
 no_user_auth() {
 	_a=$(t_tpm2_attrs "$b")
 	t_eq "userWithAuth" $((0x$_a & 0x40)) 0
@@ -87,17 +103,18 @@ for h in sha1 sha384; do
 	keyctl add trusted c_${h}2 \"load \$(keyctl pipe \$(keyctl search @u trusted c_$h))\" @u >/dev/null"
 done
 # A blob is at most 512 bytes (struct trusted_key_payload). A PCR policy
-# adds a PolicyPCR to the blob and a policy digest and a seed of the
-# object's hash to the object: with SHA-384, 128-byte keys fit; with
-# SHA-512 only up to 53 bytes (swtpm's TPM2B_PRIVATE grows by 2 digests).
+# adds a PolicyPCR and a PolicyCommandCode to the blob and a policy digest
+# and a seed of the object's hash to the object: with SHA-384, 112-byte
+# keys fit; with SHA-512 only up to 37 bytes (swtpm's TPM2B_PRIVATE grows
+# by 2 digests).
 fits() { # NAME OPTIONS
-	t_key_add trusted "$1" "new $2" || return 1
+	t_key_add trusted "$1" "new $2" || { echo "new $2: refused" >&2; return 1; }
 	_b=$(t_key_blob trusted "$1")
 	echo "new $2: $((${#_b} / 2)) bytes" >&2
 	[ ${#_b} -le 1024 ] && t_key_add trusted "${1}2" "load $_b"
 }
-t_check "new 128 hash=sha384 pcrs=: fits 512 bytes; loads" fits c_big "128 hash=sha384 pcrs=sha256:$P"
-t_check "new 48 hash=sha512 pcrs=: fits; loads" fits c_b512 "48 hash=sha512 pcrs=sha256:$P"
+t_check "new 112 hash=sha384 pcrs=: fits 512 bytes; loads" fits c_big "112 hash=sha384 pcrs=sha256:$P"
+t_check "new 37 hash=sha512 pcrs=: fits; loads" fits c_b512 "37 hash=sha512 pcrs=sha256:$P"
 t_errno "new 128 hash=sha512 pcrs=: over 512 bytes: EINVAL" EINVAL \
 	t_key_refused trusted c_x "new 128 hash=sha512 pcrs=sha256:$P"
 if [ -d /sys/class/tpm/tpm0/pcr-sha1 ]; then

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# TPM 2.0, phase 1: a PIN (blobauth=) with a PCR policy (pcrs=), issues 8
-# and 10. The object's authPolicy is PolicyPCR then PolicyAuthValue, its
-# authValue the PIN; no userWithAuth, no noDA (dictionary-attack
-# protected). The blob's policy field lists both commands. At load the
+# TPM 2.0, phase 1: a PIN (blobauth=) with a PCR policy (pcrs=). The
+# object's authPolicy is PolicyPCR, PolicyCommandCode(Unseal), then
+# PolicyAuthValue, its authValue the PIN; no userWithAuth, no noDA
+# (dictionary-attack protected). The blob's policy field lists the three
+# commands. At load the
 # kernel runs them in a policy session salted to the parent, and Unseal is
 # authorised by that session alone, its HMAC keyed by sessionKey || PIN
 # (the PIN never crosses the bus). Right PIN: loads; none or a wrong one:
@@ -53,16 +54,18 @@ b=$(t_key_blob trusted q_k)
 body="0020$(pcr_digest $P)00000001000b03000001"
 check_cmds() {
 	t_eq "policy commands" "$(policy_cmds "$b" | tr '\n' ' ')" \
-		"017f $body 016b - "
+		"017f $body 016c 0000015e 016b - "
 }
-t_check "the blob's policy: PolicyPCR, then PolicyAuthValue (empty body)" check_cmds
+t_check "the blob's policy: PolicyPCR, PolicyCommandCode(Unseal), then PolicyAuthValue (empty body)" check_cmds
 check_auth_policy() {
-	# H(H(0^32 || 0000017f || pcrs || pcrDigest) || 0000016b)
+	# H(H(H(0^32 || 0000017f || pcrs || pcrDigest) || 0000016c || 0000015e)
+	#   || 0000016b)
 	_p=$(sha256_hex "$(printf '%064d' 0)0000017f00000001000b03000001$(pcr_digest $P)")
+	_p=$(sha256_hex "${_p}0000016c0000015e")
 	_p=$(sha256_hex "${_p}0000016b")
 	t_eq "authPolicy" "$(t_tpm2_der_get "$b" 04 1 | cut -c21-88)" "0020$_p"
 }
-t_check "the object's authPolicy: PolicyPCR then PolicyAuthValue, computed here" check_auth_policy
+t_check "the object's authPolicy: PolicyPCR, PolicyCommandCode, PolicyAuthValue, computed here" check_auth_policy
 attrs() {
 	_a=0x$(t_tpm2_attrs "$b")
 	t_eq "userWithAuth" $((_a & 0x40)) 0 && t_eq "noDA" $((_a & 0x400)) 0
