@@ -72,9 +72,11 @@ TPM2_SUITES=selftest,trusted-tpm2,tpm2tools,disk	# TPM 2.0 machines with an SRK
 #            (tk.*: the guest's, see tests/guest/init; tk.cpu=, tk.relay=:
 #            boot.sh's), and the host's boot_timeout=S, mem=MIB,
 #            serial=X (the SMBIOS serial number: PCR 1), and for an
-#            installed system: console=passphrase (a user at the console
-#            types the preparation's passphrase at cryptroot's prompt) and
-#            disk=NAME (the preparation's disk-NAME.img instead of disk.img)
+#            installed system: console=FILE (a user at the console types
+#            the first line of the preparation's FILE, e.g. passphrase, at
+#            cryptroot's prompt), pin=FILE (the same at our unlock's PIN
+#            prompt) and disk=NAME (the preparation's disk-NAME.img instead
+#            of disk.img)
 # The order is the tables' order in docs/testing.md and in the results.
 tables() {
 	cat <<EOF
@@ -448,7 +450,8 @@ job_machine() { # name
 		boot_timeout=*) [ -n "${TKH_BOOT_TIMEOUT:-}" ] || opts+=(--timeout "${w#*=}") ;;
 		mem=*) opts+=(--mem "${w#*=}") ;;
 		serial=*) opts+=(--serial "${w#*=}") ;;
-		console=passphrase) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase") ;;
+		console=*) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/${w#*=}") ;;
+		pin=*) opts+=(--console-expect "Enter the TPM PIN" --console-answer "$kdir/${w#*=}") ;;
 		disk=*) dimg=$kdir/disk-${w#*=}.img ;;
 		*) words+=("$w") ;;
 		esac
@@ -700,6 +703,8 @@ echo "Times:"
 sed 's/^/  /' "$run/times.txt"
 read -r p f s < <(awk '{ p += $3; f += $4; s += $5 } END { print p+0, f+0, s+0 }' "$run/boots.txt")
 # A passing run keeps no installed system's disk (1 GB or more); TKH_REALSYS_KEEP=1 does.
-if [ "$f" -eq 0 ] && [ "${TKH_REALSYS_KEEP:-0}" != 1 ]; then rm -f "$run"/kernel-*/disk.img "$run"/*/disk.qcow2; fi
+if [ "$f" -eq 0 ] && [ "${TKH_REALSYS_KEEP:-0}" != 1 ]; then
+	rm -f "$run"/kernel-*/disk.img "$run"/kernel-*/disk-*.img "$run"/*/disk.qcow2
+fi
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
