@@ -134,10 +134,14 @@ realsys-good     realsys   image 2.0   enrolled -  1  1      realsys  serial=A t
 realsys-pcr      realsys   image 2.0   enrolled -  1  1      realsys  serial=B tk.realsys.closed=pcr:pcr
 realsys-tpm      realsys   image 2.0   other    -  1  1      realsys  serial=A tk.realsys.closed=rsa:tpm,ecc:tpm,pcr:tpm
 @table realsys-luks - make realsys: Debian 12 (luks-*) and 13 (luks13-*) as the installer's "encrypted LVM" leaves them, LUKS2 root, our TPM unlock enrolled, passphrase typed on the console when it refuses (tests/realsys/luks.sh); root
-luks-good        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.realsys.unlock=token
+luks-good        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token
 luks-pcr         realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=pcr
 luks-tpm         realsys-luks image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=tpm
 luks-notoken     realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase disk=notoken tk.realsys.unlock=passphrase tk.realsys.refused=notoken
+luks-pin         realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase pin=pin-wrong disk=pin tk.realsys.unlock=passphrase tk.realsys.refused=pin tk.realsys.pin=wrong
+luks-pinok       realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase pin=pin disk=pin tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token tk.realsys.pin=right
+luks-forged      realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=tamper:15e:flip=20 tk.relay_disk=1 tk.realsys.unlock=passphrase tk.realsys.refused=forged
+luks-swap        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase-attacker disk=swap tk.realsys.unlock=passphrase tk.realsys.refused=swap
 luks13-good      realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=token
 luks13-pcr       realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=pcr
 luks13-tpm       realsys-luks13 image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=tpm

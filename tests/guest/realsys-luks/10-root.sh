@@ -11,6 +11,12 @@
 # mapping's key); the sealed key in the header's token does not load again
 # on the running system (the initramfs extended its cap PCR); no crypto
 # self-test failed. KTAP on ttyS1; then powers off.
+# tk.realsys.refused=swap: this is the attacker's system, booted from a
+# volume of its own (the real UUID and the real token in its header, its
+# own passphrase) through the fallback prompt; it tries the real blob with
+# the real volume's keydigest (/etc/tek-realsys/real-keydigest, what the
+# attacker read off the real disk): the TPM must refuse it (the cap PCR),
+# EPERM, not the keydigest check.
 # The console's side (the prompt, the login, the header's checksums):
 # host-check.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -20,9 +26,15 @@ refused=$(sed -n 's/.*tk\.realsys\.refused=\([^ ]*\).*/\1/p' /proc/cmdline)
 nosealed=0
 [ "$refused" != notoken ] || nosealed=1
 # the load's refusal: the TPM's policy (EPERM: the cap PCR, or a changed
-# PCR), or on another machine's TPM the pinned parent (EKEYREJECTED)
+# PCR; a PIN blob loaded without its PIN), or on another machine's TPM the
+# pinned parent (EKEYREJECTED)
 want_err="Operation not permitted"
 [ "$refused" != tpm ] || want_err="Key was rejected"
+realdigest=
+if [ "$refused" = swap ]; then
+	realdigest=$(cat /etc/tek-realsys/real-keydigest 2>/dev/null)
+	[ -n "$realdigest" ] || realdigest=missing
+fi
 # The serial getty's login prompt reaches the console (host-check looks for
 # it): agetty records its LOGIN entry in utmp just before it prompts.
 for _ in $(seq 60); do
@@ -84,6 +96,8 @@ blob_refused() {
 	blob=$(echo "$tok" | sed -n 's/.*"blob": *"\([0-9a-f]*\)".*/\1/p')
 	opts=$(echo "$tok" | sed -n 's/.*"options": *"\([^"]*\)".*/\1/p')
 	[ -n "$blob" ] || { echo "# no trusted-keys token with a blob in /dev/vda3's header" >&3; return 1; }
+	[ "$realdigest" != missing ] || { echo "# no /etc/tek-realsys/real-keydigest" >&3; return 1; }
+	[ -z "$realdigest" ] || opts="$opts keydigest=$realdigest"
 	modprobe trusted 2>/dev/null
 	if id=$(keyctl add trusted tek-realsys-again "load $blob $opts" @u 2>&1); then
 		echo "# the blob loaded again (key $id)" >&3
@@ -96,9 +110,14 @@ blob_refused() {
 }
 if [ "$nosealed" = 1 ]; then
 	skip "root cannot load the sealed key again" "no token in the header (tk.realsys.refused=notoken)"
+elif [ -n "$realdigest" ]; then
+	t "the attacker, root in its own system, cannot unseal the real blob (real keydigest): $want_err" blob_refused
 else
 	t "root cannot load the sealed key again: $want_err" blob_refused
 fi
+# The device-mapper devices of this boot, in the order they were made (a
+# gap in the minors: one made and removed).
+echo "# dm devices: $(dmsetup info -c --noheadings -o minor,name --sort minor --separator ' ' | tr '\n' ' ')" >&3
 no_alg_fail() {
 	if dmesg | grep -qE 'alg: .*failed'; then
 		dmesg | grep -E 'alg: .*failed' | sed 's/^/# /' >&3
