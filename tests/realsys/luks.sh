@@ -336,8 +336,13 @@ fi
 # prepare.sh's machine; and nosoftlockup: a TCG guest on a loaded host
 # (several boots on two cores) stalls in the crypto self-tests of -cpu
 # max's AVX2 code for tens of seconds, which the watchdog reports as a
-# soft lockup that a user's CPU never shows (seen on trixie's 6.12).
-echo "root=/dev/mapper/$MVG-root ro panic_on_warn=0 nosoftlockup" >"$run/cmdline"
+# soft lockup that a user's CPU never shows (seen on trixie's 6.12). And
+# systemd's 90 s for a device to appear: on such a host udev's coldplug
+# took longer (bookworm, load 11: the swap LV and ttyS0 timed out, and the
+# boot went to emergency mode with the root open); 10 minutes instead
+# (252 takes a device's from the start timeout, 257 has its own).
+echo "root=/dev/mapper/$MVG-root ro panic_on_warn=0 nosoftlockup" \
+	"systemd.default_timeout_start_sec=600 systemd.default_device_timeout_sec=600" >"$run/cmdline"
 guest=realsys-luks
 [ "$rel" = bookworm ] || guest=realsys-luks13
 echo "$run/vmlinuz $run/initrd.img $kver - $guest" >"$run/machine"
