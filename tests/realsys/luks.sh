@@ -95,21 +95,8 @@ PLAN=8
 mkdir -p "$2"
 run=$(cd "$2" && pwd)
 rm -rf "$run/machine" "$run/tpm" "$run"/disk.img "$run"/disk-*.img "$run/volume-key"
-# shellcheck disable=SC2034  # t_step's
-t_times=$run/times
-trap rs_at_exit EXIT
-finish() {
-	rs_unmount_all
-	rm -rf --one-file-system "$run/root" "$run/root.img" "$run/io.img"
-	t_fail_rest "$PLAN"
-	[ "$t_nfail" -eq 0 ] || rm -f "$run/machine"
-	[ "$t_nfail" -eq 0 ]
-	exit
-}
-
-echo "KTAP version 1"
-echo "1..$PLAN"
-t0=$(now)
+finish() { rs_finish "$run/root" "$run/root.img" "$run/io.img"; }
+rs_start "$PLAN"
 rs_deb || finish
 rs_base "$rel" || finish
 root=$run/root
@@ -165,19 +152,8 @@ configure() {
 	EOF
 	chmod 0755 "$root/etc/initramfs-tools/hooks/tek-realsys-cryptroot"
 	install -m 0755 "$TKH_TOP/tests/realsys/install.sh" "$root/usr/local/sbin/tek-realsys-install"
-	install -m 0755 "$TKH_TOP/tests/guest/realsys-luks/10-root.sh" "$root/usr/local/sbin/tek-realsys-check"
-	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
-	[Unit]
-	Description=tests/guest/realsys-luks: the root after the boot (KTAP on ttyS1), then power off
-	After=multi-user.target serial-getty@ttyS0.service
-	[Service]
-	Type=oneshot
-	ExecStart=/usr/local/sbin/tek-realsys-check
-	[Install]
-	WantedBy=multi-user.target
-	EOF
-	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
-	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	rs_check_service "$root" "$TKH_TOP/tests/guest/realsys-luks/10-root.sh" \
+		"tests/guest/realsys-luks: the root after the boot" || return 1
 	cp "$root/boot/vmlinuz-$kver" "$run/vmlinuz"
 	cp "$root/boot/initrd.img-$kver" "$run/initrd-install.img"
 	# the target disk: GPT as the installer makes it on a BIOS machine
@@ -220,12 +196,7 @@ else
 	finish
 fi
 
-if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" --rsa-ecc >"$run/tpm.log" 2>&1; then
-	t_ok "a TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
-else
-	t_fail "TPM" "$(tail -n 20 "$run/tpm.log")"
-	finish
-fi
+rs_tpm || finish
 
 # --- the installer boot -----------------------------------------------------------
 tb=$(now)
@@ -237,7 +208,7 @@ t_step "boot: installer" t_boot_tries --disk "$run/disk.img" --disk "$run/root.i
 	"$run/vmlinuz" "$run/initrd-install.img" "$run/tpm" 2.0 \
 	"root=/dev/vdb ro init=/usr/local/sbin/tek-realsys-install $CPU nosoftlockup" \
 	"$run/boot-install" >"$run/boot-install.out" 2>&1 || rc=$?
-[ ! -f "$run/boot-install/results.ktap" ] || sed 's/^/    /' "$run/boot-install/results.ktap" | tr -d '\r'
+rs_subtest "$run/boot-install"
 rm -rf "$run/io-out"
 mkdir -p "$run/io-out"
 tar -xf "$run/io.img" -C "$run/io-out" 2>/dev/null || true
