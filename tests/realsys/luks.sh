@@ -153,6 +153,15 @@ configure() {
 		echo "$line" >>"$DESTDIR/cryptroot/crypttab"
 	EOF
 	chmod 0755 "$root/etc/initramfs-tools/hooks/tek-realsys-cryptroot"
+	# systemd waits 90 s for a device; on a host loaded with TCG guests
+	# (load 12-18) udev's coldplug took longer: /boot, crypttab's source
+	# and the swap LV timed out and the boot went to emergency mode, the
+	# root open. 10 minutes here (DefaultDeviceTimeoutSec=: 252 and later;
+	# the kernel command line's systemd.default_device_timeout_sec= is
+	# 254's, and 252 ignored systemd.default_timeout_start_sec= for it).
+	mkdir -p "$root/etc/systemd/system.conf.d"
+	printf '[Manager]\nDefaultDeviceTimeoutSec=600\nDefaultTimeoutStartSec=600\n' \
+		>"$root/etc/systemd/system.conf.d/tek-realsys.conf"
 	install -m 0755 "$TKH_TOP/tests/realsys/install.sh" "$root/usr/local/sbin/tek-realsys-install"
 	rs_check_service "$root" "$TKH_TOP/tests/guest/realsys-luks/10-root.sh" \
 		"tests/guest/realsys-luks: the root after the boot" || return 1
@@ -309,13 +318,8 @@ fi
 # prepare.sh's machine; and nosoftlockup: a TCG guest on a loaded host
 # (several boots on two cores) stalls in the crypto self-tests of -cpu
 # max's AVX2 code for tens of seconds, which the watchdog reports as a
-# soft lockup that a user's CPU never shows (seen on trixie's 6.12). And
-# systemd's 90 s for a device to appear: on such a host udev's coldplug
-# took longer (bookworm, load 11: the swap LV and ttyS0 timed out, and the
-# boot went to emergency mode with the root open); 10 minutes instead
-# (252 takes a device's from the start timeout, 257 has its own).
-echo "root=/dev/mapper/$MVG-root ro panic_on_warn=0 nosoftlockup" \
-	"systemd.default_timeout_start_sec=600 systemd.default_device_timeout_sec=600" >"$run/cmdline"
+# soft lockup that a user's CPU never shows (seen on trixie's 6.12).
+echo "root=/dev/mapper/$MVG-root ro panic_on_warn=0 nosoftlockup" >"$run/cmdline"
 guest=realsys-luks
 [ "$rel" = bookworm ] || guest=realsys-luks13
 echo "$run/vmlinuz $run/initrd.img $kver - $guest" >"$run/machine"
