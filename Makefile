@@ -116,7 +116,8 @@ pkg-test: deps
 # with systemd and a swtpm TPM 2.0 (root or sudo -n; 2-3 minutes, some 10
 # more the first time: the Debian base is cached in ~/.cache/tek/realsys);
 # then the LUKS2 machines of Debian 12 and 13 as the installer lays them out
-# (tests/realsys/luks.sh; table realsys-luks, some 25 more minutes).
+# (tests/realsys/luks.sh; table realsys-luks, some 40 more minutes: the
+# Debian 12 machine also makes the attack rows' disks).
 realsys: deps
 	$(TOP)/tests/qemu/run-all.sh --table realsys,realsys-refused,realsys-luks
 

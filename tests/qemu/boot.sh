@@ -45,8 +45,10 @@
 #   --console-expect TEXT, --console-answer FILE  (together) a user at the
 #                     console: each time TEXT appears on ttyS0, the first
 #                     line of FILE is typed and Enter (tests/qemu/console.py;
-#                     cryptroot's passphrase prompt); OUTDIR/prompts gets a
-#                     line for each time TEXT appeared (empty: never)
+#                     cryptroot's passphrase prompt); again for another
+#                     prompt and its answer (our unlock's PIN prompt);
+#                     OUTDIR/prompts gets a line for each prompt that
+#                     appeared (empty: none)
 #   --console-delay S, --console-unless TEXT2  (with the two above) type only
 #                     when TEXT2 has not appeared within S s of the prompt
 #                     (something else answered it: Clevis's initramfs)
@@ -61,7 +63,7 @@ set -euo pipefail
 need qemu-system-x86_64 swtpm python3 timeout
 
 name='' disk='' disks=() smp='' mem=1024 btimeout=${TKH_BOOT_TIMEOUT:-} swtpm_log='' serial='' nested=0
-cexpect='' canswer='' cdelay='' cunless='' uefi=''
+cexpect=() canswer=() cdelay='' cunless='' uefi=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--name) name=$2; shift 2 ;;
@@ -73,8 +75,8 @@ while [ $# -gt 0 ]; do
 	--serial) serial=$2; shift 2 ;;
 	--nested) nested=1; shift ;;
 	--uefi) uefi=$2; shift 2 ;;
-	--console-expect) cexpect=$2; shift 2 ;;
-	--console-answer) canswer=$2; shift 2 ;;
+	--console-expect) cexpect+=("$2"); shift 2 ;;
+	--console-answer) canswer+=("$2"); shift 2 ;;
 	--console-delay) cdelay=$2; shift 2 ;;
 	--console-unless) cunless=$2; shift 2 ;;
 	--) shift; break ;;
@@ -96,9 +98,15 @@ else
 fi
 case $tpmver in 1.2|none) tpmflag=() ;; 2.0) tpmflag=(--tpm2) ;; *) die "TPM version must be 1.2, 2.0 or none" ;; esac
 [ "$tpmver" = none ] || [ -d "$tpmstate" ] || die "no TPM state directory $tpmstate"
-if [ -n "$cexpect$canswer" ] && { [ -z "$cexpect" ] || [ ! -f "$canswer" ]; }; then
+[ "${#cexpect[@]}" = "${#canswer[@]}" ] ||
 	die "--console-expect TEXT goes with --console-answer FILE (an existing file)"
-fi
+conargs=()
+for i in "${!cexpect[@]}"; do
+	if [ -z "${cexpect[$i]}" ] || [ ! -f "${canswer[$i]}" ]; then
+		die "--console-expect TEXT goes with --console-answer FILE (an existing file)"
+	fi
+	conargs+=(--expect "${cexpect[$i]}" --answer-file "${canswer[$i]}")
+done
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -263,13 +271,13 @@ if [ "${TKH_SHELL:-0}" = 1 ]; then
 		-chardev "stdio,id=con,signal=off,logfile=$out/console.log" "${serials[@]}" || status=$?
 else
 	con=(-chardev "file,id=con,path=$out/console.log")
-	if [ -n "$cexpect" ]; then
+	if [ "${#conargs[@]}" -gt 0 ]; then
 		# QEMU serves the console on a socket and waits for console.py,
 		# which logs it to console.log and types the answer at each prompt
 		con=(-chardev "socket,id=con,path=$sockdir/console.sock,server=on,wait=on")
 		: >"$out/prompts"
 		python3 "$TKH_QEMU/console.py" --socket "$sockdir/console.sock" --log "$out/console.log" \
-			--expect "$cexpect" --answer-file "$canswer" --record "$out/prompts" \
+			"${conargs[@]}" --record "$out/prompts" \
 			${cdelay:+--delay "$cdelay"} ${cunless:+--unless "$cunless"} \
 			2>"$out/console-py.log" &
 		con_pid=$!

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """The guest's serial console (ttyS0) for boot.sh when something must be typed.
 
-usage: console.py --socket PATH --log FILE --expect TEXT --answer-file FILE
-                  --record FILE [--connect-timeout S] [--delay S --unless TEXT]
+usage: console.py --socket PATH --log FILE --record FILE
+                  --expect TEXT --answer-file FILE [--expect TEXT --answer-file FILE]...
+                  [--connect-timeout S] [--delay S --unless TEXT]
 
 Connects to QEMU's console chardev (a UNIX socket, QEMU the server), appends
 everything the guest writes to --log (what boot.sh's file chardev would have
-written), and each time TEXT appears in the output (cryptroot's "Please
-unlock disk"), types the first line of --answer-file and Enter, the way a
+written), and each time one of the TEXTs appears in the output (cryptroot's
+"Please unlock disk", our unlock's "Enter the TPM PIN"), types the first
+line of its --answer-file (the one given after it) and Enter, the way a
 user at the console would. --record gets one line per prompt seen:
 "prompt N at S s: <the prompt's line>". Ends when QEMU closes the socket.
 
@@ -28,17 +30,22 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--socket", required=True)
     ap.add_argument("--log", required=True)
-    ap.add_argument("--expect", required=True)
-    ap.add_argument("--answer-file", required=True)
+    ap.add_argument("--expect", required=True, action="append")
+    ap.add_argument("--answer-file", required=True, action="append")
     ap.add_argument("--record", required=True)
     ap.add_argument("--connect-timeout", type=float, default=30)
     ap.add_argument("--delay", type=float, default=0)
     ap.add_argument("--unless")
     a = ap.parse_args()
+    if len(a.expect) != len(a.answer_file):
+        print("console.py: one --answer-file for each --expect", file=sys.stderr)
+        return 2
 
-    with open(a.answer_file, "rb") as f:
-        answer = f.read().split(b"\n", 1)[0]
-    expect = a.expect.encode()
+    pairs = []
+    for text, name in zip(a.expect, a.answer_file):
+        with open(name, "rb") as f:
+            pairs.append((text.encode(), f.read().split(b"\n", 1)[0]))
+    keep = max(len(e) for e, _ in pairs)
     unless = a.unless.encode() if a.unless else None
     # QEMU waits for this connection before it starts the guest
     # (server=on,wait=on): nothing the guest writes is lost.
@@ -67,9 +74,12 @@ def main():
             log.write(data)
             tail += data
             while True:
-                i = tail.find(expect)
-                if i < 0:
+                # the first prompt in the output, whichever it is
+                hits = [(tail.find(e), e, ans) for e, ans in pairs]
+                hits = [h for h in hits if h[0] >= 0]
+                if not hits:
                     break
+                i, expect, answer = min(hits, key=lambda h: h[0])
                 seen = time.monotonic() - t0
                 # cryptroot's askpass sets the terminal up after printing
                 # the prompt (and flushes its input): type a moment later;
@@ -111,8 +121,8 @@ def main():
                         break
                 tail = tail[i + len(expect):]
             # keep enough to match a prompt split across reads
-            if len(tail) > len(expect):
-                tail = tail[-len(expect):]
+            if len(tail) > keep:
+                tail = tail[-keep:]
     s.close()
     return 0
 

@@ -77,13 +77,15 @@ PKG_TPM2_CORE=trusted-tpm2/10-options,trusted-tpm2/20-pcrs,trusted-tpm2/45-sessi
 #            (tk.*: the guest's, see tests/guest/init; tk.cpu=, tk.relay=:
 #            boot.sh's), and the host's boot_timeout=S, mem=MIB,
 #            serial=X (the SMBIOS serial number: PCR 1), and for an
-#            installed system: console=passphrase (a user at the console
-#            types the preparation's passphrase at cryptroot's prompt;
-#            console=patient: the same user, who waits 120 s first and
-#            types nothing once cryptroot says "set up successfully",
-#            because Clevis's initramfs answered), disk=NAME (the
-#            preparation's disk-NAME.img instead of disk.img) and
-#            initrd=NAME (its initrd-NAME.img instead of the machine's)
+#            installed system: console=FILE (a user at the console types
+#            the first line of the preparation's FILE, e.g. passphrase, at
+#            cryptroot's prompt; console=patient: a user who types the
+#            passphrase but waits 120 s first and types nothing once
+#            cryptroot says "set up successfully", because Clevis's
+#            initramfs answered), pin=FILE (the same at our unlock's PIN
+#            prompt), disk=NAME (the preparation's disk-NAME.img instead of
+#            disk.img) and initrd=NAME (its initrd-NAME.img instead of the
+#            machine's)
 # The order is the tables' order in docs/testing.md and in the results.
 tables() {
 	cat <<EOF
@@ -142,10 +144,14 @@ realsys-good     realsys   image 2.0   enrolled -  1  1      realsys  serial=A t
 realsys-pcr      realsys   image 2.0   enrolled -  1  1      realsys  serial=B tk.realsys.closed=pcr:pcr
 realsys-tpm      realsys   image 2.0   other    -  1  1      realsys  serial=A tk.realsys.closed=rsa:tpm,ecc:tpm,pcr:tpm
 @table realsys-luks - make realsys: Debian 12 (luks-*) and 13 (luks13-*) as the installer's "encrypted LVM" leaves them, LUKS2 root, our TPM unlock enrolled, passphrase typed on the console when it refuses (tests/realsys/luks.sh); root
-luks-good        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.realsys.unlock=token
+luks-good        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token
 luks-pcr         realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=pcr
 luks-tpm         realsys-luks image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.realsys.unlock=passphrase tk.realsys.refused=tpm
 luks-notoken     realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase disk=notoken tk.realsys.unlock=passphrase tk.realsys.refused=notoken
+luks-pin         realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase pin=pin-wrong disk=pin tk.realsys.unlock=passphrase tk.realsys.refused=pin tk.realsys.pin=wrong
+luks-pinok       realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase pin=pin disk=pin tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token tk.realsys.pin=right
+luks-forged      realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=tamper:15e:flip=20 tk.relay_disk=1 tk.realsys.unlock=passphrase tk.realsys.refused=forged
+luks-swap        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase-attacker disk=swap tk.realsys.unlock=passphrase tk.realsys.refused=swap
 luks13-good      realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=token
 luks13-pcr       realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=pcr
 luks13-tpm       realsys-luks13 image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=tpm
@@ -463,9 +469,10 @@ job_machine() { # name
 		boot_timeout=*) [ -n "${TKH_BOOT_TIMEOUT:-}" ] || opts+=(--timeout "${w#*=}") ;;
 		mem=*) opts+=(--mem "${w#*=}") ;;
 		serial=*) opts+=(--serial "${w#*=}") ;;
-		console=passphrase) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase") ;;
 		console=patient) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase"
 			--console-delay 120 --console-unless "set up successfully") ;;
+		console=*) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/${w#*=}") ;;
+		pin=*) opts+=(--console-expect "Enter the TPM PIN" --console-answer "$kdir/${w#*=}") ;;
 		disk=*) dimg=$kdir/disk-${w#*=}.img ;;
 		initrd=*) irdname=${w#*=} ;;
 		*) words+=("$w") ;;
@@ -719,6 +726,8 @@ echo "Times:"
 sed 's/^/  /' "$run/times.txt"
 read -r p f s < <(awk '{ p += $3; f += $4; s += $5 } END { print p+0, f+0, s+0 }' "$run/boots.txt")
 # A passing run keeps no installed system's disk (1 GB or more); TKH_REALSYS_KEEP=1 does.
-if [ "$f" -eq 0 ] && [ "${TKH_REALSYS_KEEP:-0}" != 1 ]; then rm -f "$run"/kernel-*/disk.img "$run"/*/disk.qcow2; fi
+if [ "$f" -eq 0 ] && [ "${TKH_REALSYS_KEEP:-0}" != 1 ]; then
+	rm -f "$run"/kernel-*/disk.img "$run"/kernel-*/disk-*.img "$run"/*/disk.qcow2
+fi
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]

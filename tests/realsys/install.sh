@@ -22,6 +22,19 @@
 # the enrolment's /etc/trusted-keys/luks and
 # /etc/modprobe.d/trusted-keys-pin.conf): the host builds the initramfs
 # after this boot, with them in it.
+# For the rows that attack the unlock, when the host asks (params' third
+# line, words pin and swap; the tar has pin and passphrase-attacker):
+#   - the volume key as hex (volume-key), what the bus recordings are
+#     searched for;
+#   - pin: a second token, enrolled with --pin (the PIN typed by an askpass
+#     of the test's own) on a backup of the header, so the disk keeps its
+#     token (token-pin.json; the host puts it on a copy of the disk);
+#   - swap: the attacker's volume on /dev/vdd3 (the host's GPT copy):
+#     LUKS2 with the same UUID, another volume key and the attacker's
+#     passphrase, LVM and the same tree inside, the real volume's token
+#     copied into its header, and the real volume's keydigest in its
+#     /etc/tek-realsys/real-keydigest (what the attacker tries the real
+#     blob with once booted).
 # KTAP on ttyS1; then powers off.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -42,15 +55,20 @@ io=/run/io
 mkdir -p $io/in $io/out
 tar -xf /dev/vdc -C $io/in 2>/dev/null
 # params: UUID VG ROOT_MIB LUKS_OPTIONS... (one line); ENROL (0|1) and its
-# options on the second; CLEVIS (0|1) on the third (none: 0)
-{ read -r uuid vg root_mib luksopts; read -r enrol enrolopts; read -r clevis; } <$io/in/params
+# options on the second; on the third CLEVIS (0|1), then the attack rows'
+# disks to make (pin, swap; none: nothing)
+{ read -r uuid vg root_mib luksopts; read -r enrol enrolopts; read -r clevis attacks; } <$io/in/params
 [ "$clevis" = 1 ] || clevis=0
 pass=$io/in/passphrase
 dev=/dev/vda3
 name=vda3_crypt
+plan=7
+case " $attacks " in *" pin "*) pin=1 plan=$((plan + 1)) ;; *) pin=0 ;; esac
+case " $attacks " in *" swap "*) swap=1 plan=$((plan + 1)) ;; *) swap=0 ;; esac
+[ -z "$attacks" ] || plan=$((plan + 1))
 
 echo "KTAP version 1" >&3
-echo "1..$((7 + 2 * clevis))" >&3
+echo "1..$((plan + 2 * clevis))" >&3
 i=0
 # t DESCRIPTION CMD...: one test point; CMD's output as diagnostics; its
 # time in the description (s, the guest's clock)
@@ -203,12 +221,82 @@ if [ "$clevis" = 1 ]; then
 		t "clevis luks bind" false
 	fi
 fi
+# The volume key, for the host's search of the bus recordings (the
+# test's own secret: no user keeps it).
+vkey() {
+	cryptsetup luksDump --dump-volume-key -q --volume-key-file /run/vk --key-file "$pass" "$dev" \
+		>/dev/null || return 1
+	od -An -v -tx1 /run/vk | tr -d ' \n' >$io/out/volume-key
+	rm -f /run/vk
+	[ "$(wc -c <$io/out/volume-key)" = 128 ]
+}
+[ -z "$attacks" ] || t "the volume key (512 bits) for the host's bus scans" vkey
+# The PIN token: enrol --pin on a backup of the header (the disk keeps
+# its token), the PIN typed by an askpass of our own; its token out.
+pin_token() {
+	hdr=$target/run/hdr
+	cryptsetup luksHeaderBackup "$dev" --header-backup-file "$hdr" || return 1
+	cp $io/in/pin $target/run/pin || return 1
+	printf '#!/bin/sh\ncat /run/pin\n' >$target/run/askpass-pin
+	chmod 0755 $target/run/askpass-pin
+	ap=$(readlink -f $target/lib/cryptsetup/askpass)
+	mount --bind $target/run/askpass-pin "$ap" || return 1
+	# shellcheck disable=SC2086,SC2016  # options, word by word; that sh's $0
+	chroot $target /usr/bin/env -i PATH=$PATH DM_DISABLE_UDEV=1 sh -c \
+		'trusted-keys-luks enrol "$0" --key-file=/run/pass --pin --replace "$@"' /run/hdr $enrolopts
+	rc=$?
+	umount "$ap"
+	[ $rc = 0 ] || return 1
+	tok=$(chroot $target trusted-keys-luks header /run/hdr | sed -n 's/^token //p')
+	cryptsetup token export --token-id "$tok" "$hdr" >$io/out/token-pin.json || return 1
+	rm -f "$hdr" $target/run/pin
+	grep -q '"pin":"1"' $io/out/token-pin.json
+}
+if [ "$pin" = 1 ]; then
+	if [ "$enrol" = 1 ] && cp "$pass" $target/run/pass; then
+		t "a token enrolled with --pin on a header backup (token-pin.json)" pin_token
+		rm -f $target/run/pass
+	else
+		t "a token enrolled with --pin: no enrolment" false
+	fi
+fi
+# (the real volume's token and keydigest, for the attacker's volume)
+if [ "$swap" = 1 ] && [ "$enrol" = 1 ]; then
+	tok=$(chroot $target trusted-keys-luks header "$dev" | sed -n 's/^token //p')
+	cryptsetup token export --token-id "$tok" "$dev" >/run/real-token.json 2>/dev/null
+	chroot $target trusted-keys-luks header "$dev" | sed -n 's/^digest //p' >/run/real-keydigest
+fi
 cryptsetup luksDump "$dev" >$io/out/luksdump.txt 2>&1
 for m in $target/tmp $target/run $target/sys $target/proc $target/dev $target; do
 	mountpoint -q "$m" && umount "$m"
 done
 close_() { lvm_ vgchange -an "$vg" && cryptsetup close "$name"; }
 t "VG $vg deactivated, $name closed" close_
+
+# The attacker's volume, made once the real one is closed (the same VG
+# name): what a thief with the disk puts in its place.
+attacker() {
+	adev=/dev/vdd3
+	if [ ! -s /run/real-token.json ] || [ ! -s /run/real-keydigest ]; then
+		echo "no real token"
+		return 1
+	fi
+	# shellcheck disable=SC2086  # LUKS options, word by word
+	cryptsetup luksFormat --batch-mode --type luks2 --cipher aes-xts-plain64 --key-size 512 \
+		--pbkdf argon2id $luksopts --uuid "$uuid" --key-file $io/in/passphrase-attacker "$adev" &&
+		cryptsetup token import --json-file /run/real-token.json "$adev" &&
+		cryptsetup open --key-file $io/in/passphrase-attacker "$adev" "$name" &&
+		lvs_ && mkswap_ && copy_root || return 1
+	mkdir -p /run/attacker &&
+		mount "/dev/mapper/$mvg-root" /run/attacker &&
+		mkdir -p /run/attacker/etc/tek-realsys &&
+		cp /run/real-keydigest /run/attacker/etc/tek-realsys/real-keydigest
+	rc=$?
+	umount /run/attacker
+	cryptsetup luksDump "$adev" >$io/out/luksdump-attacker.txt
+	close_ && [ $rc = 0 ]
+}
+[ "$swap" = 0 ] || t "the attacker's volume on /dev/vdd3: same UUID, the real token, its own key" attacker
 cp $io/out.log $io/out/last.log 2>/dev/null
 # the way out: a tar at the start of /dev/vdc
 tar -cf /dev/vdc -C $io/out . || echo "# install: cannot write /dev/vdc" >&3

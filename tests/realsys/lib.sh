@@ -102,3 +102,66 @@ rs_install() {
 		"$(tail -n 20 "$run/install.log"; cat "$run/dkms-status" 2>/dev/null)"
 	return 1
 }
+
+# rs_check_service ROOT CHECK WHAT: the row's check in the tree at ROOT: the
+# script CHECK as /usr/local/sbin/tek-realsys-check with check-lib.sh
+# beside it, run by tek-realsys-check.service (WHAT: its description) once
+# the serial getty runs.
+rs_check_service() {
+	install -D -m 0644 "$TKH_TOP/tests/realsys/check-lib.sh" "$1/usr/local/lib/tek-realsys/check.sh" &&
+		install -m 0755 "$2" "$1/usr/local/sbin/tek-realsys-check" || return 1
+	cat >"$1/etc/systemd/system/tek-realsys-check.service" <<-EOF
+	[Unit]
+	Description=$3 (KTAP on ttyS1), then power off
+	After=multi-user.target serial-getty@ttyS0.service
+	[Service]
+	Type=oneshot
+	ExecStart=/usr/local/sbin/tek-realsys-check
+	[Install]
+	WantedBy=multi-user.target
+	EOF
+	mkdir -p "$1/etc/systemd/system/multi-user.target.wants"
+	ln -sf ../tek-realsys-check.service "$1/etc/systemd/system/multi-user.target.wants/"
+}
+
+# rs_tpm: a TPM 2.0 with both SRKs in $run/tpm, as a test point.
+rs_tpm() {
+	if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" --rsa-ecc >"$run/tpm.log" 2>&1; then
+		t_ok "a TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
+		return 0
+	fi
+	t_fail "TPM" "$(tail -n 20 "$run/tpm.log")"
+	return 1
+}
+
+# rs_subtest OUTDIR: a boot's guest results (OUTDIR/results.ktap) as a subtest.
+rs_subtest() {
+	[ -f "$1/results.ktap" ] || return 0
+	sed 's/^/    /' "$1/results.ktap" | tr -d '\r'
+}
+
+# rs_start PLAN: the preparation's start: its steps' times file, the exit
+# trap, the KTAP header of PLAN points; sets t0.
+rs_start() {
+	# shellcheck disable=SC2034  # t_step's
+	t_times=$run/times
+	rs_plan=$1
+	trap rs_at_exit EXIT
+	echo "KTAP version 1"
+	echo "1..$1"
+	# shellcheck disable=SC2034  # the caller's
+	t0=$(now)
+}
+# rs_finish PATH...: the end on every path: unmount, remove PATHs (the tree,
+# scratch images; --one-file-system: never into a bind mount of /dev left
+# behind), the points not reached failed, no machine file unless all
+# passed; exits with the verdict.
+rs_finish() {
+	rs_unmount_all
+	rm -rf --one-file-system "$@"
+	t_fail_rest "$rs_plan"
+	# shellcheck disable=SC2154  # common.sh's
+	[ "$t_nfail" -eq 0 ] || rm -f "$run/machine"
+	[ "$t_nfail" -eq 0 ]
+	exit
+}

@@ -41,16 +41,25 @@
 # 6. the checksums of the LUKS2 header area and of LVM's metadata (the data
 #    area's first MiB) for the rows' host-check; a copy of the disk with our
 #    token removed from the header (disk-notoken.img; cryptsetup on a loop
-#    device works on the host, opening does not).
+#    device works on the host, opening does not); for the attack rows
+#    (when enrolled): a copy whose token is the installer boot's PIN token
+#    (disk-pin.img) and the attacker's disk (disk-swap.img: the installer
+#    boot's fourth disk, its own LUKS2 volume with the real UUID and token),
+#    each with its checksums.
 #
 # Writes DIR/machine ("VMLINUZ INITRD KVER - realsys-luks", -luks13 for
 # trixie), DIR/cmdline,
-# DIR/disk.img (DIR/disk-notoken.img), DIR/disk.sums, DIR/tpm (the enrolled
-# TPM), DIR/passphrase (what the rows type at cryptroot's prompt).
+# DIR/disk.img (DIR/disk-notoken.img, disk-pin.img, disk-swap.img),
+# DIR/disk*.sums, DIR/tpm (the enrolled TPM), DIR/passphrase (what the rows
+# type at cryptroot's prompt), DIR/passphrase-attacker (the attacker's
+# volume's), DIR/pin and DIR/pin-wrong (typed at our PIN prompt),
+# DIR/volume-key (hex, 0600: what the bus recordings are searched for).
 # Environment: TKH_REALSYS_DEB=FILE (install this .deb instead of make
 # deb's), TKH_REALSYS_LUKS_ENROL=0 (no enrolment even when the package has
 # it), TKH_REALSYS_LUKS_ENROLOPTS (enrol's options, default
-# --pcrs=sha256:0,1,2,4,7,8,9), TKH_BOOT_TIMEOUT (s, default 900 a boot).
+# --pcrs=sha256:0,1,2,4,7,8,9), TKH_REALSYS_LUKS_ATTACKS (the attack rows'
+# disks: "pin swap", bookworm's default; empty, trixie's: none),
+# TKH_BOOT_TIMEOUT (s, default 900 a boot).
 # Output: a KTAP document (the installer boot's results as its subtest);
 # exit 0 only when nothing failed.
 set -euo pipefail
@@ -94,27 +103,18 @@ LUKSOPTS="--pbkdf-memory 65536 --pbkdf-force-iterations 4 --pbkdf-parallel 1"
 CPU=tk.cpu=max
 [ "$rel" != bookworm ] || CPU=
 ENROLOPTS=${TKH_REALSYS_LUKS_ENROLOPTS:---pcrs=sha256:0,1,2,4,7,8,9}
+# The attack rows' disks: bookworm's rows only (trixie has none yet, and
+# the attacker's volume costs the installer boot a second copy of the
+# tree); none on the clevis machine
+ATTACKS=${TKH_REALSYS_LUKS_ATTACKS-$([ "$rel" != bookworm ] || [ "$clevis" = 1 ] || echo pin swap)}
 PLAN=$((8 + 2 * clevis))
 
 mkdir -p "${!#}"
 run=$(cd "${!#}" && pwd)
-rm -rf "$run/machine" "$run/tpm" "$run/disk.img" "$run/disk-notoken.img" "$run/secrets" \
+rm -rf "$run/machine" "$run/tpm" "$run"/disk.img "$run"/disk-*.img "$run/volume-key" "$run/secrets" \
 	"$run/initrd-clevis.img"
-# shellcheck disable=SC2034  # t_step's
-t_times=$run/times
-trap rs_at_exit EXIT
-finish() {
-	rs_unmount_all
-	rm -rf --one-file-system "$run/root" "$run/root.img" "$run/io.img"
-	t_fail_rest "$PLAN"
-	[ "$t_nfail" -eq 0 ] || rm -f "$run/machine"
-	[ "$t_nfail" -eq 0 ]
-	exit
-}
-
-echo "KTAP version 1"
-echo "1..$PLAN"
-t0=$(now)
+finish() { rs_finish "$run/root" "$run/root.img" "$run/io.img"; }
+rs_start "$PLAN"
 rs_deb || finish
 rs_base "$rel" || finish
 root=$run/root
@@ -136,6 +136,7 @@ clevis_install() {
 	cp "$run/update-initramfs.conf" "$conf"
 	rs_unmount_all
 	[ "$rc" = 0 ] || return 1
+	# shellcheck disable=SC2086  # the package names
 	rs_in_root "$root" dpkg-query -W $CLEVIS_PKGS
 }
 if [ "$clevis" = 1 ]; then
@@ -153,11 +154,22 @@ fi
 luks_uuid=$(cat /proc/sys/kernel/random/uuid)
 boot_uuid=$(cat /proc/sys/kernel/random/uuid)
 root_uuid=$(cat /proc/sys/kernel/random/uuid)
-head -c 12 /dev/urandom | base64 | tr -d '+/=' >"$run/passphrase.tmp"
-printf '%s' "$(cat "$run/passphrase.tmp")" >"$run/passphrase"
-rm -f "$run/passphrase.tmp"
+# secret FILE BYTES: random letters and digits, no newline
+secret() { printf '%s' "$(head -c "$2" /dev/urandom | base64 | tr -d '+/=')" >"$1"; }
+secret "$run/passphrase" 12
 enrol=0
 if [ "${TKH_REALSYS_LUKS_ENROL:-1}" != 0 ] && [ -x "$root/usr/sbin/trusted-keys-luks" ]; then enrol=1; fi
+[ "$enrol" = 1 ] || ATTACKS=
+swap=0
+case " $ATTACKS " in *" swap "*) swap=1 ;; esac
+secret "$run/passphrase-attacker" 12
+# the PIN and a wrong one: 10 digits each, as a user picks digits (and
+# long enough not to be found on the console by chance)
+python3 -c 'import secrets, sys
+p = secrets.randbelow(9 * 10**9) + 10**9
+open(sys.argv[1], "w").write(str(p))
+open(sys.argv[2], "w").write(str(10**9 + (p - 10**9 + 1 + secrets.randbelow(10**6)) % (9 * 10**9)))' \
+	"$run/pin" "$run/pin-wrong"
 tb=$(now)
 # shellcheck disable=SC2317  # run through t_step
 configure() {
@@ -186,31 +198,33 @@ configure() {
 		echo "$line" >>"$DESTDIR/cryptroot/crypttab"
 	EOF
 	chmod 0755 "$root/etc/initramfs-tools/hooks/tek-realsys-cryptroot"
+	# systemd waits 90 s for a device; on a host loaded with TCG guests
+	# (load 12-18) udev's coldplug took longer: /boot, crypttab's source
+	# and the swap LV timed out and the boot went to emergency mode, the
+	# root open. 10 minutes here (DefaultDeviceTimeoutSec=: 252 and later;
+	# the kernel command line's systemd.default_device_timeout_sec= is
+	# 254's, and 252 ignored systemd.default_timeout_start_sec= for it).
+	mkdir -p "$root/etc/systemd/system.conf.d"
+	printf '[Manager]\nDefaultDeviceTimeoutSec=600\nDefaultTimeoutStartSec=600\n' \
+		>"$root/etc/systemd/system.conf.d/tek-realsys.conf"
 	install -m 0755 "$TKH_TOP/tests/realsys/install.sh" "$root/usr/local/sbin/tek-realsys-install"
-	install -m 0755 "$TKH_TOP/tests/guest/realsys-luks/10-root.sh" "$root/usr/local/sbin/tek-realsys-check"
-	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
-	[Unit]
-	Description=tests/guest/realsys-luks: the root after the boot (KTAP on ttyS1), then power off
-	After=multi-user.target serial-getty@ttyS0.service
-	[Service]
-	Type=oneshot
-	ExecStart=/usr/local/sbin/tek-realsys-check
-	[Install]
-	WantedBy=multi-user.target
-	EOF
-	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
-	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	rs_check_service "$root" "$TKH_TOP/tests/guest/realsys-luks/10-root.sh" \
+		"tests/guest/realsys-luks: the root after the boot" || return 1
 	cp "$root/boot/vmlinuz-$kver" "$run/vmlinuz"
 	cp "$root/boot/initrd.img-$kver" "$run/initrd-install.img"
 	# the target disk: GPT as the installer makes it on a BIOS machine
-	rm -f "$run/disk.img"
-	truncate -s "${DISK_MIB}M" "$run/disk.img"
-	sfdisk -q "$run/disk.img" <<-EOF
-	label: gpt
-	start=1MiB, size=1MiB, type=21686148-6449-6E6F-744E-656564454649
-	size=${BOOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
-	size=${P3_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
-	EOF
+	# (and the attacker's disk, the same layout)
+	local d
+	for d in disk $([ "$swap" = 0 ] || echo disk-swap); do
+		rm -f "$run/$d.img"
+		truncate -s "${DISK_MIB}M" "$run/$d.img"
+		sfdisk -q "$run/$d.img" <<-EOF || return 1
+		label: gpt
+		start=1MiB, size=1MiB, type=21686148-6449-6E6F-744E-656564454649
+		size=${BOOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+		size=${P3_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+		EOF
+	done
 	# the tree, /boot left out (p2), as an ext4 image the size of the root LV
 	mv "$root/boot" "$run/boot"
 	mkdir "$root/boot"
@@ -225,8 +239,8 @@ configure() {
 	mkdir -p "$run/io-in"
 	echo "$luks_uuid $VG $ROOT_MIB $LUKSOPTS" >"$run/io-in/params"
 	echo "$enrol $ENROLOPTS" >>"$run/io-in/params"
-	echo "$clevis" >>"$run/io-in/params"
-	cp "$run/passphrase" "$run/io-in/passphrase"
+	echo "$clevis $ATTACKS" >>"$run/io-in/params"
+	cp "$run/passphrase" "$run/passphrase-attacker" "$run/pin" "$run/io-in/"
 	truncate -s 16M "$run/io.img"
 	tar -cf - -C "$run/io-in" . | dd of="$run/io.img" conv=notrunc status=none
 	rm -rf "$run/io-in"
@@ -238,25 +252,26 @@ else
 	finish
 fi
 
-if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" --rsa-ecc >"$run/tpm.log" 2>&1; then
-	t_ok "a TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
-else
-	t_fail "TPM" "$(tail -n 20 "$run/tpm.log")"
-	finish
-fi
+rs_tpm || finish
 
 # --- the installer boot -----------------------------------------------------------
 tb=$(now)
 rc=0
-t_step "boot: installer" t_boot_tries --disk "$run/disk.img" --disk "$run/root.img" --disk "$run/io.img" \
+swapdisk=()
+[ "$swap" = 0 ] || swapdisk=(--disk "$run/disk-swap.img")
+t_step "boot: installer" t_boot_tries --disk "$run/disk.img" --disk "$run/root.img" --disk "$run/io.img" "${swapdisk[@]}" \
 	--nested --serial A --name realsys-luks-install \
 	"$run/vmlinuz" "$run/initrd-install.img" "$run/tpm" 2.0 \
 	"root=/dev/vdb ro init=/usr/local/sbin/tek-realsys-install $CPU nosoftlockup" \
 	"$run/boot-install" >"$run/boot-install.out" 2>&1 || rc=$?
-[ ! -f "$run/boot-install/results.ktap" ] || sed 's/^/    /' "$run/boot-install/results.ktap" | tr -d '\r'
+rs_subtest "$run/boot-install"
 rm -rf "$run/io-out"
 mkdir -p "$run/io-out"
 tar -xf "$run/io.img" -C "$run/io-out" 2>/dev/null || true
+if [ -n "$ATTACKS" ]; then
+	install -m 0600 "$run/io-out/volume-key" "$run/volume-key" 2>/dev/null || rc=1
+	rm -f "$run/io-out/volume-key"
+fi
 if [ "$rc" = 0 ]; then
 	t_ok "installer boot: LUKS2, LVM, the tree copied$([ $enrol = 1 ] && echo ", enrolled")$(
 		[ $clevis = 1 ] && echo ", bound by clevis") ($(elapsed "$tb") s)"
@@ -279,7 +294,7 @@ initramfs_clevis() {
 		rs_in_root "$root" lsinitramfs "/boot/initrd.img-$kver" >"$run/initrd-clevis.list" &&
 		rs_in_root "$root" dpkg --no-triggers --purge clevis-initramfs || rc=1
 	rs_unmount_all
-	return $rc
+	return "$rc"
 }
 if [ "$clevis" = 1 ]; then
 	tb=$(now)
@@ -316,8 +331,10 @@ initramfs() {
 	# /boot: p2, the tree's /boot as ext4 with fstab's UUID
 	local p2
 	p2=$(sfdisk -J "$run/disk.img" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitiontable"]; print(p["partitions"][1]["start"] * p.get("sectorsize", 512))')
-	mkfs.ext4 -q -F -L boot -U "$boot_uuid" -E "offset=$p2,nodiscard" -d "$root/boot" \
-		"$run/disk.img" "${BOOT_MIB}M"
+	for d in disk $([ "$swap" = 0 ] || echo disk-swap); do
+		mkfs.ext4 -q -F -L boot -U "$boot_uuid" -E "offset=$p2,nodiscard" -d "$root/boot" \
+			"$run/$d.img" "${BOOT_MIB}M" || return 1
+	done
 }
 if t_step "update-initramfs, /boot" initramfs >"$run/initramfs.log" 2>&1 &&
 	grep -q "^$NAME UUID=$luks_uuid none luks,discard" "$run/initrd.crypttab" &&
@@ -340,19 +357,25 @@ sums() { # IMAGE: "header SHA256" and "lvm SHA256" of its p3
 		sha256sum | cut -d' ' -f1)"
 }
 # shellcheck disable=SC2317  # run through t_step
-notoken() {
-	local loop ids id
-	cp --sparse=always "$run/disk.img" "$run/disk-notoken.img"
-	loop=$(losetup -f --show -o "$p3" --sizelimit $((P3_MIB * 1048576)) "$run/disk-notoken.img")
+retoken() { # NAME [TOKEN_JSON]: disk-NAME.img, disk.img with our token removed (and TOKEN_JSON's put in)
+	local loop ids id img=$run/disk-$1.img rc=0
+	cp --sparse=always "$run/disk.img" "$img"
+	loop=$(losetup -f --show -o "$p3" --sizelimit $((P3_MIB * 1048576)) "$img")
 	cryptsetup luksDump --dump-json-metadata "$loop" >"$run/luks-metadata.json"
 	# our tokens: every token not of cryptsetup's own types (luks2-keyring)
 	ids=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tokens"]
 print(" ".join(k for k, v in t.items() if v.get("type") != "luks2-keyring"))' "$run/luks-metadata.json")
 	[ -n "$ids" ] || { losetup -d "$loop"; echo "no token in the header"; return 1; }
-	for id in $ids; do cryptsetup token remove --token-id "$id" "$loop" || { losetup -d "$loop"; return 1; }; done
-	cryptsetup luksDump "$loop" >"$run/luksdump-notoken.txt"
+	for id in $ids; do cryptsetup token remove --token-id "$id" "$loop" || rc=1; done
+	[ -z "${2:-}" ] || cryptsetup token import --json-file "$2" "$loop" || rc=1
+	cryptsetup luksDump "$loop" >"$run/luksdump-$1.txt"
 	losetup -d "$loop"
-	sums "$run/disk-notoken.img" >"$run/disk-notoken.sums"
+	[ "$rc" = 0 ] && sums "$img" >"$run/disk-$1.sums"
+}
+# shellcheck disable=SC2317  # run through t_step
+attack_disks() {
+	case " $ATTACKS " in *" pin "*) retoken pin "$run/io-out/token-pin.json" || return 1 ;; esac
+	[ "$swap" = 0 ] || sums "$run/disk-swap.img" >"$run/disk-swap.sums"
 }
 # The clevis variant: no disk-notoken.img (no row needs it), and what the
 # bus scan looks for, kept 0600 in DIR/secrets: hex of the volume key,
@@ -378,13 +401,15 @@ secrets() {
 }
 if t_step "header checksums" sums "$run/disk.img" >"$run/disk.sums" 2>"$run/sums.log" &&
 	{ [ "$enrol" = 0 ] || [ "$clevis" = 1 ] ||
-		t_step "the disk without our token" notoken >>"$run/sums.log" 2>&1; } &&
+		t_step "the disk without our token" retoken notoken >>"$run/sums.log" 2>&1; } &&
+	t_step "the attack rows' disks" attack_disks >>"$run/sums.log" 2>&1 &&
 	{ [ "$clevis" = 0 ] || t_step "the bus scan's secrets" secrets >>"$run/sums.log" 2>&1; }; then
 	t_ok "the LUKS2 header's and LVM's checksums$([ $enrol = 1 ] && [ $clevis = 0 ] &&
-		echo "; disk-notoken.img")$([ $clevis = 1 ] && echo "; the bus scan's secrets") ($(elapsed "$tb") s)"
+		echo "; disk-notoken.img")$(for a in $ATTACKS; do printf ', disk-%s.img' "$a"; done)$(
+		[ $clevis = 1 ] && echo "; the bus scan's secrets") ($(elapsed "$tb") s)"
 	sed 's/^/# /' "$run/disk.sums"
 else
-	t_fail "the header's checksums, the disk without our token" "$(tail -n 20 "$run/sums.log")"
+	t_fail "the header's checksums, the attack rows' disks" "$(tail -n 20 "$run/sums.log")"
 	finish
 fi
 

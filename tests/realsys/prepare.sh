@@ -68,21 +68,8 @@ PLAN=7
 mkdir -p "$1"
 run=$(cd "$1" && pwd)
 rm -rf "$run/machine" "$run/tpm" "$run/disk.img"
-# shellcheck disable=SC2034  # t_step's
-t_times=$run/times
-trap rs_at_exit EXIT
-finish() {
-	rs_unmount_all
-	# (--one-file-system: never into a bind mount of /dev left behind)
-	rm -rf --one-file-system "$run/root"
-	t_fail_rest "$PLAN"
-	[ "$t_nfail" -eq 0 ] || rm -f "$run/machine"
-	[ "$t_nfail" -eq 0 ]
-	exit
-}
-echo "KTAP version 1"
-echo "1..$PLAN"
-t0=$(now)
+finish() { rs_finish "$run/root"; }
+rs_start "$PLAN"
 
 rs_deb || finish
 rs_base bookworm || finish
@@ -99,19 +86,8 @@ make_image() {
 	echo "/dev/vda1 / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
 	echo realsys >"$root/etc/hostname"
 	install -m 0755 "$TKH_TOP/tests/realsys/enrol.sh" "$root/usr/local/sbin/tek-realsys-enrol"
-	install -m 0755 "$TKH_TOP/tests/guest/realsys/10-volumes.sh" "$root/usr/local/sbin/tek-realsys-check"
-	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
-	[Unit]
-	Description=tests/guest/realsys: the volumes after the boot (KTAP on ttyS1), then power off
-	After=multi-user.target serial-getty@ttyS0.service
-	[Service]
-	Type=oneshot
-	ExecStart=/usr/local/sbin/tek-realsys-check
-	[Install]
-	WantedBy=multi-user.target
-	EOF
-	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
-	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	rs_check_service "$root" "$TKH_TOP/tests/guest/realsys/10-volumes.sh" \
+		"tests/guest/realsys: the volumes after the boot" || return 1
 	cp "$root/boot/vmlinuz-$kver" "$run/vmlinuz"
 	cp "$root/boot/initrd.img-$kver" "$run/initrd-enrol.img"
 	rs_unmount_all
@@ -131,26 +107,17 @@ else
 	finish
 fi
 
-if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" --rsa-ecc >"$run/tpm.log" 2>&1; then
-	t_ok "a TPM 2.0 with an RSA SRK at 0x81000001 and an ECC SRK at 0x81000002"
-else
-	t_fail "TPM" "$(tail -n 20 "$run/tpm.log")"
-	finish
-fi
+rs_tpm || finish
 
 # --- enrolment ------------------------------------------------------------------
 bootopts=(--disk "$run/disk.img" --nested)
-boot_points() { # OUTDIR: the boot's guest results as a subtest
-	[ -f "$1/results.ktap" ] || return 0
-	sed 's/^/    /' "$1/results.ktap" | tr -d '\r'
-}
 tb=$(now)
 rc=0
 t_step "boot: enrolment" t_boot_tries "${bootopts[@]}" --serial A --name realsys-enrol \
 	"$run/vmlinuz" "$run/initrd-enrol.img" "$run/tpm" 2.0 \
 	"root=/dev/vda1 rw init=/usr/local/sbin/tek-realsys-enrol tk.realsys.vols=$VOLS" \
 	"$run/boot-enrol" >"$run/boot-enrol.out" 2>&1 || rc=$?
-boot_points "$run/boot-enrol"
+rs_subtest "$run/boot-enrol"
 if [ "$rc" = 0 ]; then
 	t_ok "enrolment boot: $NVOLS volumes by docs/install.md ($(elapsed "$tb") s)"
 else

@@ -14,35 +14,31 @@
 # self-test failed; with clevis instead of the reload, root unseals Clevis's
 # key again on the running system (nothing extends PCR 7). KTAP on ttyS1;
 # then powers off.
+# tk.realsys.refused=swap: this is the attacker's system, booted from a
+# volume of its own (the real UUID and the real token in its header, its
+# own passphrase) through the fallback prompt; it tries the real blob with
+# the real volume's keydigest (/etc/tek-realsys/real-keydigest, what the
+# attacker read off the real disk): the TPM must refuse it (the cap PCR),
+# EPERM, not the keydigest check.
 # The console's side (the prompt, the login, the header's checksums):
 # host-check.
-PATH=/usr/sbin:/usr/bin:/sbin:/bin
-exec 3>/dev/ttyS1
+# shellcheck source=../../realsys/check-lib.sh
+. /usr/local/lib/tek-realsys/check.sh
 unlock=$(sed -n 's/.*tk\.realsys\.unlock=\([^ ]*\).*/\1/p' /proc/cmdline)
 refused=$(sed -n 's/.*tk\.realsys\.refused=\([^ ]*\).*/\1/p' /proc/cmdline)
 nosealed=0
 [ "$refused" != notoken ] || nosealed=1
 # the load's refusal: the TPM's policy (EPERM: the cap PCR, or a changed
-# PCR), or on another machine's TPM the pinned parent (EKEYREJECTED)
+# PCR; a PIN blob loaded without its PIN), or on another machine's TPM the
+# pinned parent (EKEYREJECTED)
 want_err="Operation not permitted"
 [ "$refused" != tpm ] || want_err="Key was rejected"
-# The serial getty's login prompt reaches the console (host-check looks for
-# it): agetty records its LOGIN entry in utmp just before it prompts.
-for _ in $(seq 60); do
-	who -l 2>/dev/null | grep -q ttyS0 && break
-	sleep 1
-done
-sleep 2
-echo "KTAP version 1" >&3
-echo "1..5" >&3
-i=0
-t() { # DESCRIPTION CMD...: one test point
-	d=$1
-	shift
-	i=$((i + 1))
-	if "$@"; then echo "ok $i $d" >&3; else echo "not ok $i $d" >&3; fi
-}
-skip() { i=$((i + 1)); echo "ok $i $1 # SKIP $2" >&3; }
+realdigest=
+if [ "$refused" = swap ]; then
+	realdigest=$(cat /etc/tek-realsys/real-keydigest 2>/dev/null)
+	[ -n "$realdigest" ] || realdigest=missing
+fi
+rc_start 6
 
 root_on_luks() {
 	src=$(findmnt -n -o SOURCE /)
@@ -90,6 +86,8 @@ blob_refused() {
 	blob=$(echo "$tok" | sed -n 's/.*"blob": *"\([0-9a-f]*\)".*/\1/p')
 	opts=$(echo "$tok" | sed -n 's/.*"options": *"\([^"]*\)".*/\1/p')
 	[ -n "$blob" ] || { echo "# no trusted-keys token with a blob in /dev/vda3's header" >&3; return 1; }
+	[ "$realdigest" != missing ] || { echo "# no /etc/tek-realsys/real-keydigest" >&3; return 1; }
+	[ -z "$realdigest" ] || opts="$opts keydigest=$realdigest"
 	modprobe trusted 2>/dev/null
 	if id=$(keyctl add trusted tek-realsys-again "load $blob $opts" @u 2>&1); then
 		echo "# the blob loaded again (key $id)" >&3
@@ -97,8 +95,12 @@ blob_refused() {
 		return 1
 	fi
 	echo "# keyctl add trusted ... \"load <blob> $opts\": $id (expected: $want_err)" >&3
-	case $id in *"$want_err"*) return 0 ;; esac
-	return 1
+	echo "# PCR 15 (sha256): $(cat /sys/class/tpm/tpm0/pcr-sha256/15 2>/dev/null)" >&3
+	case $id in *"$want_err"*) ;; *) return 1 ;; esac
+	# EPERM: the TPM's policy, not a check of ours (the kernel says which)
+	[ "$want_err" = "Operation not permitted" ] || return 0
+	dmesg | tail -n 5 | grep 'trusted: load:' | sed 's/^/# /' >&3
+	dmesg | tail -n 5 | grep -q 'trusted: load: PCR values changed: the TPM refused policy command'
 }
 # Clevis's initramfs extends nothing: root unseals its JWK again (PCR 7
 # as at boot) and the keyslot passphrase it decrypts opens the volume.
@@ -120,16 +122,23 @@ if [ "$unlock" = clevis ]; then
 	t "root unseals Clevis's key again (clevis luks pass), and it opens keyslot" clevis_again
 elif [ "$nosealed" = 1 ]; then
 	skip "root cannot load the sealed key again" "no token in the header (tk.realsys.refused=notoken)"
+elif [ -n "$realdigest" ]; then
+	t "the attacker, root in its own system, cannot unseal the real blob (real keydigest): $want_err" blob_refused
 else
 	t "root cannot load the sealed key again: $want_err" blob_refused
 fi
-no_alg_fail() {
-	if dmesg | grep -qE 'alg: .*failed'; then
-		dmesg | grep -E 'alg: .*failed' | sed 's/^/# /' >&3
-		return 1
-	fi
+# The device-mapper devices of this boot, in the order they were made:
+# vda3_crypt first (minor 0), and no gap in the minors (a gap: a device
+# made and removed, e.g. a mapping from a refused key).
+dm_first() {
+	l=$(dmsetup info -c --noheadings -o minor,name --sort minor --separator ' ')
+	echo "# dm devices: $(echo "$l" | tr '\n' ' ')" >&3
+	n=0
+	for m in $(echo "$l" | awk '{ print $1 }'); do
+		[ "$m" = $n ] || return 1
+		n=$((n + 1))
+	done
+	[ "$(echo "$l" | awk '$2 == "vda3_crypt" { print $1 }')" = 0 ]
 }
-t "no crypto self-test failed (dmesg)" no_alg_fail
-echo "# tk-init: done" >&3
-sync
-systemctl --no-block poweroff
+t "vda3_crypt is the boot's first device-mapper device, none made and removed" dm_first
+rc_end
