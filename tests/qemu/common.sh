@@ -107,15 +107,17 @@ t_boot_tries() {
 # t_ccache CMD...: CMD with ccache's compiler names first in PATH (when
 # installed; deps.sh installs it) and its cache in $TKH_CACHE/ccache: a clean
 # clone compiles src/ for three kernels and lint once more, the package test's
-# DKMS three times, with the same results every time. Each build finds the
-# entries of its own earlier builds: t_build_ours compiles in one place per
-# kernel ($TKH_CACHE/obj/NAME/src), DKMS in its own (/var/lib/dkms/...);
+# DKMS three times, with the same results every time (TKH_CCACHE_DIR:
+# another cache, a release's root's, whose ccache and compiler are not this
+# host's). Each build finds the entries of its own earlier builds:
+# t_build_ours compiles in one place per kernel ($TKH_CACHE/obj/NAME/src),
+# DKMS in its own (/var/lib/dkms/...);
 # CCACHE_NOHASHDIR and CCACHE_BASEDIR=/ keep the working directory and the
 # absolute paths out of the keys (tests/host compiles in each checkout), and
 # -fmacro-prefix-map= (which names the tree's absolute path) out of them too.
 t_ccache() {
 	if [ -d /usr/lib/ccache ]; then
-		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TKH_CACHE/ccache CCACHE_NOHASHDIR=1 \
+		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=${TKH_CCACHE_DIR:-$TKH_CACHE/ccache} CCACHE_NOHASHDIR=1 \
 			CCACHE_BASEDIR=/ CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*' "$@"
 	else
 		"$@"
