@@ -141,7 +141,7 @@ u8 *trusted_tpm_buf_alloc(void)
 		return NULL;
 	tpm_buf_init(tb, TPM_BUFSIZE);
 	if (tb->flags & TPM_BUF_INVALID) {
-		kfree(tb);
+		kfree_sensitive(tb);
 		return NULL;
 	}
 	return tb->data;
