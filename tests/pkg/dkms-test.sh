@@ -77,10 +77,22 @@ IRDROPIN=/etc/initramfs-tools/conf.d/zz-tk-pkg-test
 export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 
+# The points for D kernels of this host's release (or of the root's, with
+# --in-root: the lintian point instead of make deb's), S=1 with the test
+# kernel's signing; a release's root is one point more.
+plan() { echo $((1 + $1 + 1 + 3 * $1 + ($1 > 0) + 3 * $2 + $1 + $2 + 3)); }
+d=${#names[@]}
+PLAN=$(plan "$d" "$sign")
+# Steps 2 to 6 change this machine's dpkg and DKMS trees: only when a
+# kernel of this host's release (or the test kernel's signing) asks, or in
+# a release's root (a run of another release's kernels only must not touch
+# them: a package test of another checkout may be running here).
+hostpart=0
+if [ -n "$inroot" ] || [ "$d" -gt 0 ] || [ "$sign" = 1 ]; then hostpart=1; else PLAN=1; fi
 # One package test on this machine at a time (checkouts, make check's pkg
 # stage and make pkg-test): each installs, checks and purges the same
 # package in this machine's dpkg and DKMS trees.
-if [ -z "$inroot" ]; then
+if [ -z "$inroot" ] && [ "$hostpart" = 1 ]; then
 	exec 5>/run/lock/tek-dkms-test.lock
 	if ! flock -n 5; then
 		log "another package test runs on this machine: waiting for it"
@@ -90,26 +102,24 @@ fi
 
 # A run killed inside dpkg (a session's end, a CI timeout) leaves dpkg
 # "interrupted": every later apt-get refuses until it is configured again.
-if [ -n "$(dpkg --audit 2>&1)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; then
+if [ "$hostpart" = 1 ] && { [ -n "$(dpkg --audit 2>&1)" ] ||
+	[ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; }; then
 	log "dpkg was interrupted by an earlier run: dpkg --configure -a"
 	dpkg --audit 2>&1 | sed 's/^/# /' >&2
 	dpkg --configure -a >"$run/dpkg-configure.log" 2>&1 ||
 		tail -n 20 "$run/dpkg-configure.log" | sed 's/^/# /' >&2
 fi
-# The points for D kernels of this host's release (or of the root's, with
-# --in-root: the lintian point instead of make deb's), S=1 with the test
-# kernel's signing; a release's root is one point more.
-plan() { echo $((1 + $1 + 1 + 3 * $1 + ($1 > 0) + 3 * $2 + $1 + $2 + 3)); }
-d=${#names[@]}
-PLAN=$(plan "$d" "$sign")
+
 for r in "${!rel_names[@]}"; do
 	read -r -a rn <<<"${rel_names[$r]}"
 	PLAN=$((PLAN + 1 + $(plan "${#rn[@]}" 0)))
 done
-trap 'rm -f "$IRDROPIN"' EXIT
-mkdir -p "${IRDROPIN%/*}"
-printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
-	"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
+if [ "$hostpart" = 1 ]; then
+	trap 'rm -f "$IRDROPIN"' EXIT
+	mkdir -p "${IRDROPIN%/*}"
+	printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
+		"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
+fi
 
 # check DESC CMD...: a point from CMD's exit status; its output on failure.
 check() {
@@ -150,6 +160,8 @@ fi
 ver=$(dpkg-deb -f "$deb" Version)
 ver=${ver%-*}
 
+# Steps 2 to 6 (hostpart, above).
+host_part() {
 # --- 2. stock headers, then the package --------------------------------------
 if [ "$d" -gt 0 ] && [ -z "$inroot" ]; then
 	if ! lines=$("$TKH_QEMU/fetch-stock.sh" "${names[@]}" 2>"$run/fetch.log"); then
@@ -351,6 +363,9 @@ else
 fi
 # Without a package status the list above could be empty for the wrong reason.
 check "dpkg -L had the package's files before the purge" grep -q "^/usr/src/$NAME-$ver/dkms.conf\$" "$run/dpkg-L.txt"
+
+}
+[ "$hostpart" = 0 ] || host_part
 
 # --- 7. the kernels of another release, in its root ----------------------------
 # (after this host's purge: the root's steps are its own). The root's
