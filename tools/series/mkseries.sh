@@ -99,7 +99,7 @@ EOF
 emit() {
 	local src=$top/src/$1 dst=$tree/$2 rc=0
 	mkdir -p "$(dirname "$dst")"
-	"$unifdef" -UTK_OUT_OF_TREE $t_have "$src" >"$dst" || rc=$?
+	"$unifdef" -UTK_OUT_OF_TREE "${t_have[@]}" "$src" >"$dst" || rc=$?
 	[ $rc -le 1 ] || die "unifdef failed on $1"
 	if grep -q 'ENCRYPTED_EXPORT' "$dst"; then
 		sed -i -e 's/\bENCRYPTED_EXPORT_GPL(/EXPORT_SYMBOL_GPL(/' \
@@ -181,11 +181,11 @@ gen() {
 		if grep -qsw -- "$pat" "$@"; then echo "-D$sym"; else echo "-U$sym"; fi
 	}
 	local tpmh=("$tree/include/linux/tpm.h" "$tree/include/linux/tpm_buf.h")
-	t_have="$(probe TK_HAVE_TPM_BUF_LENGTH tpm_buf_init_sized "${tpmh[@]}")
-		$(probe TK_HAVE_TPM_BUF_INLINE TPM_BUF_INVALID "${tpmh[@]}")
-		$(probe TK_HAVE_SHA256_CTX 'struct sha256_ctx {' "$tree/include/crypto/sha2.h")
-		$(probe TK_HAVE_AES_PREPAREKEY aes_prepareenckey "$tree/include/crypto/aes.h")
-		$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")"
+	t_have=("$(probe TK_HAVE_TPM_BUF_LENGTH tpm_buf_init_sized "${tpmh[@]}")"
+		"$(probe TK_HAVE_TPM_BUF_INLINE TPM_BUF_INVALID "${tpmh[@]}")"
+		"$(probe TK_HAVE_SHA256_CTX 'struct sha256_ctx {' "$tree/include/crypto/sha2.h")"
+		"$(probe TK_HAVE_AES_PREPAREKEY aes_prepareenckey "$tree/include/crypto/aes.h")"
+		"$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")")
 	have_linux_unaligned=
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
 	have_linux_hex=
