@@ -146,7 +146,7 @@ if [ -n "$inroot" ]; then
 	deb=$inroot
 	lint=$(lintian --pedantic --info "$deb" 2>&1 | grep -v 'running with root privileges is not recommended')
 	if ! grep -q '^[EW]: ' <<<"$lint"; then
-		t_ok "lintian $(lintian --version | sed 's/^lintian v*//'): $(basename "$deb") clean"
+		t_ok "lintian $(lintian --version | sed 's/^[Ll]intian v*//'): $(basename "$deb") clean"
 	else
 		t_fail "lintian $(lintian --version): $(basename "$deb")" "$lint"
 	fi
