@@ -13,7 +13,7 @@ export TKH_CACHE := $(CACHE)
 # bench...), and make modules KDIR=$$(tests/qemu/build-kernel.sh) uses it.
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-.PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test \
+.PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test trixie-test \
 	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi clevis-compare minroot series series-check series-debian series-deb help
 
 # Bare make: the modules against the running kernel's headers, or, where
@@ -110,6 +110,11 @@ deb: deps
 pkg-test: deps
 	$(TOP)/tests/qemu/run-all.sh --table pkg-full
 
+# Debian 13's kernels (trixie's 6.12, trixie-backports' 7.3) with our modules
+# built in a trixie root (tests/qemu/root.sh; root: its chroot).
+trixie-test: deps
+	$(TOP)/tests/qemu/run-all.sh --table trixie
+
 # The boot path on a real installed Debian 12 (issue 23): mmdebstrap, our
 # .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs
 # (tests/realsys/prepare.sh), then the table's boots of the stock kernel
@@ -173,7 +178,7 @@ help:
 	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
 	@echo 'make, make modules build src/ against KDIR (default: the running kernel'"'"'s headers)'
-	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | realsys | realsys-uefi | clevis-compare'
+	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | trixie-test | realsys | realsys-uefi | clevis-compare'
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools | minroot'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'

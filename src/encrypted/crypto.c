@@ -435,7 +435,11 @@ noinline int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
 		sg_init_one(&sg, out, out_len);
 		return cbc_api(w, true, iv, &sg, &sg, out_len);
 	}
+#ifdef TK_HAVE_AES_PREPAREKEY
+	ret = aes_preparekey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
+#else
 	ret = aes_expandkey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
+#endif
 	if (unlikely(ret))
 		return ret;
 	for (off = 0; off < out_len; off += TK_ENC_BLOCK_SIZE) {
@@ -491,7 +495,11 @@ noinline int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
 		memzero_explicit(w->blk, sizeof(w->blk));
 		return ret;
 	}
+#ifdef TK_HAVE_AES_PREPAREKEY
+	ret = aes_preparekey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
+#else
 	ret = aes_expandkey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
+#endif
 	if (unlikely(ret))
 		return ret;
 	for (off = 0; off < in_len; off += TK_ENC_BLOCK_SIZE) {

@@ -70,8 +70,16 @@ struct encrypted_engine;
 struct encrypted_work {
 	struct encrypted_dkeys dk;
 	struct encrypted_engine *engine;
+#ifdef TK_HAVE_AES_PREPAREKEY
+	struct aes_key aes;		/* the AES library's schedule of dk.enc */
+#else
 	struct crypto_aes_ctx aes;	/* the AES library's schedule of dk.enc */
+#endif
+#ifdef TK_HAVE_SHA256_CTX
+	struct sha256_ctx sha;		/* the SHA-256 library's state */
+#else
 	struct sha256_state sha;	/* the SHA-256 library's state */
+#endif
 	u8 pad[SHA256_BLOCK_SIZE];	/* HMAC key block */
 	u8 blk[TK_ENC_BLOCK_SIZE];	/* one CBC block */
 	u8 iv[TK_ENC_IV_SIZE];		/* the chaining value the API updates */

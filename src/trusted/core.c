@@ -20,6 +20,7 @@
 #include <keys/user-type.h>
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/hex.h>
 #include <linux/key-type.h>
 #include <linux/module.h>
 #include <linux/random.h>

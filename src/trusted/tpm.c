@@ -11,7 +11,9 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/error-injection.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -112,6 +114,49 @@ const struct trusted_tpm_ops *trusted_tpm_ops(void)
 	return smp_load_acquire(&chip) ? ops : NULL;
 }
 
+#ifdef TK_HAVE_TPM_BUF_INLINE
+/*
+ * The TPM core's struct tpm_buf holds its data: ours is the data of one,
+ * initialized at TPM_BUFSIZE (the most the core takes) in an allocation of
+ * PAGE_SIZE bytes of data, which our writers and readers stay within. The
+ * core reads and writes no more than the capacity that leaves: a command
+ * longer fails (-E2BIG), a response longer is refused.
+ */
+static struct tpm_buf *to_tpm_buf(u8 *buf)
+{
+	return (struct tpm_buf *)(buf - offsetof(struct tpm_buf, data));
+}
+
+/**
+ * trusted_tpm_buf_alloc() - a zeroed command buffer
+ *
+ * Return: PAGE_SIZE bytes, or NULL. Free with trusted_tpm_buf_free().
+ */
+u8 *trusted_tpm_buf_alloc(void)
+{
+	struct tpm_buf *tb;
+
+	tb = kzalloc(struct_size(tb, data, PAGE_SIZE), GFP_KERNEL);
+	if (!tb)
+		return NULL;
+	tpm_buf_init(tb, TPM_BUFSIZE);
+	if (tb->flags & TPM_BUF_INVALID) {
+		kfree_sensitive(tb);
+		return NULL;
+	}
+	return tb->data;
+}
+
+/**
+ * trusted_tpm_buf_free() - wipe and free a command buffer
+ * @buf: from trusted_tpm_buf_alloc(), or NULL
+ */
+void trusted_tpm_buf_free(u8 *buf)
+{
+	if (buf)
+		kfree_sensitive(to_tpm_buf(buf));
+}
+#else
 /**
  * trusted_tpm_buf_alloc() - a zeroed command buffer
  *
@@ -132,6 +177,7 @@ void trusted_tpm_buf_free(u8 *buf)
 {
 	kfree_sensitive(buf);
 }
+#endif
 
 /*
  * Send one TPM command held in @buf (PAGE_SIZE bytes, the command's own
@@ -142,6 +188,12 @@ void trusted_tpm_buf_free(u8 *buf)
  */
 static int trusted_tpm_transmit_held(u8 *buf)
 {
+#ifdef TK_HAVE_TPM_BUF_INLINE
+	struct tpm_buf *tb = to_tpm_buf(buf);
+
+	tb->length = min_t(u32, be32_to_cpup((__be32 *)(buf + 2)), tb->capacity);
+	return tpm_transmit_cmd(chip, tb, 0, NULL);
+#else
 	struct tpm_buf tb = { .data = buf };
 
 #ifdef TK_HAVE_TPM_BUF_LENGTH
@@ -149,6 +201,7 @@ static int trusted_tpm_transmit_held(u8 *buf)
 	tb.length = be32_to_cpup((__be32 *)(buf + 2));
 #endif
 	return tpm_transmit_cmd(chip, &tb, 0, NULL);
+#endif
 }
 
 /* One command on its own: get the chip, transmit, put it. */

@@ -41,7 +41,11 @@ struct crypto_akcipher;
 struct trusted_tpm2_sess {
 	struct tk2_session s;
 	struct tk2_crypto c;
+#ifdef TK_HAVE_AES_PREPAREKEY
+	struct aes_enckey aes;
+#else
 	struct crypto_aes_ctx aes;
+#endif
 	struct crypto_kpp *kpp;
 	int kpp_err;
 	struct crypto_akcipher *rsa;		/* an RSA parent's salt */

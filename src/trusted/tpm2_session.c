@@ -40,10 +40,16 @@
 
 #define P256	TK2_ECC_P256_SIZE
 
+#ifdef TK_HAVE_SHA256_CTX
+#define TK_SHA256_STATE	sha256_ctx
+#else
+#define TK_SHA256_STATE	sha256_state
+#endif
+
 static int k_digest(void *ctx, const struct tk_span *in, unsigned int n,
 		    u8 out[TK2_SHA256_SIZE])
 {
-	struct sha256_state st;
+	struct TK_SHA256_STATE st;
 	unsigned int i;
 
 	sha256_init(&st);
@@ -61,7 +67,7 @@ static int k_hmac(void *ctx, const u8 *key, u32 key_len,
 		  u8 out[TK2_SHA256_SIZE])
 {
 	u8 k[SHA256_BLOCK_SIZE] = { }, inner[TK2_SHA256_SIZE];
-	struct sha256_state st;
+	struct TK_SHA256_STATE st;
 	unsigned int i;
 
 	if (key_len > SHA256_BLOCK_SIZE) {
@@ -95,7 +101,11 @@ static int k_aes_setkey(void *ctx, const u8 *key, u32 key_len)
 {
 	struct trusted_tpm2_sess *ts = ctx;
 
+#ifdef TK_HAVE_AES_PREPAREKEY
+	return aes_prepareenckey(&ts->aes, key, key_len);
+#else
 	return aes_expandkey(&ts->aes, key, key_len);
+#endif
 }
 
 static void k_aes_encrypt(void *ctx, u8 out[TK2_AES_BLOCK_SIZE],
@@ -234,14 +244,23 @@ void trusted_tpm2_sess_init(struct trusted_tpm2_sess *ts)
 		return;
 	}
 	/* the ephemeral key is made when a session is started: its RNG now */
+#ifdef TK_HAVE_STDRNG_GET_BYTES
+	{
+		u8 b;
+
+		ret = crypto_stdrng_get_bytes(&b, sizeof(b));
+		memzero_explicit(&b, sizeof(b));
+	}
+#else
 	ret = crypto_get_default_rng();
+	if (!ret)
+		crypto_put_default_rng();
+#endif
 	if (ret) {
 		crypto_free_kpp(ts->kpp);
 		ts->kpp = NULL;
 		ts->kpp_err = ret;
-		return;
 	}
-	crypto_put_default_rng();
 }
 
 /**

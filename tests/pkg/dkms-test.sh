@@ -7,12 +7,19 @@
 #
 # usage: dkms-test.sh DIR KERNEL...   (names of tests/qemu/kernels: debian
 #                                      kernels and the test kernel)
+#        dkms-test.sh --in-root DEB DIR NAME=KVER...   (steps 2, 3, 5, 6 in
+#                                      a release's root, for its kernels)
 #
 #   1. make deb (tests/pkg/build-deb.sh: dpkg-buildpackage + lintian)
 #   2. apt installs the headers linux-headers-<kver> of the debian KERNELs
 #      (fetch-stock.sh picks the ABI), then `apt-get install ./<pkg>.deb`:
 #      DKMS builds and installs for them (nothing is ever loaded into this
-#      machine's kernel)
+#      machine's kernel). The kernels of another Debian release (trixie's:
+#      their headers need its gcc 14 and glibc) are that release's user's:
+#      steps 2, 3, 5 and 6, and that release's lintian on the same .deb,
+#      run in its root (tests/qemu/root.sh, where their headers are
+#      installed), this script again with --in-root; its points are ours,
+#      prefixed with the release
 #   3. dkms status, modinfo vermagic, only trusted.ko where encrypted is
 #      built in; a kernel whose headers come later (the headers' dkms hook)
 #   4. signing (KERNEL test): DKMS signs with the test kernel's own key (a
@@ -27,7 +34,13 @@
 set -uo pipefail
 # shellcheck source=../qemu/common.sh
 . "$(dirname "$0")/../qemu/common.sh"
-need apt-get dpkg-query dkms modinfo python3 rsync
+need apt-get dpkg-query dkms modinfo
+inroot=
+if [ "${1:-}" = --in-root ]; then
+	[ $# -ge 4 ] || die "usage: dkms-test.sh --in-root DEB DIR NAME=KVER..."
+	inroot=$2
+	shift 2
+fi
 [ $# -ge 2 ] || die "usage: dkms-test.sh DIR KERNEL..."
 if [ "$(id -u)" != 0 ]; then	# apt-get install and dkms need root
 	command -v sudo >/dev/null || die "run as root (apt-get install, dkms)"
@@ -38,11 +51,15 @@ shift
 mkdir -p "$run"
 run=$(cd "$run" && pwd)
 declare -a names=() kvers=()
+declare -A rel_names=()	# another release's kernels (t_release): names
 sign=0
 for k in "$@"; do
+	if [ -n "$inroot" ]; then names+=("${k%%=*}") kvers+=("${k#*=}"); continue; fi
 	t_kernel "$k" || exit 1
 	case $kn_kind:$k in
-	debian:*) names+=("$k") ;;
+	debian:*)
+		r=$(t_release)
+		if [ -n "$r" ]; then rel_names[$r]+=${rel_names[$r]:+ }$k; else names+=("$k"); fi ;;
 	build:test) sign=1 ;;
 	*) die "$k: DKMS builds for the debian kernels and the test kernel" ;;
 	esac
@@ -60,20 +77,49 @@ IRDROPIN=/etc/initramfs-tools/conf.d/zz-tk-pkg-test
 export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 
+# The points for D kernels of this host's release (or of the root's, with
+# --in-root: the lintian point instead of make deb's), S=1 with the test
+# kernel's signing; a release's root is one point more.
+plan() { echo $((1 + $1 + 1 + 3 * $1 + ($1 > 0) + 3 * $2 + $1 + $2 + 3)); }
+d=${#names[@]}
+PLAN=$(plan "$d" "$sign")
+# Steps 2 to 6 change this machine's dpkg and DKMS trees: only when a
+# kernel of this host's release (or the test kernel's signing) asks, or in
+# a release's root (a run of another release's kernels only must not touch
+# them: a package test of another checkout may be running here).
+hostpart=0
+if [ -n "$inroot" ] || [ "$d" -gt 0 ] || [ "$sign" = 1 ]; then hostpart=1; else PLAN=1; fi
+# One package test on this machine at a time (checkouts, make check's pkg
+# stage and make pkg-test): each installs, checks and purges the same
+# package in this machine's dpkg and DKMS trees.
+if [ -z "$inroot" ] && [ "$hostpart" = 1 ]; then
+	exec 5>/run/lock/tek-dkms-test.lock
+	if ! flock -n 5; then
+		log "another package test runs on this machine: waiting for it"
+		flock 5
+	fi
+fi
+
 # A run killed inside dpkg (a session's end, a CI timeout) leaves dpkg
 # "interrupted": every later apt-get refuses until it is configured again.
-if [ -n "$(dpkg --audit 2>&1)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; then
+if [ "$hostpart" = 1 ] && { [ -n "$(dpkg --audit 2>&1)" ] ||
+	[ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; }; then
 	log "dpkg was interrupted by an earlier run: dpkg --configure -a"
 	dpkg --audit 2>&1 | sed 's/^/# /' >&2
 	dpkg --configure -a >"$run/dpkg-configure.log" 2>&1 ||
 		tail -n 20 "$run/dpkg-configure.log" | sed 's/^/# /' >&2
 fi
-d=${#names[@]}
-PLAN=$((1 + d + 1 + 3 * d + (d > 0) + 3 * sign + d + sign + 3))
-trap 'rm -f "$IRDROPIN"' EXIT
-mkdir -p "${IRDROPIN%/*}"
-printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
-	"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
+
+for r in "${!rel_names[@]}"; do
+	read -r -a rn <<<"${rel_names[$r]}"
+	PLAN=$((PLAN + 1 + $(plan "${#rn[@]}" 0)))
+done
+if [ "$hostpart" = 1 ]; then
+	trap 'rm -f "$IRDROPIN"' EXIT
+	mkdir -p "${IRDROPIN%/*}"
+	printf '%s\n' "# tests/pkg/dkms-test.sh (removed afterwards): a small initramfs for the" \
+		"# kernels this machine never boots" "MODULES=list" >"$IRDROPIN"
+fi
 
 # check DESC CMD...: a point from CMD's exit status; its output on failure.
 check() {
@@ -95,7 +141,17 @@ t0=$(now)
 
 # --- 1. the package ---------------------------------------------------------
 tb=$(now)
-if deb=$("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
+if [ -n "$inroot" ]; then
+	# The one .deb (arch all), under this release's lintian.
+	deb=$inroot
+	lint=$(lintian --pedantic --info "$deb" 2>&1 | grep -v 'running with root privileges is not recommended')
+	if ! grep -q '^[EW]: ' <<<"$lint"; then
+		t_ok "lintian $(lintian --version | sed 's/^[Ll]intian v*//'): $(basename "$deb") clean"
+	else
+		t_fail "lintian $(lintian --version): $(basename "$deb")" "$lint"
+	fi
+	[ -z "$lint" ] || printf '%s\n' "$lint" >"$run/lintian.txt"
+elif deb=$("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
 	t_ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
 else
 	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
@@ -104,8 +160,10 @@ fi
 ver=$(dpkg-deb -f "$deb" Version)
 ver=${ver%-*}
 
+# Steps 2 to 6 (hostpart, above).
+host_part() {
 # --- 2. stock headers, then the package --------------------------------------
-if [ "$d" -gt 0 ]; then
+if [ "$d" -gt 0 ] && [ -z "$inroot" ]; then
 	if ! lines=$("$TKH_QEMU/fetch-stock.sh" "${names[@]}" 2>"$run/fetch.log"); then
 		t_fail "fetch-stock.sh" "$(tail -n 20 "$run/fetch.log")"
 		finish
@@ -305,6 +363,54 @@ else
 fi
 # Without a package status the list above could be empty for the wrong reason.
 check "dpkg -L had the package's files before the purge" grep -q "^/usr/src/$NAME-$ver/dkms.conf\$" "$run/dpkg-L.txt"
+
+}
+[ "$hostpart" = 0 ] || host_part
+
+# --- 7. the kernels of another release, in its root ----------------------------
+# (after this host's purge: the root's steps are its own). The root's
+# points follow as ours, "RELEASE: ...", and so do its modules.
+in_release() { # release name...
+	local rel=$1 root line kv args=() n out=$run/$1 tr st desc
+	shift
+	tr=$(now)
+	if ! root=$("$TKH_QEMU/root.sh" "$rel" 2>"$run/root-$rel.log"); then
+		t_fail "$rel: its root (tests/qemu/root.sh)" "$(tail -n 20 "$run/root-$rel.log")"
+		return
+	fi
+	if ! line=$("$TKH_QEMU/fetch-stock.sh" "$@" 2>>"$run/fetch.log"); then
+		t_fail "$rel: fetch-stock.sh $*" "$(tail -n 20 "$run/fetch.log")"
+		return
+	fi
+	while read -r n kv _; do args+=("$n=$kv"); done <<<"$line"
+	t_ok "$rel: its root, $root ($(elapsed "$tr") s)"
+	mkdir -p "$out"
+	# One run in the root at a time (checkouts share the cache).
+	exec 6>"$root.lock"
+	flock 6
+	TKH_RUN=$run t_in_root "$root" DEBIAN_FRONTEND=noninteractive TKH_CCACHE_DIR="$TKH_CACHE/ccache-$rel" \
+		bash "$TKH_TOP/tests/pkg/dkms-test.sh" --in-root "$deb" "$out" "${args[@]}" \
+		>"$out/results.ktap" 2>"$out/log" || true
+	exec 6>&-
+	while IFS= read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			st=${line%% [0-9]*} desc=${line#"$st" }
+			desc=${desc#* }
+			if [ "$st" = ok ]; then t_ok "$rel: $desc"; else t_fail "$rel: $desc"; fi ;;
+		"# "*) echo "$line" ;;
+		esac
+	done <"$out/results.ktap"
+	for n in "$out"/mods-*; do
+		[ -d "$n" ] || continue
+		rm -rf "${run:?}/${n##*/}"
+		mv "$n" "$run/"
+	done
+}
+for r in "${!rel_names[@]}"; do
+	# shellcheck disable=SC2086  # the names
+	in_release "$r" ${rel_names[$r]}
+done
 
 echo "# package test's preparation: $(elapsed "$t0") s, logs in $run"
 finish

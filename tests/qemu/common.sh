@@ -107,15 +107,17 @@ t_boot_tries() {
 # t_ccache CMD...: CMD with ccache's compiler names first in PATH (when
 # installed; deps.sh installs it) and its cache in $TKH_CACHE/ccache: a clean
 # clone compiles src/ for three kernels and lint once more, the package test's
-# DKMS three times, with the same results every time. Each build finds the
-# entries of its own earlier builds: t_build_ours compiles in one place per
-# kernel ($TKH_CACHE/obj/NAME/src), DKMS in its own (/var/lib/dkms/...);
+# DKMS three times, with the same results every time (TKH_CCACHE_DIR:
+# another cache, a release's root's, whose ccache and compiler are not this
+# host's). Each build finds the entries of its own earlier builds:
+# t_build_ours compiles in one place per kernel ($TKH_CACHE/obj/NAME/src),
+# DKMS in its own (/var/lib/dkms/...);
 # CCACHE_NOHASHDIR and CCACHE_BASEDIR=/ keep the working directory and the
 # absolute paths out of the keys (tests/host compiles in each checkout), and
 # -fmacro-prefix-map= (which names the tree's absolute path) out of them too.
 t_ccache() {
 	if [ -d /usr/lib/ccache ]; then
-		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$TKH_CACHE/ccache CCACHE_NOHASHDIR=1 \
+		PATH=/usr/lib/ccache:$PATH CCACHE_DIR=${TKH_CCACHE_DIR:-$TKH_CACHE/ccache} CCACHE_NOHASHDIR=1 \
 			CCACHE_BASEDIR=/ CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*' "$@"
 	else
 		"$@"
@@ -184,6 +186,51 @@ t_static_tool() {
 	echo "$dir/$name"
 }
 
+# t_release: the Debian release of the kernel t_kernel read last when it is
+# not this host's (its source "PATTERN,SUITE": trixie for trixie and
+# trixie-backports), else nothing. What builds against such a kernel runs
+# in that release's root (tests/qemu/root.sh, t_in_root): its compiler and
+# kbuild tools, not this host's.
+t_release() {
+	local s
+	[ "$kn_kind" = debian ] || return 0
+	s=${kn_source#*,}
+	[ "$s" = "$kn_source" ] || echo "${s%%-*}"
+}
+
+# t_in_root ROOT CMD...: CMD in a chroot of ROOT (a release's root,
+# tests/qemu/root.sh), in mount and PID namespaces of its own (as root; as
+# another user, in a user namespace too): /proc, /dev, and this checkout,
+# the cache and TKH_RUN at their own paths, so paths mean the same inside.
+# The environment is PATH, HOME, LANG and the VAR=VALUE words before CMD.
+t_in_root() {
+	local root=$1 ns=(--mount --pid --fork --propagation private)
+	shift
+	[ "$(id -u)" = 0 ] || ns+=(--map-root-user)
+	# shellcheck disable=SC2016  # the inner shell's
+	unshare "${ns[@]}" -- /bin/bash -c '
+		r=$1 cache=$3
+		for p in "$2" "$3" "$4"; do
+			[ -n "$p" ] && [ -d "$p" ] || continue
+			mkdir -p "$r$p" && mount --bind "$p" "$r$p" || exit 1
+		done
+		shift 4
+		mount -t proc proc "$r/proc" && mount --bind /dev "$r/dev" || exit 1
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			LANG=C.UTF-8 TKH_CACHE="$cache" "$@"' t_in_root "$root" "$TKH_TOP" "$TKH_CACHE" \
+		"${TKH_RUN:-}" "$@"
+}
+
+# t_make_in_root ROOT ARG...: make ARG... in ROOT with ccache (its own
+# cache, $TKH_CACHE/ccache-ROOTNAME's release: another compiler).
+t_make_in_root() {
+	local root=$1 rel
+	shift
+	rel=$(basename "$root")
+	t_in_root "$root" CCACHE_DIR="$TKH_CACHE/ccache-${rel%%-*}" CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=/ \
+		CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*' DEBIAN_KERNEL_USE_CCACHE=1 make "$@"
+}
+
 # t_build_ours NAME KDIR MODS LOG: build our modules from a private copy of src/
 # (kernels do not clobber each other's objects and the harness never races a
 # developer's own build in src/), copy the .ko to MODS. The copy is at the
@@ -197,7 +244,14 @@ t_static_tool() {
 # instead of a make that would replay every object from ccache (10-15 s of
 # a core for each kernel, at the start of the guest stage).
 t_build_ours() {
-	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TKH_CACHE/obj/$1/src key kept
+	local name=$1 kdir=$2 mods=$3 buildlog=$4 obj=$TKH_CACHE/obj/$1/src key kept rel root='' mk
+	t_kernel "$name" || return 1
+	rel=$(t_release)
+	mk=(t_ccache make)
+	if [ -n "$rel" ]; then
+		root=$("$TKH_QEMU/root.sh" "$rel") || { log "$name: no $rel root (tests/qemu/root.sh)"; return 1; }
+		mk=(t_make_in_root "$root")
+	fi
 	mkdir -p "$mods" "$TKH_CACHE/obj/$name"
 	exec 8>"$TKH_CACHE/obj/$name/src.lock"   # one build per tree at a time (checkouts, run-all vs. demo)
 	flock 8
@@ -209,7 +263,7 @@ t_build_ours() {
 	key=$( (cd "$obj" && find . \( -type f -o -type l \) -print0 | LC_ALL=C sort -z |
 		xargs -0 sha256sum; find . -type l -printf '%p -> %l\n' | LC_ALL=C sort
 		cd "$kdir" && pwd -P && cat .config Module.symvers include/config/kernel.release 2>/dev/null
-		gcc --version | head -n 1; declare -f t_build_ours) | sha256sum | cut -c1-16)
+		gcc --version | head -n 1; echo "$root"; declare -f t_build_ours) | sha256sum | cut -c1-16)
 	kept=$TKH_CACHE/obj/$name/ko-$key
 	if [ -f "$kept/.done" ] && compgen -G "$kept/*.ko" >/dev/null; then
 		cp "$kept"/*.ko "$mods/"
@@ -219,7 +273,7 @@ t_build_ours() {
 		log "$name: our modules (an earlier build of the same inputs): $(cd "$mods" && echo *.ko)"
 		return 0
 	fi
-	if ! t_ccache make -C "$kdir" M="$obj" modules >"$buildlog" 2>&1; then
+	if ! "${mk[@]}" -C "$kdir" M="$obj" modules >"$buildlog" 2>&1; then
 		exec 8>&-
 		tail -n 20 "$buildlog" >&2
 		return 1

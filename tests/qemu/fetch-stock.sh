@@ -5,26 +5,66 @@
 #
 # usage: fetch-stock.sh [NAME]...   (the debian kernels of tests/qemu/kernels;
 #                                   default: all of them)
+#        fetch-stock.sh --abi NAME   its ABI (6.12.118+deb13), nothing fetched
 # stdout, one line per kernel:  NAME KVER KDIR IMAGE MODDIR
 # IMAGE is the vmlinuz's kernel unpacked (an ELF with a PVH entry: QEMU boots
 # it without the bzImage's decompressor, some 3 s of TCG a boot for the xz of
 # 6.1, 1 s for the zstd of 6.12), or the vmlinuz when it has none.
 # The kernels table's pattern picks the ABI (pin one there: 6\.1\.0-57).
 # A cached kernel is reused; only a newer ABI in apt's lists causes a download.
+# A kernel of another release than this host's (the table's source
+# "PATTERN,SUITE": trixie, trixie-backports) comes through an apt of its
+# own: a sources list of that release's suites and lists kept in
+# $TKH_CACHE/stock/apt-SUITE (updated when a day old), so the host's apt
+# configuration and lists are never touched.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 need apt-get apt-cache dpkg-deb flock depmod od readelf
 
+# The apt options of the kernel being fetched: none (the host's apt) or a
+# private one's (apt_for SUITE).
+APTO=()
+apt_for() { # suite
+	local suite=$1 rel=${1%%-*} d m=http://deb.debian.org/debian s=http://deb.debian.org/debian-security
+	APTO=()
+	[ -n "$suite" ] || return 0
+	d=$TKH_CACHE/stock/apt-$suite
+	APTO=(-o "Dir::State::Lists=$d/lists" -o "Dir::State::status=$d/status"
+		-o "Dir::Cache=$d/cache" -o "Dir::Etc::sourcelist=$d/sources.list"
+		-o "Dir::Etc::sourceparts=$d/none" -o "Dir::Etc::preferencesparts=$d/none"
+		-o "Dir::Etc::preferences=$d/none" -o APT::Architecture=amd64)
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/none"
+	[ -e "$d/status" ] || : >"$d/status"
+	{
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+			"$m" "$rel" "$m" "$rel-updates"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $s $rel-security main"
+		[ "$suite" = "$rel" ] ||
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $suite main"
+	} >"$d/sources.list.new"
+	if ! cmp -s "$d/sources.list.new" "$d/sources.list" ||
+		[ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -1440)" ]; then
+		mv "$d/sources.list.new" "$d/sources.list"
+		log "$suite: apt-get update (lists in $d)"
+		if ! apt-get "${APTO[@]}" -q update >"$d/update.log" 2>&1; then
+			compgen -G "$d/lists/*Packages*" >/dev/null ||
+				die "$suite: apt-get update failed ($d/update.log)"
+			log "$suite: apt-get update failed: the lists of an earlier update ($d/update.log)"
+		fi
+	fi
+	rm -f "$d/sources.list.new"
+}
+
 # True when apt can download PKG; prints its candidate version.
 pkg_version() {
-	apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n1
+	apt-cache "${APTO[@]}" show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n1
 }
 
 # Newest ABI (e.g. 6.1.0-57 or 6.12.118+deb12) with image and both headers packages.
 newest_abi() { # regex-of-abi
 	local re=$1 abi
-	for abi in $(apt-cache pkgnames linux-headers- | sed -n "s/^linux-headers-\($re\)-amd64\$/\1/p" | sort -Vr); do
+	for abi in $(apt-cache "${APTO[@]}" pkgnames linux-headers- | sed -n "s/^linux-headers-\($re\)-amd64\$/\1/p" | sort -Vr); do
 		[ -n "$(pkg_version "linux-headers-$abi-common")" ] || continue
 		[ -n "$(pkg_version "linux-image-$abi-amd64-unsigned")$(pkg_version "linux-image-$abi-amd64")" ] || continue
 		echo "$abi"
@@ -37,9 +77,10 @@ newest_abi() { # regex-of-abi
 # of the regex and of the state of apt's lists (names, sizes, times): the
 # answer changes only with them, and its apt-cache queries take some 5 s of
 # a core (each machine of a stock kernel and the package test ask).
-newest_abi_kept() { # regex-of-abi
-	local key f abi
-	key=$( (echo "$1"; stat -c '%n %s %Y' /var/lib/apt/lists/* /etc/apt/sources.list \
+newest_abi_kept() { # regex-of-abi suite
+	local key f abi lists=/var/lib/apt/lists
+	[ -z "$2" ] || lists=$TKH_CACHE/stock/apt-$2/lists
+	key=$( (echo "$1"; stat -c '%n %s %Y' "$lists"/* /etc/apt/sources.list \
 		/etc/apt/sources.list.d/* 2>/dev/null) | sha256sum | cut -c1-16)
 	f=$TKH_CACHE/stock/abi-$key
 	mkdir -p "$TKH_CACHE/stock"
@@ -52,21 +93,45 @@ newest_abi_kept() { # regex-of-abi
 	echo "$abi"
 }
 
-# The package that holds the real image: the signed one unless it is only a
-# wrapper (small) or missing, then the -unsigned one.
-image_pkg() { # abi
-	local signed=linux-image-$1-amd64 size
+# The packages that hold the real image: the signed one unless it is only a
+# wrapper (small) or missing, then the -unsigned one; or, where the image
+# package is split (7.x: linux-image-ABI-amd64 depends on linux-base-,
+# linux-binary- and linux-modules-ABI-amd64, which hold the files), the
+# image package and those. One "PACKAGE=VERSION" a line.
+image_pkgs() { # abi
+	local signed=linux-image-$1-amd64 size p re
 	if [ -n "$(pkg_version "$signed")" ]; then
-		size=$(apt-cache show --no-all-versions "$signed" | sed -n 's/^Size: //p' | head -n1)
-		if [ "${size:-0}" -gt 20000000 ]; then echo "$signed"; return; fi
+		size=$(apt-cache "${APTO[@]}" show --no-all-versions "$signed" | sed -n 's/^Size: //p' | head -n1)
+		if [ "${size:-0}" -gt 20000000 ]; then echo "$signed=$(pkg_version "$signed")"; return; fi
 	fi
-	[ -n "$(pkg_version "$signed-unsigned")" ] || die "no image package for $1"
-	echo "$signed-unsigned"
+	if [ -n "$(pkg_version "$signed-unsigned")" ]; then
+		echo "$signed-unsigned=$(pkg_version "$signed-unsigned")"
+		return
+	fi
+	[ -n "$(pkg_version "$signed")" ] || die "no image package for $1"
+	echo "$signed=$(pkg_version "$signed")"
+	re=${1//./[.]} re=${re//+/[+]}
+	for p in $(apt-cache "${APTO[@]}" show --no-all-versions "$signed" | sed -n 's/^Depends: //p' |
+		tr ',|' '\n' | sed -n "s/^ *\(linux-[a-z]*-$re-amd64\)\( .*\)\{0,1\}\$/\1/p"); do
+		echo "$p=$(pkg_version "$p")"
+	done
 }
 
-fetch() { # name abi-regex
-	local name=$1 re=$2 abi kver dir hdr ver img kbuild pkgs p
-	abi=$(newest_abi_kept "$re") || die "$name: no linux-headers-*-amd64 matching $re in apt's lists (apt-get update?)"
+# kernel_abi SOURCE: the ABI of a debian kernel of tests/qemu/kernels (its
+# source column "PATTERN[,SUITE]") in ABI; sets APTO for the suite.
+ABI=
+kernel_abi() { # source
+	local re=${1%%,*} suite=
+	[ "$re" = "$1" ] || suite=${1#*,}
+	apt_for "$suite"
+	ABI=$(newest_abi_kept "$re" "$suite") ||
+		die "no linux-headers-*-amd64 matching $re in apt's lists${suite:+ of $suite} (apt-get update?)"
+}
+
+fetch() { # name source
+	local name=$1 abi kver dir hdr ver kbuild pkgs p
+	kernel_abi "$2"
+	abi=$ABI
 	kver=$abi-amd64
 	dir=$TKH_CACHE/stock/$kver
 	mkdir -p "$TKH_CACHE/stock"
@@ -76,16 +141,17 @@ fetch() { # name abi-regex
 		hdr=linux-headers-$kver
 		ver=$(pkg_version "$hdr")
 		[ -n "$ver" ] || die "$name: $hdr not available"
-		img=$(image_pkg "$abi")
 		# scripts/ and tools/ of the headers tree come from linux-kbuild-*.
-		kbuild=$(apt-cache show --no-all-versions "$hdr" | sed -n 's/^Depends: //p' |
+		kbuild=$(apt-cache "${APTO[@]}" show --no-all-versions "$hdr" | sed -n 's/^Depends: //p' |
 			tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n1)
 		[ -n "$kbuild" ] || die "$name: cannot find the linux-kbuild package of $hdr"
-		pkgs=("$img=$(pkg_version "$img")" "$hdr=$ver" "linux-headers-$abi-common=$ver" "$kbuild=$ver")
+		mapfile -t pkgs < <(image_pkgs "$abi")
+		[ "${#pkgs[@]}" -gt 0 ] || die "$name: no image package for $abi"
+		pkgs+=("$hdr=$ver" "linux-headers-$abi-common=$ver" "$kbuild=$ver")
 		log "$name: downloading ${pkgs[*]}"
 		rm -rf "$dir"
 		mkdir -p "$dir/debs" "$dir/root"
-		(cd "$dir/debs" && apt-get download -q "${pkgs[@]}" 2>&1 |
+		(cd "$dir/debs" && apt-get "${APTO[@]}" download -q "${pkgs[@]}" 2>&1 |
 			{ grep -v -e '^W: Download is performed unsandboxed' || true; } >&2) ||
 			die "$name: apt-get download failed"
 		for p in "$dir"/debs/*.deb; do
@@ -93,6 +159,7 @@ fetch() { # name abi-regex
 			dpkg-deb -x "$p" "$dir/root"
 		done
 		fixup "$dir/root" "$kver"
+		[ -f "$dir/root/boot/vmlinuz-$kver" ] || die "$name: no vmlinuz-$kver in ${pkgs[*]}"
 		printf '%s\n' "${pkgs[@]}" >"$dir/.done"
 	fi
 	[ -f "$dir/root/boot/vmlinux-$kver.pvh" ] || [ -f "$dir/root/boot/vmlinux-$kver.none" ] ||
@@ -107,7 +174,19 @@ fixup() { # root kver
 	local root=$1 kver=$2 kdir l t
 	kdir=$root/usr/src/linux-headers-$kver
 	[ -f "$kdir/Makefile" ] || die "$kver: $kdir/Makefile missing after extraction"
-	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$kdir/Makefile"
+	# Packages of a merged-/usr release (trixie) put the modules in
+	# /usr/lib/modules and, since 7.x, the image there too (KVER/vmlinuz):
+	# depmod -b wants ROOT/lib/modules, the rest ROOT/boot/vmlinuz-KVER.
+	[ -e "$root/lib" ] || [ ! -d "$root/usr/lib/modules" ] || ln -s usr/lib "$root/lib"
+	if [ ! -e "$root/boot/vmlinuz-$kver" ] && [ -f "$root/usr/lib/modules/$kver/vmlinuz" ]; then
+		mkdir -p "$root/boot"
+		ln -s "../usr/lib/modules/$kver/vmlinuz" "$root/boot/vmlinuz-$kver"
+	fi
+	# (7.x's names its output tree too: KBUILD_OUTPUT=, which must be the
+	# directory make runs in, or the kernel's Makefile takes another output
+	# directory and writes a Makefile of its own over this one)
+	sed -i -e "s|^include /usr/src/|include $root/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$root/usr/src/|" "$kdir/Makefile"
 	while IFS= read -r -d '' l; do
 		t=$(readlink "$l")
 		case $t in /usr/*|/lib/*) ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$root$t")" "$l" ;; esac
@@ -181,6 +260,14 @@ locate() { # name root kver
 	echo "$name $kver $kdir $vmlinuz $moddir"
 }
 
+if [ "${1:-}" = --abi ]; then
+	if [ $# != 2 ] || ! t_kernel "$2" || [ "$kn_kind" != debian ]; then
+		die "usage: fetch-stock.sh --abi NAME (a debian kernel of tests/qemu/kernels)"
+	fi
+	kernel_abi "$kn_source"
+	echo "$ABI"
+	exit
+fi
 if [ $# = 0 ]; then mapfile -t names < <(t_kernels debian); set -- "${names[@]}"; fi
 for k in "$@"; do
 	if ! t_kernel "$k" || [ "$kn_kind" != debian ]; then

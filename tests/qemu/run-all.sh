@@ -114,12 +114,21 @@ interop-evm12    evm-ref,evm,evm-ref  here  1.2  srk  -  1  1,2,3  evm-interop  
 pkg-stock61      stock61   dkms  1.2   srk    -   1  1      trusted-tpm1  -
 pkg-stock612-tpm2 stock612 dkms  2.0   srk    -   1  1      $PKG_TPM2_CORE  -
 pkg-modsig       test      dkms  1.2   srk    -   1  1      modsig  module.sig_enforce=1
-@table pkg-full - make pkg-test: both suites on both kernels
+@table pkg-full - make pkg-test: both suites on the kernels of both releases (trixie's: DKMS in a trixie root)
 pkg-stock61      stock61   dkms  1.2   srk    -   1  1      trusted-tpm1  -
 pkg-stock61-tpm2 stock61   dkms  2.0   srk    -   1  1      trusted-tpm2  -
 pkg-stock612     stock612  dkms  1.2   srk    -   1  1      trusted-tpm1  -
 pkg-stock612-tpm2 stock612 dkms  2.0   srk    -   1  1      trusted-tpm2  -
+pkg-trixie612    trixie612 dkms  1.2   srk    -   1  1      trusted-tpm1  -
+pkg-trixie612-tpm2 trixie612 dkms 2.0  srk    -   1  1      trusted-tpm2  -
+pkg-trixie73     trixie73  dkms  1.2   srk    -   1  1      trusted-tpm1  -
+pkg-trixie73-tpm2 trixie73 dkms  2.0   srk    -   1  1      trusted-tpm2  -
 pkg-modsig       test      dkms  1.2   srk    -   1  1      modsig  module.sig_enforce=1
+@table trixie - make trixie-test: Debian 13's kernels (6.12, backports' 7.3), our modules built in a trixie root, both TPMs, the stock rows' suites
+trixie612        trixie612 here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
+trixie612-tpm2   trixie612 here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
+trixie73         trixie73  here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
+trixie73-tpm2    trixie73  here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
 @table bench 1 make bench: trusted keys, ours against in-tree, TPM commands counted in swtpm's log
 bench            test      here  1.2   srk    20  1  1      bench  tk.bench_n=20 tk.timeout=3000
 @table bench-tpm2 1 make bench-tpm2: the same on a TPM 2.0

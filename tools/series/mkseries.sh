@@ -22,7 +22,8 @@
 #   - src/lib/tk_hex.h (both types use it) lands in security/keys/, its
 #     includes become "../tk_hex.h"; the other src/lib files go into the
 #     directory of the one module that links them (src/Kbuild says which);
-#   - before 6.12, <linux/unaligned.h> is <asm/unaligned.h>.
+#   - before 6.12, <linux/unaligned.h> is <asm/unaligned.h>;
+#     without <linux/hex.h> (before 6.5) its functions are <linux/kernel.h>'s.
 # Commits get fixed dates (src/'s last commit) so that the same source
 # gives the same series.
 set -euo pipefail
@@ -98,7 +99,7 @@ EOF
 emit() {
 	local src=$top/src/$1 dst=$tree/$2 rc=0
 	mkdir -p "$(dirname "$dst")"
-	"$unifdef" -UTK_OUT_OF_TREE $t_have "$src" >"$dst" || rc=$?
+	"$unifdef" -UTK_OUT_OF_TREE "${t_have[@]}" "$src" >"$dst" || rc=$?
 	[ $rc -le 1 ] || die "unifdef failed on $1"
 	if grep -q 'ENCRYPTED_EXPORT' "$dst"; then
 		sed -i -e 's/\bENCRYPTED_EXPORT_GPL(/EXPORT_SYMBOL_GPL(/' \
@@ -106,6 +107,9 @@ emit() {
 	fi
 	if [ "$2" != security/keys/tk_hex.h ]; then
 		sed -i 's|^#include "tk_hex.h"|#include "../tk_hex.h"|' "$dst"
+	fi
+	if [ -z "$have_linux_hex" ]; then
+		sed -i 's|^#include <linux/hex.h>|#include <linux/kernel.h>|' "$dst"
 	fi
 	if [ -z "$have_linux_unaligned" ]; then
 		sed -i 's|^#include <linux/unaligned.h>|#include <asm/unaligned.h>|' "$dst"
@@ -169,11 +173,23 @@ gen() {
 	git -C "$tree" config user.email "$email"
 
 	# The probes of src/compat/Kbuild.include, on the base tree.
-	t_have=-UTK_HAVE_TPM_BUF_LENGTH
-	grep -qsw tpm_buf_init_sized "$tree/include/linux/tpm.h" &&
-		t_have=-DTK_HAVE_TPM_BUF_LENGTH
+	# probe SYMBOL FILES...: -DSYMBOL when a line of FILES matches the
+	# pattern after them (grep -w), else -USYMBOL.
+	probe() {
+		local sym=$1 pat=$2
+		shift 2
+		if grep -qsw -- "$pat" "$@"; then echo "-D$sym"; else echo "-U$sym"; fi
+	}
+	local tpmh=("$tree/include/linux/tpm.h" "$tree/include/linux/tpm_buf.h")
+	t_have=("$(probe TK_HAVE_TPM_BUF_LENGTH tpm_buf_init_sized "${tpmh[@]}")"
+		"$(probe TK_HAVE_TPM_BUF_INLINE TPM_BUF_INVALID "${tpmh[@]}")"
+		"$(probe TK_HAVE_SHA256_CTX 'struct sha256_ctx {' "$tree/include/crypto/sha2.h")"
+		"$(probe TK_HAVE_AES_PREPAREKEY aes_prepareenckey "$tree/include/crypto/aes.h")"
+		"$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")")
 	have_linux_unaligned=
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
+	have_linux_hex=
+	[ -f "$tree/include/linux/hex.h" ] && have_linux_hex=1
 	local has_have_trusted=
 	grep -q '^config HAVE_TRUSTED_KEYS' "$tree/security/keys/trusted-keys/Kconfig" &&
 		has_have_trusted=1
