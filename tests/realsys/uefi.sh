@@ -75,21 +75,9 @@ NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-$NEWKERNEL}
 mkdir -p "$1"
 run=$(cd "$1" && pwd)
 rm -rf "$run/disk.img" "$run/tpm" "$run/vars.fd" "${run:?}"/boot*
-# shellcheck disable=SC2034  # t_step's
-t_times=$run/times
-: >"$t_times"
-trap rs_at_exit EXIT
-finish() {
-	rs_unmount_all
-	rm -rf --one-file-system "$run/root" "$run/esp.img"
-	t_fail_rest "$PLAN"
-	[ "$t_nfail" -eq 0 ]
-	exit
-}
-
-echo "KTAP version 1"
-echo "1..$PLAN"
-t0=$(now)
+: >"$run/times"
+finish() { rs_finish "$run/root" "$run/esp.img"; }
+rs_start "$PLAN"
 rs_base "$rel" || finish
 root=$run/root
 
@@ -175,19 +163,8 @@ disk() {
 	sed -i "s|^GRUB_CMDLINE_LINUX_DEFAULT=.*|GRUB_CMDLINE_LINUX_DEFAULT=\"console=ttyS0 no_timer_check nosoftlockup\"|" \
 		"$root/etc/default/grub" 2>/dev/null || true
 	write_grubcfg "$kver"
-	install -m 0755 "$TKH_TOP/tests/guest/realsys-uefi/10-boot.sh" "$root/usr/local/sbin/tek-realsys-check"
-	cat >"$root/etc/systemd/system/tek-realsys-check.service" <<-EOF
-	[Unit]
-	Description=tests/guest/realsys-uefi: the boot chain's measurements (KTAP on ttyS1), then power off
-	After=multi-user.target
-	[Service]
-	Type=oneshot
-	ExecStart=/usr/local/sbin/tek-realsys-check
-	[Install]
-	WantedBy=multi-user.target
-	EOF
-	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
-	ln -sf ../tek-realsys-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	rs_check_service "$root" "$TKH_TOP/tests/guest/realsys-uefi/10-boot.sh" \
+		"tests/guest/realsys-uefi: the boot chain's measurements" || return 1
 	# root logs in on the console without a password (a test machine)
 	rs_in_root "$root" passwd -d root >/dev/null
 	# the ESP: what grub-install --removable writes for the signed chain
