@@ -59,7 +59,8 @@
 # it), TKH_REALSYS_LUKS_ENROLOPTS (enrol's options, default
 # --pcrs=sha256:0,1,2,4,7,8,9), TKH_REALSYS_LUKS_ATTACKS (the attack rows'
 # disks: "pin swap", bookworm's default; empty, trixie's: none),
-# TKH_BOOT_TIMEOUT (s, default 900 a boot).
+# TKH_BOOT_TIMEOUT (s, default 1800 a boot: the installer boot copies the
+# tree twice with the attack disks, 10-15 minutes on a loaded 2-core host).
 # Output: a KTAP document (the installer boot's results as its subtest);
 # exit 0 only when nothing failed.
 set -euo pipefail
@@ -75,7 +76,7 @@ clevis=0
 case $rel in bookworm|trixie) ;; *) die "$usage" ;; esac
 rs_root_or_sudo "$@"
 need mmdebstrap qemu-system-x86_64 qemu-img swtpm mkfs.ext4 sfdisk chroot mount losetup cryptsetup python3
-export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
+export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-1800}
 
 # The layout (MiB): p1 BIOS boot, p2 /boot, p3 LUKS2: its header area (16
 # MiB, LUKS2's default), LVM's metadata (1 MiB), root, swap_1.
