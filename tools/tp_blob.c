@@ -603,6 +603,15 @@ static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
 		case TK2_CC_POLICY_NV:
 			ret = list_nv(f, body.val, body.len, kr, &revoke_ok, why);
 			break;
+		case TK2_CC_POLICY_COMMAND_CODE:
+			if (body.len == 4 && get_unaligned_be32(body.val) == TK2_CC_UNSEAL) {
+				fputs(" PolicyCommandCode(Unseal)", f);
+			} else {
+				fprintf(f, " PolicyCommandCode(0x%x)",
+					body.len == 4 ? get_unaligned_be32(body.val) : 0);
+			}
+			ret = 0;
+			break;
 		default:	/* by its name in src/lib's table, if it has one */
 			if (tk2_policy_cmd(code))
 				fprintf(f, " %s", tk2_policy_cmd(code)->name);
@@ -630,7 +639,7 @@ static int list_cmds(FILE *f, struct tk_der cmds, const struct key_ref *kr,
  * none, "" when empty, \x2d when "-"; PolicyPCR(BANK:LIST),
  * PolicyAuthorize(signer NAME) policyRef: HEX (tp_print_ref(), and when
  * the key's policy [1] names another policyRef, that load skips it),
- * PolicyAuthValue, PolicyNV(counter INDEX <= N) (a key with revocation:
+ * PolicyCommandCode(Unseal), PolicyAuthValue, PolicyNV(counter INDEX <= N) (a key with revocation:
  * its policyRef names the counter; first a "# revocation" line, and an
  * entry without that check is said to be skipped) or the command code
  * in hex. On failure part of the

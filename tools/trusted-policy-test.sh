@@ -112,11 +112,21 @@ d=7 cont [ 0 ]
 d=8 INTEGER
 d=7 cont [ 1 ]
 d=8 OCTET STRING
+d=6 SEQUENCE
+d=7 cont [ 0 ]
+d=8 INTEGER
+d=7 cont [ 1 ]
+d=8 OCTET STRING
 d=3 SEQUENCE
 d=4 cont [ 0 ]
 d=5 UTF8STRING
 d=4 cont [ 1 ]
 d=5 SEQUENCE
+d=6 SEQUENCE
+d=7 cont [ 0 ]
+d=8 INTEGER
+d=7 cont [ 1 ]
+d=8 OCTET STRING
 d=6 SEQUENCE
 d=7 cont [ 0 ]
 d=8 INTEGER
@@ -134,8 +144,8 @@ W
 check "the TPMKey's shape is the draft's: type, [0], [1] policy, [3] authPolicy, parent, pubkey, privkey" \
 	diff -u want.txt <(depth_tags)
 ints=$(grep -E 'INTEGER' asn.txt | sed 's/.*://' | tr '\n' ' ')
-check "command codes: [1] PolicyAuthorize; each [3] entry PolicyPCR then PolicyAuthorize; parent" \
-	eq "$ints" "016A 017F 016A 017F 016A 81000001 "
+check "command codes: [1] PolicyAuthorize; each [3] entry PolicyPCR, PolicyCommandCode, PolicyAuthorize; parent" \
+	eq "$ints" "016A 017F 016C 016A 017F 016C 016A 81000001 "
 names=$(grep UTF8STRING asn.txt | sed 's/.*://' | tr '\n' ' ')
 check "newest first: boot-2, boot-1" eq "$names" "boot-2 boot-1 "
 octets=$(grep 'OCTET STRING' asn.txt | sed 's/.*\[HEX DUMP\]://')
@@ -148,10 +158,13 @@ sel16=00000001000B03000001
 pd16=$(python3 -c "import hashlib,sys; print(hashlib.sha256(bytes.fromhex('$(printf 'x' | sha256sum | cut -c1-64)')).hexdigest().upper())")
 check "boot-2's PolicyPCR body: TPM2B pcrDigest (SHA-256 of PCR 16) || TPML_PCR_SELECTION sha256:16" \
 	eq "$pcr_body" "0020${pd16}${sel16}"
-auth_body=$(sed -n 3p <<<"$octets")
+check "boot-2's PolicyCommandCode body: TPM_CC_Unseal" eq "$(sed -n 3p <<<"$octets")" 0000015E
+auth_body=$(sed -n 4p <<<"$octets")
 check "boot-2's PolicyAuthorize: keySign || empty policyRef || ECDSA(0x0018) SHA-256 r s" \
 	eq "${auth_body:0:${#signer_pub}+12}" "${signer_pub}00000018000B"
 approved=$("$TP" pcr-digest --pcrs sha256:16 --pcr-values pcrs.txt)
+# what add signs: that policy extended by PolicyCommandCode(TPM_CC_Unseal)
+approved_cc=$(python3 -c "import hashlib; print(hashlib.sha256(bytes.fromhex('${approved}0000016C0000015E')).hexdigest())")
 verify_sig() { # AUTH-BODY-HEX APPROVED-HEX: check the ECDSA signature with openssl
 	local b=$1 n=${#signer_pub}
 	local r=${b:n+16:64} s=${b:n+84:64}
@@ -169,11 +182,11 @@ PY
 	openssl dgst -sha256 -verify ec.pub -signature sig.der approved.bin
 }
 check "boot-2's signature verifies over SHA-256(approvedPolicy || empty policyRef) (openssl)" \
-	verify_sig "$auth_body" "$approved"
+	verify_sig "$auth_body" "$approved_cc"
 check "list: two policies, names and commands" \
 	eq "$("$TP" list k2.hex | cut -d' ' -f1-3)" "$(printf '0 boot-2 PolicyPCR(sha256:16)\n1 boot-1 PolicyPCR(sha256:7,16)')"
 check "add: one without a name lists as '-'" bash -c \
-	"'$TP' add --signer ec.pem --pcrs sha256:7 --pcr-values pcrs.txt k.hex kn.hex && '$TP' list kn.hex | grep -q '^0 - PolicyPCR(sha256:7) PolicyAuthorize'"
+	"'$TP' add --signer ec.pem --pcrs sha256:7 --pcr-values pcrs.txt k.hex kn.hex && '$TP' list kn.hex | grep -q '^0 - PolicyPCR(sha256:7) PolicyCommandCode(Unseal) PolicyAuthorize'"
 check "remove --name boot-1" "$TP" remove --name boot-1 k2.hex k3.hex
 check "... leaves boot-2" eq "$("$TP" list k3.hex | cut -d' ' -f1-2)" "0 boot-2"
 check "remove --index 0: no [3] left, [1] kept" "$TP" remove --index 0 k3.hex k4.hex
@@ -239,7 +252,7 @@ octets_a=$(grep 'OCTET STRING' asn-a.txt | sed 's/.*\[HEX DUMP\]://' | tr A-F a-
 sp=$(tr A-F a-f <<<"$signer_pub")
 check "[1] PolicyAuthorize body: keySign || policyRef A (TPM2B) || sigAlg NULL" \
 	eq "$(sed -n 1p <<<"$octets_a")" "${sp}0005${A}0010"
-auth_body_a=$(sed -n 3p <<<"$octets_a")
+auth_body_a=$(sed -n 4p <<<"$octets_a")
 check "the signed policy's PolicyAuthorize: keySign || policyRef A || ECDSA SHA-256 r s" \
 	eq "${auth_body_a:0:${#sp}+22}" "${sp}0005${A}0018000b"
 verify_over() { # AUTH-BODY-HEX MESSAGE-HEX R-OFFSET: the ECDSA signature over MESSAGE (openssl)
@@ -259,15 +272,15 @@ PY
 }
 roff=$((${#sp} + 4 + ${#A} + 12))
 check "its signature verifies over SHA-256(approvedPolicy || A) (openssl)" \
-	verify_over "$auth_body_a" "${approved}${A}" $roff
-check "  ... and not over SHA-256(approvedPolicy) alone" refused verify_over "$auth_body_a" "$approved" $roff
+	verify_over "$auth_body_a" "${approved_cc}${A}" $roff
+check "  ... and not over SHA-256(approvedPolicy) alone" refused verify_over "$auth_body_a" "$approved_cc" $roff
 sig_b=$("$TP" sign --signer ec.pem --policy "$approved" --policy-ref $B)
 check "sign --policy-ref B: over SHA-256(approvedPolicy || B) (openssl)" \
 	verify_over "$sig_b" "${approved}${B}" 12
 check "list: the policyRef in hex" \
-	eq "$("$TP" list ka1.hex)" "0 ref-a PolicyPCR(sha256:16) PolicyAuthorize(signer ${ec_name}) policyRef: $A"
+	eq "$("$TP" list ka1.hex)" "0 ref-a PolicyPCR(sha256:16) PolicyCommandCode(Unseal) PolicyAuthorize(signer ${ec_name}) policyRef: $A"
 check "list: an empty policyRef says what it means" \
-	eq "$("$TP" list k1.hex)" "0 boot-1 PolicyPCR(sha256:7,16) PolicyAuthorize(signer ${ec_name}) policyRef: none (any key sealed to this signer accepts these approvals)"
+	eq "$("$TP" list k1.hex)" "0 boot-1 PolicyPCR(sha256:7,16) PolicyCommandCode(Unseal) PolicyAuthorize(signer ${ec_name}) policyRef: none (any key sealed to this signer accepts these approvals)"
 check "add --policy-ref A again: two entries, both A" bash -c \
 	"'$TP' add --signer ec.pem --pcrs sha256:7 --pcr-values pcrs.txt --policy-ref $A --name ref-a2 ka1.hex ka2.hex && [ \"\$('$TP' list ka2.hex | grep -c 'policyRef: $A\$')\" = 2 ]"
 check "add: refused on the A blob (its policy [1]) without --policy-ref, naming the key's" \
@@ -311,7 +324,7 @@ cname=$("$TP" counter --counter-index 0x01800100 | sed -n 's/^name: //p')
 check "revoke: list says what the key requires" \
 	grep -qx "# revocation: each approval checks NV counter 0x01800100; the TPM refuses it once the counter is above the value it names (tpm2_nvincrement revokes)" rl.txt
 check "revoke: list shows each approval's value, newest first" \
-	grep -qx "0 up-8 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 8) PolicyAuthorize(signer $("$TP" signer-name --signer ec.pem)) policyRef: revocation counter 0x01800100 Name $cname, policyref $A" rl.txt
+	grep -qx "0 up-8 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 8) PolicyCommandCode(Unseal) PolicyAuthorize(signer $("$TP" signer-name --signer ec.pem)) policyRef: revocation counter 0x01800100 Name $cname, policyref $A" rl.txt
 check "  ... and the older one" grep -q "^1 up-7 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= 7) " rl.txt
 check "revoke: sign refuses a raw --policy for a counter's key" \
 	bash -c "! '$TP' sign --signer ec.pem --policy $approved --policy-ref $A --counter-index 0x01800100 2>err && grep -q 'must check its counter' err"

@@ -74,7 +74,8 @@ static void usage(FILE *f)
 "                                     built here, PolicyPCR then PolicyNV(NV <= N)\n"
 "  add --signer KEY --pcrs BANK:LIST --pcr-values FILE [--name NAME]\n"
 "      [--policy-ref HEX] IN OUT\n"
-"                                     sign a PolicyPCR policy and put it first in IN's\n"
+"                                     sign a PolicyPCR policy (and PolicyCommandCode:\n"
+"                                     Unseal only) and put it first in IN's\n"
 "                                     authPolicy [3] field; write OUT\n"
 "  list IN                            the signed policies of IN\n"
 "  remove (--name NAME | --index N) IN OUT\n"
@@ -767,7 +768,7 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	const u8 *kref, *nv_name;
 	const char *why;
 	u32 sig_len, kref_len, nv_index = 0, nv_len = 0;
-	u8 nv_mine[TK2_NV_NAME_SIZE], nv_body[TK2_POLICY_NV_BODY_MAX];
+	u8 nv_mine[TK2_NV_NAME_SIZE], nv_body[TK2_POLICY_NV_BODY_MAX], cc_body[4];
 	struct policy_ref ref;
 	bool pin = false;
 	int ret;
@@ -835,15 +836,21 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 
 	/*
 	 * The new entry: PolicyPCR, with revocation PolicyNV(counter <= N),
-	 * then PolicyAuthorize signed over them.
+	 * PolicyCommandCode(Unseal) (the approval opens the object for
+	 * Unseal only, as a pcrs= seal does), then PolicyAuthorize signed
+	 * over them.
 	 */
 	if (o->counter)
 		nv_len = approve_counter(pp.policy, nv_index, nv_mine, o->count,
 					 nv_body, sizeof(nv_body));
+	put_unaligned_be32(TK2_CC_UNSEAL, cc_body);
+	policy_extend(pp.policy, TK2_CC_POLICY_COMMAND_CODE, cc_body,
+		      sizeof(cc_body), NULL);
 	sig_len = sign_policy(&s, pp.policy, &ref, sig, sizeof(sig));
 	body_len = authorize_body(&s, &ref, sig, sig_len, body,
 				  sizeof(body));
 	cmds = policy_size(TK2_CC_POLICY_PCR, pp.body_len) +
+	       policy_size(TK2_CC_POLICY_COMMAND_CODE, sizeof(cc_body)) +
 	       policy_size(CC_POLICY_AUTHORIZE, body_len);
 	if (nv_len)
 		cmds += policy_size(TK2_CC_POLICY_NV, nv_len);
@@ -861,6 +868,7 @@ static int cmd_add(const struct opts *o, char **argv, int argc)
 	put_policy(&w, TK2_CC_POLICY_PCR, pp.body, pp.body_len);
 	if (nv_len)
 		put_policy(&w, TK2_CC_POLICY_NV, nv_body, nv_len);
+	put_policy(&w, TK2_CC_POLICY_COMMAND_CODE, cc_body, sizeof(cc_body));
 	put_policy(&w, CC_POLICY_AUTHORIZE, body, body_len);
 	if (w.bad)
 		die("internal: signed policy too long");

@@ -12,10 +12,17 @@
  *   the TPM cannot work            0x006, 0x007,       0x100, 0x101,
  *                                  0x009, 0x01c        0x153               -EIO
  *   not a return code              above 0xfff         above 0xfff         -EIO
- *   any other code: a refusal      (wrong authorisation, PCRs, policy,
- *                                  integrity, ...)                         -EPERM
+ *   a wrong authorisation value    0x001, 0x01d        AUTH_FAIL,
+ *   (keyauth, blobauth, a PIN)                         BAD_AUTH            -EACCES
+ *   not this TPM's blob (it fails  0x013, 0x021        INTEGRITY           -EKEYREJECTED
+ *   its integrity check)
+ *   any other code: a refusal      (PCRs, policy, ...)                     -EPERM
  *
- * EPERM for a refusal is what the in-tree modules have always returned.
+ * EPERM for a refusal is what the in-tree modules return for every TPM
+ * error; the two classes above it give the caller the cause: another
+ * PIN may open an EACCES, nothing but another TPM or blob an
+ * EKEYREJECTED (a signature check's errno elsewhere in the kernel), and
+ * an EPERM waits for the boot the key is sealed to.
  * A 0xfff-bounded code cannot collide with a negative int, so a caller
  * can hand any u32 the TPM sent here.
  */
@@ -29,6 +36,13 @@
 
 static int tk2_errno(u32 rc)
 {
+	switch (rc & TK2_RC_FMT1 ? rc & (TK2_RC_FMT1 | 0x3f) : 0) {
+	case 0x08e:		/* AUTH_FAIL, of any handle or session */
+	case 0x0a2:		/* BAD_AUTH */
+		return -EACCES;
+	case 0x09f:		/* INTEGRITY */
+		return -EKEYREJECTED;
+	}
 	if (rc & TK2_RC_FMT1)
 		return -EPERM;		/* parameter, handle or session errors */
 	switch (rc) {
@@ -58,6 +72,12 @@ static int tk1_errno(u32 rc)
 		return -EAGAIN;
 	case 0x803:		/* TPM_DEFEND_LOCK_RUNNING */
 		return -EBUSY;
+	case 0x001:		/* TPM_AUTHFAIL */
+	case 0x01d:		/* TPM_AUTH2FAIL */
+		return -EACCES;
+	case 0x013:		/* TPM_NOTSEALED_BLOB */
+	case 0x021:		/* TPM_DECRYPT_ERROR */
+		return -EKEYREJECTED;
 	case 0x006:		/* TPM_DEACTIVATED */
 	case 0x007:		/* TPM_DISABLED */
 	case 0x009:		/* TPM_FAIL */

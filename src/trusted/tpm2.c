@@ -42,7 +42,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "tpm2.h"
+#include "trusted_tpm2.h"
 
 /* One operation at a time: a TPM has few slots for loaded objects. */
 static DEFINE_MUTEX(tpm2_lock);
@@ -508,7 +508,7 @@ static int load_object(u8 *buf, struct unseal_work *w)
 	if (rc > 0 && tk2_rc_base(rc) == TK2_RC_INTEGRITY) {
 		pr_info_ratelimited("load: not sealed by this TPM (the blob fails its integrity check under parent 0x%08x: another TPM's or another parent's, or tampered)\n",
 				    w->parent.recorded);
-		return -EPERM;
+		return -EKEYREJECTED;
 	}
 	if (rc)
 		goto out;

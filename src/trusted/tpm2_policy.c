@@ -37,7 +37,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "tk2_policy.h"
-#include "tpm2.h"
+#include "trusted_tpm2.h"
 
 #define PCR_READ_TRIES	3	/* a PCR changed while we read: start over */
 
@@ -384,7 +384,8 @@ fail:
  * PolicyNV's authorisation (the counter's empty authValue) refused: the
  * owner defined the index again with an authValue, which its Name does
  * not show. No approval can pass then, whatever the signer signed.
- * -EACCES with one line; 0 for any other @rc.
+ * -EKEYREJECTED with one line (not the counter the key was sealed to, as
+ * far as the TPM lets it be used); 0 for any other @rc.
  */
 static int nv_auth_refused(int rc, u32 index)
 {
@@ -393,7 +394,7 @@ static int nv_auth_refused(int rc, u32 index)
 		return 0;
 	pr_info_ratelimited("revoke: NV index 0x%08x takes no empty authValue: its owner defined it again with one; define it as trusted-policy counter prints (0x%03x)\n",
 			    index, rc);
-	return -EACCES;
+	return -EKEYREJECTED;
 }
 
 /*

@@ -50,7 +50,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "tk2_signed.h"
-#include "tpm2.h"
+#include "trusted_tpm2.h"
 
 #define TICKET_MAX	(2 + 4 + 2 + TK2_DIGEST_MAX)
 
@@ -472,7 +472,8 @@ out:
 static int try_one(u8 *buf, const struct tk2_key *k,
 		   const struct trusted_tpm2_signed *sg, unsigned int i,
 		   struct trusted_tpm2_sess *ts,
-		   const struct trusted_tpm2_parent *pa, struct tk2_session *s)
+		   const struct trusted_tpm2_parent *pa, struct tk2_session *s,
+		   bool *revoked)
 {
 	const struct tk2_key_auth *a = &k->auth[i];
 	u16 alg = k->info.name_alg;
@@ -509,6 +510,9 @@ static int try_one(u8 *buf, const struct tk2_key *k,
 		goto fail;
 	return 0;
 fail:
+	/* PolicyPCR came first and passed: this boot's approval, revoked */
+	if (rc > 0 && r.refused && r.refused->code == TK2_CC_POLICY_NV)
+		*revoked = true;
 	trusted_tpm2_flush(buf, s->handle);
 	return rc;
 }
@@ -540,10 +544,12 @@ static bool printable(const struct tk2_key_auth *a)
  * it must be there and have the Name the key's policyRef records.
  * Logs which signed policy the TPM accepted (its index and name).
  *
- * Return: 0; -EPERM when the TPM refused every signed policy;
- * -ENOENT or -EKEYREJECTED for a counter missing or not the key's;
- * -EACCES for a counter that refuses its empty authValue; or the errno of
- * an exchange that failed.
+ * Return: 0; -EKEYREVOKED when the TPM refused every signed policy and
+ * one of them for its counter alone (its PCRs matched: this boot was
+ * approved, and the approval is revoked); -EPERM when it refused every
+ * one otherwise; -ENOENT or -EKEYREJECTED for a counter missing, not the
+ * key's, or refusing its empty authValue; or the errno of an exchange
+ * that failed.
  */
 int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 				const struct trusted_tpm2_signed *sg,
@@ -554,6 +560,7 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 {
 	int rc, last = 0;
 	unsigned int i;
+	bool revoked = false;
 	u8 name[TK2_NV_NAME_SIZE];
 
 	if (sg->revoke) {
@@ -566,7 +573,7 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 	for (i = 0; i < k->nauth; i++) {
 		if (sg->skip[i])
 			continue;
-		rc = try_one(buf, k, sg, i, ts, pa, s);
+		rc = try_one(buf, k, sg, i, ts, pa, s, &revoked);
 		if (!rc) {
 			bool p = printable(&k->auth[i]);
 
@@ -582,11 +589,16 @@ int trusted_tpm2_signed_session(u8 *buf, const struct tk2_key *k,
 			return 0;
 		}
 		/* logged: a forged reply, or a counter no approval passes */
-		if (rc == -EKEYREJECTED || rc == -EACCES)
+		if (rc == -EKEYREJECTED)
 			return rc;
 		if (rc < 0)
 			return trusted_tpm_errno(rc, "load: signed policy");
 		last = rc;
+	}
+	if (revoked) {
+		pr_info_ratelimited("load: the signed policy for these PCR values is revoked (counter 0x%08x above its limit)\n",
+				    sg->nv_index);
+		return -EKEYREVOKED;
 	}
 	pr_info_ratelimited("load: the TPM refused every signed policy (last: 0x%03x)\n",
 			    last);

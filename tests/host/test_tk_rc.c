@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Regression (issue 9, review findings 2 and 4): "TPM return codes as
- * errnos". Every 32-bit code maps to 0 or a negative errno of the table
+ * "TPM return codes as errnos". Every 32-bit code maps to 0 or a negative errno of the table
  * in tk_rc.c; codes above 0xfff (a negative int included) are EIO.
  */
 #include <linux/types.h>
@@ -12,10 +11,14 @@
 static void test_tpm2_table(void)
 {
 	CHECK_EQ(tk_rc_errno(0, true), 0);
-	CHECK_EQ(tk_rc_errno(0x98e, true), -EPERM);	/* AUTH_FAIL, session 1 */
-	CHECK_EQ(tk_rc_errno(0x9a2, true), -EPERM);	/* BAD_AUTH */
-	CHECK_EQ(tk_rc_errno(0x09d, true), -EPERM);	/* POLICY_FAIL */
-	CHECK_EQ(tk_rc_errno(0x1df, true), -EPERM);	/* INTEGRITY, parameter 1 */
+	CHECK_EQ(tk_rc_errno(0x98e, true), -EACCES);	/* AUTH_FAIL, session 1 */
+	CHECK_EQ(tk_rc_errno(0x08e, true), -EACCES);	/* AUTH_FAIL */
+	CHECK_EQ(tk_rc_errno(0x9a2, true), -EACCES);	/* BAD_AUTH */
+	CHECK_EQ(tk_rc_errno(0x99d, true), -EPERM);	/* POLICY_FAIL, session 1 */
+	CHECK_EQ(tk_rc_errno(0x1df, true), -EKEYREJECTED);	/* INTEGRITY, parameter 1 */
+	CHECK_EQ(tk_rc_errno(0x9df, true), -EKEYREJECTED);	/* INTEGRITY, session 1 */
+	CHECK_EQ(tk_rc_errno(0x084, true), -EPERM);	/* VALUE (PolicyPCR's digest) */
+	CHECK_EQ(tk_rc_errno(0x126, true), -EPERM);	/* POLICY (PolicyNV) */
 	CHECK_EQ(tk_rc_errno(0x128, true), -EPERM);	/* PCR_CHANGED */
 	CHECK_EQ(tk_rc_errno(0x902, true), -EAGAIN);
 	CHECK_EQ(tk_rc_errno(0x903, true), -EAGAIN);
@@ -28,8 +31,10 @@ static void test_tpm2_table(void)
 static void test_tpm1_table(void)
 {
 	CHECK_EQ(tk_rc_errno(0, false), 0);
-	CHECK_EQ(tk_rc_errno(0x01, false), -EPERM);	/* TPM_AUTHFAIL */
-	CHECK_EQ(tk_rc_errno(0x1d, false), -EPERM);	/* TPM_AUTH2FAIL */
+	CHECK_EQ(tk_rc_errno(0x01, false), -EACCES);	/* TPM_AUTHFAIL */
+	CHECK_EQ(tk_rc_errno(0x1d, false), -EACCES);	/* TPM_AUTH2FAIL */
+	CHECK_EQ(tk_rc_errno(0x13, false), -EKEYREJECTED);	/* TPM_NOTSEALED_BLOB */
+	CHECK_EQ(tk_rc_errno(0x21, false), -EKEYREJECTED);	/* TPM_DECRYPT_ERROR */
 	CHECK_EQ(tk_rc_errno(0x18, false), -EPERM);	/* TPM_WRONGPCRVAL */
 	CHECK_EQ(tk_rc_errno(0x15, false), -EAGAIN);	/* TPM_RESOURCES */
 	CHECK_EQ(tk_rc_errno(0x800, false), -EAGAIN);	/* TPM_RETRY */
@@ -58,7 +63,8 @@ static void test_every_code_is_an_errno(void)
 	CHECK_EQ(bad, 0);
 	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
 		CHECK_EQ(tk_rc_errno(edges[i], true), edges[i] > 0xfff ? -EIO : -EPERM);
-		CHECK_EQ(tk_rc_errno(edges[i], false), edges[i] > 0xfff ? -EIO : -EPERM);
+		CHECK_EQ(tk_rc_errno(edges[i], false), edges[i] > 0xfff ? -EIO :
+			 edges[i] == 0x1 ? -EACCES : -EPERM);
 	}
 }
 

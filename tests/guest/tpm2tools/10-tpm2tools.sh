@@ -69,7 +69,7 @@ if [ "${TKH_PHASE:-1}" = 1 ]; then
 	t_check "tpm2-tools key with password hello loads with blobauth=hello" \
 		loads tools-a.blob tt "blobauth=hello"
 	with_enc "... and holds the same secret" enc tools.enc
-	t_errno "... without blobauth: EPERM" EPERM t_key_refused trusted ta "load $(got tools-a.blob)"
+	t_errno "... without blobauth: EACCES" EACCES t_key_refused trusted ta "load $(got tools-a.blob)"
 	t_tpm2_da_reset
 	t_errno "tpm2-tools HMAC key (loadable OID, not sealed data): EINVAL" EINVAL \
 		t_key_refused trusted th "load $(got tools-h.blob)"

@@ -26,7 +26,7 @@ s0=$(t_tpm1_sessions)
 rc() { # DESC ERRNO CODE
 	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange 2 "$3" r_x "new 32 sessions=0"
 }
-rc "TPM_AUTHFAIL (0x1): EPERM, as in-tree" EPERM 0x1
+rc "TPM_AUTHFAIL (0x1): EACCES (in-tree: EPERM)" EACCES 0x1
 rc "TPM_RESOURCES (0x15): EAGAIN" EAGAIN 0x15
 rc "TPM_DEFEND_LOCK_RUNNING (0x803): EBUSY" EBUSY 0x803
 rc "0x1000, not a TPM 1.2 return code: EIO" EIO 0x1000

@@ -103,7 +103,7 @@ t_errno "migratable=0 read back from the blob: update EPERM" EPERM \
 
 t_check "blobauth=<40 hex>: new" t_key_add trusted o_ba "new 32 blobauth=$T_TPM2_BA"
 bba=$(t_key_blob trusted o_ba)
-t_errno "its blob without blobauth: EPERM" EPERM t_key_refused trusted o_ba2 "load $bba"
+t_errno "its blob without blobauth: EACCES" EACCES t_key_refused trusted o_ba2 "load $bba"
 t_tpm2_da_reset
 t_check "  ... with blobauth: loads" loads o_ba2 "$bba" "blobauth=$T_TPM2_BA"
 password() {

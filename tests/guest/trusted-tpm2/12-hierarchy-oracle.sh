@@ -58,7 +58,7 @@ if owner_pw "" "$PW" >&2; then
 		"load $bo keyauth=$PW"
 	t_check "root, the right owner password: new" t_key_add trusted h_r "new 32 keyhandle=0x40000001 keyauth=$PW"
 	t_check "  ... and load with it" t_key_add trusted h_r2 "load $(t_key_blob trusted h_r) keyauth=$PW"
-	t_errno "root, a wrong owner password: the TPM refuses: EPERM" EPERM \
+	t_errno "root, a wrong owner password: the TPM refuses: EACCES" EACCES \
 		t_key_refused trusted h_x "new 32 keyhandle=0x40000001 keyauth=$WRONG"
 	t_check "owner password cleared again" owner_pw "$PW" ""
 else

@@ -32,7 +32,7 @@ rc() { # DESC ERRNO CODE
 	[ "$(t_tpm2_kept)" = 1 ] && t_tpm2_srk_present && _n=2
 	t_errno "$1" "$2" t_ff_refused trusted_tpm_exchange $_n "$3" c_x "load $b"
 }
-rc "TPM_RC_AUTH_FAIL (0x98e): EPERM, as in-tree" EPERM 0x98e
+rc "TPM_RC_AUTH_FAIL (0x98e): EACCES (in-tree: EPERM)" EACCES 0x98e
 rc "TPM_RC_OBJECT_MEMORY (0x902): EAGAIN" EAGAIN 0x902
 rc "TPM_RC_SESSION_MEMORY (0x903): EAGAIN" EAGAIN 0x903
 rc "TPM_RC_LOCKOUT (0x921): EBUSY" EBUSY 0x921

@@ -49,7 +49,7 @@ new_load() {
 }
 t_check "blobauth in the session (new, load)" new_load s_b "blobauth=$T_TPM2_BA" "blobauth=$T_TPM2_BA"
 bb=$(t_key_blob trusted s_b)
-t_errno "wrong blobauth in the session: EPERM" EPERM \
+t_errno "wrong blobauth in the session: EACCES" EACCES \
 	t_key_refused trusted s_bx "load $bb blobauth=00$(echo "$T_TPM2_BA" | cut -c3-)"
 t_tpm2_da_reset
 t_check "pcrs=sha256:12: policy session beside the salted session" new_load s_p "pcrs=sha256:12"

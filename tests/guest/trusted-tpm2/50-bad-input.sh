@@ -50,8 +50,8 @@ bad "truncated by one byte: EINVAL" EINVAL "load $(echo "$b" | cut -c1-$((2 * le
 bad "truncated to half: EINVAL" EINVAL "load $(echo "$b" | cut -c1-$((len / 2 * 2)))"
 bad "a byte after the TPMKey: EINVAL" EINVAL "load ${b}00"
 bad "outer length changed: EINVAL" EINVAL "load $(t_tpm2_flip "$b" 2)"
-bad "tampered private part: the TPM refuses it: EPERM" EPERM "load $(t_tpm2_flip "$b" $((len - 1)))"
-bad "tampered public part (unique): EPERM" EPERM \
+bad "tampered private part: the TPM refuses it: EKEYREJECTED" EKEYREJECTED "load $(t_tpm2_flip "$b" $((len - 1)))"
+bad "tampered public part (unique): EKEYREJECTED" EKEYREJECTED \
 	"load $(t_tpm2_tpmkey "$par" "$(t_tpm2_flip "$pub" $((${#pub} / 2 - 1)))" "$priv" a003010101)"
 # The loadable-key OID (tpm2_encodeobject) is read for sealed data only
 # (tpm2tools/ loads such keys): with sign set the object is not.

@@ -73,11 +73,11 @@ attrs() {
 t_check "no userWithAuth, no noDA: the policy alone opens it, DA-protected" attrs
 t_check "the right PIN loads it" t_key_add trusted q_l "load $b blobauth=4711"
 t_tpm2_same "  ... with the same key bytes" q_k "load $b blobauth=4711"
-t_errno "a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $b blobauth=0815"
-t_errno "no PIN: EPERM" EPERM t_key_refused trusted q_x "load $b"
+t_errno "a wrong PIN: EACCES" EACCES t_key_refused trusted q_x "load $b blobauth=0815"
+t_errno "no PIN: EACCES" EACCES t_key_refused trusted q_x "load $b"
 t_check "sessions=0 (an unsalted policy session, HMAC keyed by the PIN): loads" \
 	t_key_add trusted q_l0 "load $b blobauth=4711 sessions=0"
-t_errno "sessions=0, a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $b blobauth=0815 sessions=0"
+t_errno "sessions=0, a wrong PIN: EACCES" EACCES t_key_refused trusted q_x "load $b blobauth=0815 sessions=0"
 t_check "no transient object or session left in the TPM" \
 	t_eq "objects, loaded and saved sessions" "$(t_tpm2_leftovers)" "0 0 0"
 
@@ -92,7 +92,7 @@ t_check "update pcrs=sha256:$P blobauth=<new PIN> reseals the key" \
 	t_updates q_l "pcrs=sha256:$P blobauth=0042"
 bu=$(t_key_blob trusted q_l)
 t_check "  ... the new PIN loads it" t_key_add trusted q_u "load $bu blobauth=0042"
-t_errno "  ... the old PIN: EPERM" EPERM t_key_refused trusted q_x "load $bu blobauth=4711"
+t_errno "  ... the old PIN: EACCES" EACCES t_key_refused trusted q_x "load $bu blobauth=4711"
 t_tpm2_same "  ... and it is the same key" q_k "load $bu blobauth=0042"
 
 pcr_moves() {
@@ -133,7 +133,7 @@ else
 	t_check "trusted-policy add: policy [1] is PolicyAuthorize then PolicyAuthValue" added
 	t_check "the right PIN loads it (signed PolicyPCR, PolicyAuthorize, PolicyAuthValue)" \
 		t_key_add trusted q_s1 "load $bs1 blobauth=4711"
-	t_errno "policykey: a wrong PIN: EPERM" EPERM t_key_refused trusted q_x "load $bs1 blobauth=0815"
+	t_errno "policykey: a wrong PIN: EACCES" EACCES t_key_refused trusted q_x "load $bs1 blobauth=0815"
 fi
 rm -rf $W
 t_check "no transient object or session left in the TPM" \

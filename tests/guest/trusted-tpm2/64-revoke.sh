@@ -7,11 +7,11 @@
 # policyRef naming the counter, and trusted-policy add --counter N signs
 # PolicyPCR, PolicyNV(counter <= N), PolicyAuthorize. Asserted: approval 1
 # (the counter's value) loads; after the owner's NV_Increment the TPM
-# refuses it (EPERM) and approval 2 (the new value) loads; an approval
+# refuses it (EKEYREVOKED: its PCRs match, its counter not) and approval 2 (the new value) loads; an approval
 # without the counter check is not tried; the counter cannot be written
 # back, incremented with the index's own authorisation or by a user
 # without /dev/tpm0, and defined again it starts above its old value;
-# defined again with an authValue (same Name) a load is EACCES with its
+# defined again with an authValue (same Name) a load is EKEYREJECTED with its
 # own log line, not "refused every signed policy"; update revoke= of a key
 # made without revoke= is EINVAL, of one made with it reseals; a missing
 # counter is ENOENT, an index that is no such counter EINVAL,
@@ -89,7 +89,7 @@ echo "$b1" >$W/b1.hex
 # shellcheck disable=SC2016  # expanded by the inner sh
 t_check "trusted-policy list: the counter and the check" \
 	sh -c 'trusted-policy list "$1" >"$1.l" && grep -q "^# revocation: each approval checks NV counter 0x01800100" "$1.l" &&
-		grep -q "^0 appr1 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= $2) PolicyAuthorize(signer [0-9a-f]*) policyRef: revocation counter 0x01800100 Name [0-9a-f]*, policyref $3\$" "$1.l"' - $W/b1.hex "$n1" $A
+		grep -q "^0 appr1 PolicyPCR(sha256:16) PolicyNV(counter 0x01800100 <= $2) PolicyCommandCode(Unseal) PolicyAuthorize(signer [0-9a-f]*) policyRef: revocation counter 0x01800100 Name [0-9a-f]*, policyref $3\$" "$1.l"' - $W/b1.hex "$n1" $A
 # shellcheck disable=SC2016  # expanded by the inner sh
 t_check "trusted-policy add without --counter refuses the key" \
 	sh -c '! trusted-policy add --signer "$1" --pcrs sha256:16 --pcr-values "$2" --policy-ref "$3" "$4" /dev/null 2>/dev/null' \
@@ -98,8 +98,8 @@ t_check "trusted-policy add without --counter refuses the key" \
 t_check "the owner increments the counter" t_eq "rc" "$(t_tpm2_nv_increment $NV)" 00000000
 n2=$(t_tpm2_nv_count $NV)
 t_check "  ... it is above approval 1's ($n2 > $n1)" test "$n2" -gt "$n1"
-t_tpm2_refused_once "approval 1 after the increment (PolicyNV fails in the TPM)" EPERM \
-	"the TPM refused every signed policy" "load $b1"
+t_tpm2_refused_once "approval 1 after the increment (PolicyNV fails in the TPM): EKEYREVOKED" EKEYREVOKED \
+	"signed policy for these PCR values is revoked" "load $b1"
 b2=$(add_approval appr2 "$b1" "$n2")
 t_tpm2_dmesg_mark
 t_check "approval 2 ($n2), added before approval 1, loads" t_key_add trusted s_l "load $b2"
@@ -161,7 +161,7 @@ redefine() {
 t_check "the counter undefined and defined again" redefine
 n3=$(t_tpm2_nv_count $NV)
 t_check "  ... it starts above its old value ($n3 > $n2)" test "$n3" -gt "$n2"
-t_tpm2_refused_once "  ... approval 2 stays refused" EPERM "the TPM refused every signed policy" "load $b2"
+t_tpm2_refused_once "  ... approval 2 stays refused" EKEYREVOKED "signed policy for these PCR values is revoked" "load $b2"
 t_check "  ... the same Name: an approval for $n3 loads" t_key_add trusted s_l "load $(add_approval appr3 "$b2" "$n3")"
 # update cannot revoke the blobs made before it: revoke= only for a key
 # whose blob shows its counter (approvals added, as loaded).
@@ -183,10 +183,10 @@ t_check "the counter defined again with an authValue" redefine_pw
 t_check "  ... its Name is the same" t_eq "Name" "$(t_tpm2_nv_name $NV)" "$nm3"
 n4=$(t_tpm2_nv_count $NV 40000001)
 b4=$(add_approval appr4 "$b2" "$n4")
-t_tpm2_refused_once "  ... an approval for its value ($n4): EACCES, the cause named" EACCES \
+t_tpm2_refused_once "  ... an approval for its value ($n4): EKEYREJECTED, the cause named" EKEYREJECTED \
 	"takes no empty authValue" "load $b4"
 t_tpm2_dmesg_mark
-t_errno "  ... the same with sessions=0: EACCES" EACCES t_key_refused trusted s_x "load $b4 sessions=0"
+t_errno "  ... the same with sessions=0: EKEYREJECTED" EKEYREJECTED t_key_refused trusted s_x "load $b4 sessions=0"
 t_check "  ... the cause in the log" sh -c "dmesg | tail -n +$((_t_tpm2_mark + 1)) | grep -q 'takes no empty authValue'"
 t_tpm2_nv_undefine $NV
 t_tpm2_refused_once "the counter gone: load" ENOENT "no NV index 0x01800100" "load $b2"

@@ -4,7 +4,7 @@
 # blobauth= is noDA, one with a PIN is not; the SRK the harness provisions
 # (as docs/install.md makes it) is noDA. With the TPM's maxTries set to 10
 # (TPM2_DictionaryAttackParameters, recovery 600 s), uid 65534 tries wrong
-# PINs on its own PIN key: EPERM while the lockout counter is below 5, then
+# PINs on its own PIN key: EACCES while the lockout counter is below 5, then
 # EBUSY with one log line, and the counter (TPM2_GetCapability) never
 # reaches maxTries; root's keys still load, root's own wrong PIN is still
 # tried. Then root puts the TPM in lockout with wrong PINs: every key
@@ -41,6 +41,7 @@ try_user() {
 	_e=$(t_as_user keyctl add trusted u_x "load $ub blobauth=$1" @u 2>&1 >/dev/null) &&
 		{ echo ok; return; }
 	case $_e in
+	*"Permission denied"*) echo EACCES ;;
 	*"Operation not permitted"*) echo EPERM ;;
 	*"Device or resource busy"*) echo EBUSY ;;
 	*) echo "other: $_e" ;;
@@ -49,6 +50,8 @@ try_user() {
 try_root() { # PIN
 	if t_key_refused trusted r_x "load $rb blobauth=$1" 2>/tmp/da.err; then
 		echo ok
+	elif grep -q "Permission denied" /tmp/da.err; then
+		echo EACCES
 	elif grep -q "Operation not permitted" /tmp/da.err; then
 		echo EPERM
 	elif grep -q "Device or resource busy" /tmp/da.err; then
@@ -97,10 +100,10 @@ while [ $tries -lt 12 ]; do
 	c=$(counter) || { last="no counter"; break; }
 	[ "$c" -gt "$peak" ] && peak=$c
 	seq="$seq $last:$c"
-	[ "$last" = EPERM ] || break
+	[ "$last" = EACCES ] || break
 done
 echo "# uid 65534's tries (errno:counter):$seq" >&2
-t_check "uid 65534: 5 wrong PINs EPERM, the 6th refused EBUSY (half of maxTries 10)" \
+t_check "uid 65534: 5 wrong PINs EACCES, the 6th refused EBUSY (half of maxTries 10)" \
 	t_eq "tries, last" "$tries $last" "6 EBUSY"
 t_check "  ... the lockout counter never reached maxTries (peak $peak of 10)" \
 	t_eq "peak" "$peak" 5
@@ -111,7 +114,7 @@ t_check "  ... its right PIN is refused too (EBUSY): the rest is root's" \
 t_check "  ... its key without a PIN (noDA) still loads" t_user_add u_l "load $unp"
 t_check "root: the key without a PIN loads" t_key_add trusted r_l "load $rnp"
 t_check "root: its PIN key loads with the right PIN" t_eq "load" "$(try_root 4711)" ok
-t_check "root: a wrong PIN is still tried (EPERM, not EBUSY)" t_eq "load" "$(try_root 0815)" EPERM
+t_check "root: a wrong PIN is still tried (EACCES, not EBUSY)" t_eq "load" "$(try_root 0815)" EACCES
 t_check "  ... counter now 6 of 10" t_eq "counter" "$(counter)" 6
 
 # root puts the TPM in lockout.
@@ -119,9 +122,9 @@ n=0 last=''
 while [ $n -lt 8 ]; do
 	n=$((n + 1))
 	last=$(try_root "x$n")
-	[ "$last" = EPERM ] || break
+	[ "$last" = EACCES ] || break
 done
-t_check "root: 4 more wrong PINs EPERM, then the TPM is in lockout (EBUSY)" \
+t_check "root: 4 more wrong PINs EACCES, then the TPM is in lockout (EBUSY)" \
 	t_eq "tries, last" "$n $last" "5 EBUSY"
 t_check "  ... the counter is at maxTries" t_eq "counter" "$(counter)" 10
 t_check "in lockout: the default key (noDA, noDA SRK) loads" t_key_add trusted r_l2 "load $rnp"
