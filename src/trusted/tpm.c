@@ -5,21 +5,47 @@
  * one, and held until the module goes, with the ops of its version
  * (trusted_tpm_ops(): tpm1.c's or tpm2.c's, the only place either is
  * named); page-sized command buffers, the one exchange (fault-injectable),
- * TPM return codes as errnos, the GetRandom loop and PCR locking. It
- * builds no TPM command of either version.
+ * TPM return codes as errnos, the GetRandom loop, PCR locking, and the
+ * handle of the session kept between operations (module parameter
+ * "session"). It builds no TPM command of either version.
  */
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/error-injection.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/tpm.h>
 #include "trusted.h"
 #include "tk_rc.h"
+
+/* The session kept between operations (TPM 2.0 HMAC, TPM 1.2 transport). */
+static u32 kept_session;
+
+static int session_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "0x%08x\n", READ_ONCE(kept_session));
+}
+
+static const struct kernel_param_ops session_ops = {
+	.get = session_get,
+};
+module_param_cb(session, &session_ops, NULL, 0444);
+MODULE_PARM_DESC(session, "The TPM session kept between operations (0: none)");
+
+/**
+ * trusted_set_kept() - record which session is kept between operations
+ * @handle: its handle, or 0
+ */
+void trusted_set_kept(u32 handle)
+{
+	WRITE_ONCE(kept_session, handle);
+}
 
 /* Set once (published with release semantics after ops), then fixed. */
 static struct tpm_chip *chip;

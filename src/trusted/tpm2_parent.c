@@ -41,7 +41,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "tk_trust.h"
-#include "tpm2.h"
+#include "trusted_tpm2.h"
 
 /* Persistent parents checked this boot, by handle (under tpm2_lock). */
 static struct trusted_tpm2_parent parent_cache[TK_TRUST_MAX];

@@ -36,7 +36,7 @@
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
-#include "tpm2.h"
+#include "trusted_tpm2.h"
 
 #define P256	TK2_ECC_P256_SIZE
 

@@ -88,29 +88,6 @@ static const struct kernel_param_ops parents_ops = {
 module_param_cb(parents, &parents_ops, NULL, 0444);
 MODULE_PARM_DESC(parents, "The parents trusted since the module was loaded: handle and pin");
 
-/* The session kept between operations (TPM 2.0 HMAC, TPM 1.2 transport). */
-static u32 kept_session;
-
-static int session_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "0x%08x\n", READ_ONCE(kept_session));
-}
-
-static const struct kernel_param_ops session_ops = {
-	.get = session_get,
-};
-module_param_cb(session, &session_ops, NULL, 0444);
-MODULE_PARM_DESC(session, "The TPM session kept between operations (0: none)");
-
-/**
- * trusted_set_kept() - record which session is kept between operations
- * @handle: its handle, or 0
- */
-void trusted_set_kept(u32 handle)
-{
-	WRITE_ONCE(kept_session, handle);
-}
-
 /* Does a record made now bind root (CAP_SYS_ADMIN, not audited)? */
 static bool trusted_privileged(void)
 {

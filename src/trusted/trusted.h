@@ -3,8 +3,8 @@
  * Internal interfaces of the trusted key type: the key type (core.c) on
  * top of the TPM transport and the ops table of the TPM found (tpm.c),
  * each version's sealing behind that table (tpm1.c; tpm2.c, whose own
- * files share tpm2.h), the TPM 1.2 sessions and transport (tpm1_auth.c,
- * tpm1_transport.c), the algorithms of the bus (crypto.c), the
+ * files share trusted_tpm2.h), the TPM 1.2 sessions and transport
+ * (tpm1_auth.c, tpm1_transport.c), the algorithms of the bus (crypto.c), the
  * fail-closed rule (trust.c), the logon key of logon= (logon.c) and the
  * check of keydigest= (keydigest.c).
  */
@@ -34,6 +34,7 @@ int trusted_tpm_errno(int rc, const char *what);
 int trusted_tpm_draw(u8 *out, size_t len,
 		     int (*chunk)(void *ctx, u8 *to, u32 n), void *ctx);
 int trusted_tpm_pcrlock(u32 pcr);
+void trusted_set_kept(u32 handle);
 
 /* crypto.c: the algorithms that protect the bus, for both versions. */
 struct crypto_akcipher;
@@ -53,7 +54,6 @@ int trusted_trust_pin(u32 handle, const u8 *form, u32 len);
 int trusted_trust_parent(u32 handle, bool record, const u8 *area, u32 len,
 			 const u8 *prefix, u32 prefix_len);
 bool trusted_trust_known(u32 handle);
-void trusted_set_kept(u32 handle);
 
 /*
  * Everything that differs between the TPM versions, chosen once the chip

@@ -2,7 +2,8 @@
 /*
  * Internal interfaces of the TPM 2.0 sealing code: tpm2.c (seal, unseal)
  * on top of the parent keys (tpm2_parent.c), signed policies
- * (tpm2_signed.c) and policy commands (tpm2_policy.c). All of it runs under tpm2.c's lock, with one
+ * (tpm2_signed.c), policy commands (tpm2_policy.c) and sessions
+ * (tpm2_session.c). All of it runs under tpm2.c's lock, with one
  * page-sized command buffer per operation.
  */
 #ifndef TRUSTED_TPM2_H
