@@ -94,7 +94,7 @@ t_relay_hits() {
 # key type documents for a bad payload or a failing TPM.
 t_relay_errno_ok() {
 	for _e in EINVAL EBADMSG EKEYREJECTED ENOMEM EIO EPERM EFAULT E2BIG ENODEV ENOKEY \
-		EPROTO EAGAIN EBUSY; do
+		EPROTO EAGAIN EBUSY EACCES EKEYREVOKED; do
 		case $1 in *": $(t_strerror $_e)"*) echo "$_e"; return 0 ;; esac
 	done
 	return 1
