@@ -25,7 +25,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/sign-hooks.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 n=0 fails=0
 echo "KTAP version 1"
-echo "1..26"
+echo "1..27"
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)) fails=$((fails + 1)); echo "not ok $n $*"; }
 check() { # description command...
@@ -36,7 +36,7 @@ check() { # description command...
 not() { ! "$@"; }
 has() { grep -q -- "$1" "$2" || { echo "no '$1' in $2:"; cat "$2"; return 1; }; }
 if [ ! -x "$TP" ] || ! command -v cryptsetup >/dev/null || ! command -v openssl >/dev/null; then
-	for i in $(seq 26); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
+	for i in $(seq 27); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
 	exit 0
 fi
 
@@ -148,6 +148,13 @@ cp "$work/l.hex" "$work/l1.hex"
 lblob
 check "sign again, same prediction: approved already, nothing signed" \
 	eval 'has "approved already (boot-8)" "$work/s2.out" && cmp -s "$work/l.hex" "$work/l1.hex"'
+# the plain volume enrolled again: its new blob lacks the approval
+cp "$work/etc/data.blob" "$work/data.keep"
+echo "$blob0" >"$work/etc/data.blob"
+"$sign" sign >"$work/s2b.out" 2>&1
+check "sign, same prediction, a blob without it (enrolled again): signed again (boot-9)" \
+	eval 'has "approved (boot-9" "$work/s2b.out" && "$TP" list "$work/etc/data.blob" | grep -q " boot-9 "'
+cp "$work/data.keep" "$work/etc/data.blob"
 pred 2
 echo 20 >"$work/counter"
 "$sign" sign >"$work/s3.out" 2>&1
@@ -160,7 +167,7 @@ lists
 check "sign: keep 3: the oldest approval leaves the blobs" \
 	eval '[ "$(grep -c "^[0-9]" "$work/l.list")" = 3 ] && not grep -q boot-8 "$work/l.list" && [ "$(grep -c "^[0-9]" "$work/p.list")" = 3 ]'
 check "sign: the state records each approval's bound and values" \
-	eval '[ "$(awk "{print \$1, \$2}" "$work/etc/approvals" | tr "\n" " ")" = "boot-8 8 boot-21 21 boot-22 22 boot-23 23 " ]'
+	eval '[ "$(awk "{print \$1, \$2}" "$work/etc/approvals" | tr "\n" " ")" = "boot-8 8 boot-9 9 boot-21 21 boot-22 22 boot-23 23 " ]'
 
 # --- a refused prediction -------------------------------------------------------
 cp "$work/l.hex" "$work/before.hex"
@@ -241,5 +248,5 @@ check "revoke-older: the older approvals leave the blobs and the state" \
 "$sign" revoke-older >/dev/null 2>&1
 check "revoke-older again: the counter stays at the bound (this boot's approval holds)" \
 	test "$(cat "$work/counter")" = 24
-[ "$n" = 26 ] || echo "# plan 26, ran $n"
+[ "$n" = 27 ] || echo "# plan 27, ran $n"
 [ "$fails" = 0 ]
