@@ -39,7 +39,7 @@
 #    signer key, /etc/trusted-keys/signing) and a plain volume's blob sealed
 #    to that signer (a TPMKey made here: no TPM in the chroot, so no
 #    counter), boot 1's event log saved in the tree (the chroot has no
-#    securityfs), the ESP's files at /boot/efi, and in place of
+#    securityfs; its /sys/firmware/efi is the host's: efivars none), the ESP's files at /boot/efi, and in place of
 #    zz-update-grub (which cannot probe a chroot) a hook that writes
 #    grub.cfg the way write_grubcfg does; apt-get install then runs the
 #    hooks as it would in the system: zzz-trusted-keys approves the next
@@ -337,6 +337,7 @@ signing_setup() {
 	keep 4
 	predict --part hd0,gpt1=/boot/efi --part hd0,gpt2=/ --uuid $root_uuid=hd0,gpt2
 	eventlog /var/lib/trusted-keys/boot1.eventlog
+	efivars none
 	blob /etc/trusted-keys/demo.blob
 	EOF
 	chmod 0600 "$root/etc/trusted-keys/signing"

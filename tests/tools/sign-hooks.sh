@@ -86,8 +86,9 @@ boot_pcrs() {
 # the signer, the configuration; a key sealed to the signer and counter
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/etc/signer.pem" 2>/dev/null
 chmod 0600 "$work/etc/signer.pem"
-printf 'signer %s\npcrs 0,2,4,7,8,9\ncounter 01800100\nkeep 3\npredict --part hd0,gpt1=/esp --part hd0,gpt2=/root\nblob %s\n' \
-	"$work/etc/signer.pem" "$work/etc/data.blob" >"$work/etc/signing"
+mkdir -p "$work/efivars"
+printf 'signer %s\npcrs 0,2,4,7,8,9\ncounter 01800100\nkeep 3\npredict --part hd0,gpt1=/esp --part hd0,gpt2=/root\nblob %s\nefivars %s\n' \
+	"$work/etc/signer.pem" "$work/etc/data.blob" "$work/efivars" >"$work/etc/signing"
 auth=$("$TP" authorize --signer "$work/etc/signer.pem" --counter-index 01800100)
 mkkey() { # authPolicy hex -> a TPMKey in hex (keyedhash, sha256)
 	python3 - "0008000b000000120020${1}00100020$(printf '%064d' 0)" <<'PY'
@@ -132,8 +133,8 @@ check "sign: the LUKS2 token's blob has the approval: PolicyPCR over the PCRs an
 	eval 'has "boot-8" "$work/l.list" && has "PolicyPCR(sha256:0,2,4,7,8,9,15)" "$work/l.list" && has "PolicyNV(counter 0x01800100 <= 8)" "$work/l.list"'
 check "sign: the plain volume's blob has it, over the PCRs (no cap)" \
 	eval 'has "PolicyPCR(sha256:0,2,4,7,8,9)" "$work/p.list" && has "boot-8" "$work/p.list"'
-check "sign: tk-pcr-predict got the configuration's PCRs, log and partitions" \
-	has "predict --log $work/eventlog --pcrs 0,2,4,7,8,9 --part hd0,gpt1=/esp --part hd0,gpt2=/root" "$work/predict.args"
+check "sign: tk-pcr-predict got the configuration's PCRs, log, efivars and partitions" \
+	has "predict --log $work/eventlog --pcrs 0,2,4,7,8,9 --efivars $work/efivars --part hd0,gpt1=/esp --part hd0,gpt2=/root" "$work/predict.args"
 check "sign: the token keeps its other fields (options, cap, signed)" \
 	eval '"$luks" token "$work/vol.img" | grep -q "\"options\":\"keyhandle=0x81000001\",\"pin\":\"0\",\"cap\":\"sha256:15\",\"signed\":\"1\""'
 check "sign: the plain blob stays 0600" test "$(stat -c %a "$work/etc/data.blob")" = 600
