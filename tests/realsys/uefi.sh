@@ -44,7 +44,10 @@
 #    grub.cfg the way write_grubcfg does; apt-get install then runs the
 #    hooks as it would in the system: zzz-trusted-keys approves the next
 #    boot into the blob. After boot 2: the approval's PCR values (and its
-#    PolicyPCR digest in the blob) are the PCRs boot 2 read, PCR by PCR.
+#    PolicyPCR digest in the blob) are the PCRs boot 2 read, PCR by PCR,
+#    and in boot 2 the TPM unseals a secret sealed to the signer with that
+#    approval (its signature and signer taken from the blob, in
+#    /var/lib/tek-approval: the guest check's point 6).
 #
 # Writes DIR/disk.img, DIR/tpm, DIR/vars.fd (the machine), DIR/boot1/,
 # DIR/boot2/ (the boots' output; state/: the log and PCRs), DIR/next/,
@@ -74,7 +77,7 @@ ROOT_MIB=3072
 DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
 # (python3: tk-pcr-predict's interpreter, for the update's hooks)
 PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3"
-PLAN=15
+PLAN=16
 # the update: a newer signed kernel: bookworm has 6.12 beside 6.1; trixie's
 # newer one is in trixie-backports (a sources line added for it)
 NEWSOURCE=
@@ -367,6 +370,53 @@ signing_setup() {
 	} >"$root/etc/kernel/postinst.d/zz-update-grub"
 	chmod 0755 "$root/etc/kernel/postinst.d/zz-update-grub"
 }
+# approval_files: for boot 2's check, the newest approval of the blob (its
+# signer's TPM2B_PUBLIC and TPMT_SIGNATURE, read from the TPMKey's authPolicy
+# [3]), the approved policy computed from the values the hook recorded, the
+# authPolicy to seal to, in /var/lib/tek-approval.
+# shellcheck disable=SC2317  # run through update
+approval_files() {
+	local ad=$root/var/lib/tek-approval tp=$TKH_TOP/tools/trusted-policy
+	mkdir -p "$ad"
+	python3 - "$root/etc/trusted-keys/demo.blob" "$ad" <<-'PY' || return 1
+	import sys
+	def tlv(b, i):
+	    t, n = b[i], b[i + 1]
+	    i += 2
+	    if n & 0x80:
+	        k = n & 0x7f
+	        n = int.from_bytes(b[i:i + k], "big")
+	        i += k
+	    return t, b[i:i + n], i + n
+	def items(b):
+	    i, out = 0, []
+	    while i < len(b):
+	        t, v, i = tlv(b, i)
+	        out.append((t, v))
+	    return out
+	key = bytes.fromhex(open(sys.argv[1]).read().strip())
+	top = dict((t, v) for t, v in items(tlv(key, 0)[1]) if t & 0xe0 == 0xa0)
+	first = items(items(top[0xa3])[0][1])[0][1]          # the newest TPMAuthPolicy
+	policy = dict(items(first))[0xa1]                    # [1] SEQUENCE OF TPMPolicy
+	for _, p in items(items(policy)[0][1]):
+	    f = dict(items(p))
+	    cc = int.from_bytes(items(f[0xa0])[0][1], "big")
+	    body = items(f[0xa1])[0][1]
+	    if cc == 0x16a:
+	        n = int.from_bytes(body[:2], "big")
+	        pub, rest = body[:2 + n], body[2 + n:]
+	        r = int.from_bytes(rest[:2], "big")
+	        open(sys.argv[2] + "/signer.pub", "wb").write(pub)
+	        open(sys.argv[2] + "/sig.bin", "wb").write(rest[2 + r:])
+	        sys.exit(0)
+	sys.exit("no PolicyAuthorize in the newest approval")
+	PY
+	"$tp" authorize --signer "$root/etc/trusted-keys/signer.pem" | xxd -r -p >"$ad/auth.bin"
+	sed -n 's/^boot-1 1 //p' "$root/etc/trusted-keys/approvals" | tr ' ' '\n' | tr '=' ' ' >"$ad/values"
+	"$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p >"$ad/approved.bin"
+	echo sha256:0,2,4,7,8,9 >"$ad/pcrs"
+	[ -s "$ad/approved.bin" ] && [ -s "$ad/sig.bin" ] && [ -s "$ad/auth.bin" ]
+}
 # shellcheck disable=SC2317  # run through t_step
 update() {
 	local hook=$root/etc/kernel/postinst.d/zz-update-grub
@@ -389,6 +439,7 @@ update() {
 	rm -rf "${root:?}/boot/efi/"*
 	rs_unmount_all
 	[ "$rc" = 0 ] || return 1
+	approval_files || return 1
 	kver2=$(newest_other)
 	[ -n "$kver2" ] && [ -f "$root/boot/initrd.img-$kver2" ] || return 1
 	write_grubcfg "$kver2" "$kver"
@@ -446,6 +497,11 @@ approved() {
 	grep -q "$v" "$root/etc/trusted-keys/demo.blob" || { echo "the blob has no PolicyPCR over $v"; bad=1; }
 	return $bad
 }
+if grep -q "^ok 6 the TPM unseals with the update hook's approval (sha256" "$run/boot2/results.ktap" 2>/dev/null; then
+	t_ok "boot 2: the TPM unseals a secret sealed to the signer with the hook's approval (VerifySignature, PolicyPCR, PolicyAuthorize)"
+else
+	t_fail "boot 2: the TPM unseals with the hook's approval" "$(grep ' 6 ' "$run/boot2/results.ktap" 2>/dev/null)"
+fi
 if approved >"$run/approved.txt" 2>&1; then
 	t_ok "boot 2: the hook's approval is the PCRs boot 2 read (0, 2, 4, 7, 8, 9; the blob's PolicyPCR digest too)"
 	sed 's/^/# /' "$run/approved.txt"
