@@ -502,7 +502,7 @@ job_machine() { # name
 		disk=$d/disk.qcow2
 	else
 		disk=$d/disk.img
-		truncate -s 64M "$disk"
+		truncate -s 72M "$disk"
 	fi
 	# What every boot of the prepared machine needs (an image's root=).
 	if [ -f "$kdir/cmdline" ]; then read -r -a kw <"$kdir/cmdline"; words=("${kw[@]}" "${words[@]}"); fi

@@ -32,7 +32,22 @@
 # 6. the update: apt-get install of a newer signed kernel in a chroot of the
 #    tree, grub.cfg with both kernels, the root written again; boot 2's
 #    PCRs predicted from boot 1's log and the new files, then boot 2, whose
-#    PCRs must equal the prediction, PCR by PCR.
+#    PCRs must equal the prediction, PCR by PCR;
+# 7. the signing hooks in that update: before it, the tree gets what the
+#    package and trusted-keys-sign init install (trusted-keys-sign, the
+#    kernel, initramfs and apt hooks, trusted-policy, tk-pcr-predict, a
+#    signer key, /etc/trusted-keys/signing) and a plain volume's blob sealed
+#    to that signer (a TPMKey made here: no TPM in the chroot, so no
+#    counter), boot 1's event log saved in the tree (the chroot has no
+#    securityfs; its /sys/firmware/efi is the host's: efivars none), the ESP's files at /boot/efi, and in place of
+#    zz-update-grub (which cannot probe a chroot) a hook that writes
+#    grub.cfg the way write_grubcfg does; apt-get install then runs the
+#    hooks as it would in the system: zzz-trusted-keys approves the next
+#    boot into the blob. After boot 2: the approval's PCR values (and its
+#    PolicyPCR digest in the blob) are the PCRs boot 2 read, PCR by PCR,
+#    and in boot 2 the TPM unseals a secret sealed to the signer with that
+#    approval (its signature and signer taken from the blob, in
+#    /var/lib/tek-approval: the guest check's point 6).
 #
 # Writes DIR/disk.img, DIR/tpm, DIR/vars.fd (the machine), DIR/boot1/,
 # DIR/boot2/ (the boots' output; state/: the log and PCRs), DIR/next/,
@@ -60,8 +75,9 @@ OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
 ESP_MIB=64
 ROOT_MIB=3072
 DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
-PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil"
-PLAN=13
+# (python3: tk-pcr-predict's interpreter, for the update's hooks)
+PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3"
+PLAN=16
 # the update: a newer signed kernel: bookworm has 6.12 beside 6.1; trixie's
 # newer one is in trixie-backports (a sources line added for it)
 NEWSOURCE=
@@ -300,11 +316,113 @@ newest_other() {
 		[ "${d##*/}" = "$kver" ] || echo "${d##*/}"
 	done | sort -V | tail -n 1
 }
+# signing_setup: in the tree, what the package and trusted-keys-sign init
+# install, a plain volume's blob sealed to the signer, boot 1's log, the
+# ESP's files at /boot/efi, and zz-update-grub's stand-in (write_grubcfg).
+# shellcheck disable=SC2317,SC2016  # run through update; $1 in the hook
+signing_setup() {
+	local f ts=$TKH_TOP/initramfs
+	make -s -C "$TKH_TOP/tools" trusted-policy || return 1
+	install -m 0755 "$ts/trusted-keys-sign" "$root/usr/sbin/"
+	install -m 0755 "$TKH_TOP/tools/trusted-policy" "$TKH_TOP/tools/tk-pcr-predict" "$root/usr/local/bin/"
+	(cd "$ts/etc" && find . -type f) | while read -r f; do
+		install -D -m "$([ -x "$ts/etc/$f" ] && echo 0755 || echo 0644)" "$ts/etc/$f" "$root/etc/$f"
+	done
+	install -d -m 0700 "$root/etc/trusted-keys" "$root/var/lib/trusted-keys"
+	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 \
+		-out "$root/etc/trusted-keys/signer.pem" 2>/dev/null || return 1
+	chmod 0600 "$root/etc/trusted-keys/signer.pem"
+	cp "$run/boot1/state/eventlog.bin" "$root/var/lib/trusted-keys/boot1.eventlog"
+	cat >"$root/etc/trusted-keys/signing" <<-EOF
+	signer /etc/trusted-keys/signer.pem
+	pcrs 0,2,4,7,8,9
+	counter none
+	keep 4
+	predict --part hd0,gpt1=/boot/efi --part hd0,gpt2=/ --uuid $root_uuid=hd0,gpt2
+	eventlog /var/lib/trusted-keys/boot1.eventlog
+	efivars none
+	blob /etc/trusted-keys/demo.blob
+	EOF
+	chmod 0600 "$root/etc/trusted-keys/signing"
+	python3 - "$("$TKH_TOP/tools/trusted-policy" authorize --signer "$root/etc/trusted-keys/signer.pem")" \
+		>"$root/etc/trusted-keys/demo.blob" <<-'PY' || return 1
+	import sys
+	def tlv(t, v):
+	    n = len(v)
+	    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
+	    return bytes([t]) + h + v
+	# TPMT_PUBLIC: keyedhash, sha256, fixedTPM|fixedParent, authPolicy, NULL scheme
+	body = bytes.fromhex("0008000b000000120020" + sys.argv[1] + "00100020") + bytes(32)
+	pub = len(body).to_bytes(2, "big") + body
+	f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
+	    tlv(2, bytes.fromhex("0081000001")) + tlv(4, pub) + tlv(4, bytes.fromhex("0004") + bytes(4))
+	print(tlv(0x30, f).hex())
+	PY
+	chmod 0600 "$root/etc/trusted-keys/demo.blob"
+	mkdir -p "$root/boot/efi"
+	cp -a "$run/next/esp/." "$root/boot/efi/"
+	{
+		echo '#!/bin/bash'
+		echo '# zz-update-grub in this test: grub.cfg as tests/realsys/uefi.sh writes it'
+		echo "root= root_uuid=$root_uuid"
+		declare -f write_grubcfg
+		echo "write_grubcfg \"\$1\" $kver"
+	} >"$root/etc/kernel/postinst.d/zz-update-grub"
+	chmod 0755 "$root/etc/kernel/postinst.d/zz-update-grub"
+}
+# approval_files: for boot 2's check, the newest approval of the blob (its
+# signer's TPM2B_PUBLIC and TPMT_SIGNATURE, read from the TPMKey's authPolicy
+# [3]), the approved policy computed from the values the hook recorded, the
+# authPolicy to seal to, in /var/lib/tek-approval.
+# shellcheck disable=SC2317  # run through update
+approval_files() {
+	local ad=$root/var/lib/tek-approval tp=$TKH_TOP/tools/trusted-policy
+	mkdir -p "$ad"
+	python3 - "$root/etc/trusted-keys/demo.blob" "$ad" <<-'PY' || return 1
+	import sys
+	def tlv(b, i):
+	    t, n = b[i], b[i + 1]
+	    i += 2
+	    if n & 0x80:
+	        k = n & 0x7f
+	        n = int.from_bytes(b[i:i + k], "big")
+	        i += k
+	    return t, b[i:i + n], i + n
+	def items(b):
+	    i, out = 0, []
+	    while i < len(b):
+	        t, v, i = tlv(b, i)
+	        out.append((t, v))
+	    return out
+	key = bytes.fromhex(open(sys.argv[1]).read().strip())
+	top = dict((t, v) for t, v in items(tlv(key, 0)[1]) if t & 0xe0 == 0xa0)
+	first = items(items(top[0xa3])[0][1])[0][1]          # the newest TPMAuthPolicy
+	policy = dict(items(first))[0xa1]                    # [1] SEQUENCE OF TPMPolicy
+	for _, p in items(items(policy)[0][1]):
+	    f = dict(items(p))
+	    cc = int.from_bytes(items(f[0xa0])[0][1], "big")
+	    body = items(f[0xa1])[0][1]
+	    if cc == 0x16a:
+	        n = int.from_bytes(body[:2], "big")
+	        pub, rest = body[:2 + n], body[2 + n:]
+	        r = int.from_bytes(rest[:2], "big")
+	        open(sys.argv[2] + "/signer.pub", "wb").write(pub)
+	        open(sys.argv[2] + "/sig.bin", "wb").write(rest[2 + r:])
+	        sys.exit(0)
+	sys.exit("no PolicyAuthorize in the newest approval")
+	PY
+	"$tp" authorize --signer "$root/etc/trusted-keys/signer.pem" | xxd -r -p >"$ad/auth.bin"
+	sed -n 's/^boot-1 1 //p' "$root/etc/trusted-keys/approvals" | tr ' ' '\n' | tr '=' ' ' >"$ad/values"
+	"$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p >"$ad/approved.bin"
+	echo sha256:0,2,4,7,8,9 >"$ad/pcrs"
+	[ -s "$ad/approved.bin" ] && [ -s "$ad/sig.bin" ] && [ -s "$ad/auth.bin" ]
+}
 # shellcheck disable=SC2317  # run through t_step
 update() {
 	local hook=$root/etc/kernel/postinst.d/zz-update-grub
 	rs_chroot_mounts "$root"
 	[ ! -e "$hook" ] || mv "$hook" "$run/zz-update-grub"
+	signing_setup || return 1
 	if [ -n "$NEWSOURCE" ]; then
 		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
 		rs_in_root "$root" apt-get update
@@ -313,8 +431,15 @@ update() {
 	rs_in_root "$root" apt-get install -y --no-install-recommends $NEWKERNEL
 	local rc=$?
 	[ ! -e "$run/zz-update-grub" ] || mv "$run/zz-update-grub" "$hook"
+	# the hook's time: trusted-keys-sign once more, as the hooks run it
+	local ts
+	ts=$(now)
+	rs_in_root "$root" /usr/sbin/trusted-keys-sign sign --force >"$run/sign-time.log" 2>&1 || true
+	echo "sign $(elapsed "$ts")" >>"$run/times"
+	rm -rf "${root:?}/boot/efi/"*
 	rs_unmount_all
 	[ "$rc" = 0 ] || return 1
+	approval_files || return 1
 	kver2=$(newest_other)
 	[ -n "$kver2" ] && [ -f "$root/boot/initrd.img-$kver2" ] || return 1
 	write_grubcfg "$kver2" "$kver"
@@ -346,5 +471,42 @@ else
 	t_fail "boot 2 runs the new kernel $kver2" "it runs $(cat "$run/boot2/state/release" 2>/dev/null)"
 fi
 compare 2 " before it, from boot 1's log and the updated disk"
+
+# The hooks in the update: what apt ran, and the approval against boot 2.
+if grep -q "trusted-keys: the next boot is approved (boot-1, PCRs 0,2,4,7,8,9) for 1 volume(s) (after kernel $kver2)" \
+	"$run/update.log"; then
+	t_ok "apt-get install ran the hooks: zzz-trusted-keys (after zz-update-grub) approved the next boot ($(grep -c '^trusted-keys:' "$run/update.log") trusted-keys lines; signing: $(sed -n 's/^sign //p' "$run/times") s)"
+	grep '^trusted-keys:' "$run/update.log" | sed 's/^/# /'
+else
+	t_fail "apt-get install ran the hooks" "$(grep -i 'trusted-keys\|postinst.d\|post-update' "$run/update.log")"
+fi
+# approved: the approval's values against boot 2's PCRs; its PolicyPCR's
+# pcrDigest (SHA-256 of the values in PCR order) in the blob
+approved() {
+	local line p v got bad=0 vals=''
+	line=$(sed -n 's/^boot-1 1 //p' "$root/etc/trusted-keys/approvals") || return 1
+	[ -n "$line" ] || { echo "no approval boot-1"; return 1; }
+	for p in 0 2 4 7 8 9; do
+		v=$(echo "$line" | tr ' ' '\n' | sed -n "s/^$p=//p")
+		got=$(awk -v n="$p" '$1 == n { print tolower($2) }' "$run/boot2/state/pcrs.sysfs")
+		echo "PCR $p approved ${v:0:16} read ${got:0:16} $([ "$v" = "$got" ] && echo ok || echo DIFFERS)"
+		[ "$v" = "$got" ] || bad=1
+		vals=$vals$got
+	done
+	v=$(echo "$vals" | xxd -r -p | sha256sum | cut -c1-64)
+	grep -q "$v" "$root/etc/trusted-keys/demo.blob" || { echo "the blob has no PolicyPCR over $v"; bad=1; }
+	return $bad
+}
+if grep -q "^ok 6 the TPM unseals with the update hook's approval (sha256" "$run/boot2/results.ktap" 2>/dev/null; then
+	t_ok "boot 2: the TPM unseals a secret sealed to the signer with the hook's approval (VerifySignature, PolicyPCR, PolicyAuthorize)"
+else
+	t_fail "boot 2: the TPM unseals with the hook's approval" "$(grep ' 6 ' "$run/boot2/results.ktap" 2>/dev/null)"
+fi
+if approved >"$run/approved.txt" 2>&1; then
+	t_ok "boot 2: the hook's approval is the PCRs boot 2 read (0, 2, 4, 7, 8, 9; the blob's PolicyPCR digest too)"
+	sed 's/^/# /' "$run/approved.txt"
+else
+	t_fail "boot 2: the hook's approval is the PCRs boot 2 read" "$(cat "$run/approved.txt")"
+fi
 log "realsys-uefi: $(elapsed "$t0") s (boots: $boot1_s s, $boot_s s)"
 finish

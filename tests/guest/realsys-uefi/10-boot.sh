@@ -9,11 +9,15 @@
 # says so too, the TCG event log is there, the PCRs can be read; the log,
 # the PCR values (sysfs and tpm2_pcrread), the command line and the
 # kernel's release go to the host (ttyS2, "NAME BASE64" lines), which
-# replays the log (tools/tk-pcr-predict). KTAP on ttyS1; then powers off.
+# replays the log (tools/tk-pcr-predict). After the update (boot 2), the
+# approval that the update's hook signed (/var/lib/tek-approval: its
+# signature and signer, taken from the blob on the host) must get a secret
+# sealed to the signer out of the TPM: VerifySignature, PolicyPCR over this
+# boot's PCRs, PolicyAuthorize, Unseal. KTAP on ttyS1; then powers off.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 exec 3>/dev/ttyS1 4>/dev/ttyS2
 echo "KTAP version 1" >&3
-echo "1..5" >&3
+echo "1..6" >&3
 i=0
 t() { # DESCRIPTION CMD...: one test point
 	d=$1
@@ -75,6 +79,29 @@ facts() {
 	[ -d /sys/firmware/efi ]
 }
 t "booted by UEFI: $(uname -r)" facts
+A=/var/lib/tek-approval
+approval() {
+	cd /run || return 1
+	head -c 32 /dev/urandom >secret
+	tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb -c prim.ctx \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda|restricted|decrypt' &&
+	tpm2_create -Q -C prim.ctx -i secret -L $A/auth.bin -a 'fixedtpm|fixedparent' -u o.pub -r o.priv &&
+	tpm2_flushcontext -t &&
+	tpm2_loadexternal -Q -C o -u $A/signer.pub -c s.ctx -n s.name &&
+	tpm2_verifysignature -Q -c s.ctx -g sha256 -m $A/approved.bin -s $A/sig.bin -t s.tkt &&
+	tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
+	tpm2_startauthsession -Q --policy-session -S p.ctx &&
+	tpm2_policypcr -Q -S p.ctx -l "$(cat $A/pcrs)" &&
+	tpm2_policyauthorize -Q -S p.ctx -i $A/approved.bin -n s.name -t s.tkt &&
+	tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
+}
+if [ -d $A ]; then
+	t "the TPM unseals with the update hook's approval ($(cat $A/pcrs), this boot's PCRs)" approval
+	tpm2_flushcontext p.ctx 2>/dev/null
+	tpm2_flushcontext -t 2>/dev/null
+else
+	echo "ok 6 the TPM unseals with the update hook's approval # SKIP no approval in this boot (the update's hook signs it)" >&3
+fi
 echo "# tk-init: done" >&3
 sync
 systemctl --no-block poweroff

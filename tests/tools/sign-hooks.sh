@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# initramfs/trusted-keys-sign and Debian's hooks that run it (host, no
+# kernel, no TPM): a LUKS2 image (cryptsetup) whose trusted-keys token holds
+# a key sealed to a signer and a revocation counter (a TPMKey made here:
+# trusted-policy reads only its public area), and a plain volume's blob;
+# the real trusted-policy signs; tk-pcr-predict, tpm2_nvread and
+# tpm2_nvincrement are fakes (their values in files). Checks: what sign
+# puts into each blob (PolicyPCR over the predicted PCRs and the cap PCR,
+# PolicyNV with the bound), nothing when the next boot is approved already,
+# a new bound per approval, keep, a refused prediction (nothing changed,
+# exit 3, the passphrase message; the hooks exit 0), revoke-older (the
+# counter up to this boot's bound, older approvals gone; a boot matching no
+# approval refused), the hooks' order under run-parts and their skip inside
+# a kernel's postinst, the apt snippet. TP=path: trusted-policy. KTAP.
+# The checks are strings for eval (their variables expand there):
+# shellcheck disable=SC2016,SC2034
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$here/../..
+sign=$top/initramfs/trusted-keys-sign
+luks=$top/initramfs/trusted-keys-luks
+TP=${TP:-$top/tools/trusted-policy}
+work=$(mktemp -d "${TMPDIR:-/tmp}/sign-hooks.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+n=0 fails=0
+echo "KTAP version 1"
+echo "1..27"
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+notok() { n=$((n + 1)) fails=$((fails + 1)); echo "not ok $n $*"; }
+check() { # description command...
+	local d=$1
+	shift
+	if "$@" >"$work/check.out" 2>&1; then ok "$d"; else sed 's/^/# /' "$work/check.out"; notok "$d"; fi
+}
+not() { ! "$@"; }
+has() { grep -q -- "$1" "$2" || { echo "no '$1' in $2:"; cat "$2"; return 1; }; }
+if [ ! -x "$TP" ] || ! command -v cryptsetup >/dev/null || ! command -v openssl >/dev/null; then
+	for i in $(seq 27); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
+	exit 0
+fi
+
+# --- the machine's stand-ins ------------------------------------------------
+mkdir -p "$work/bin" "$work/etc" "$work/dev" "$work/pcr"
+cat >"$work/bin/tk-pcr-predict" <<EOF
+#!/bin/sh
+echo "\$*" >"$work/predict.args"
+rc=\$(cat "$work/pred.rc")
+if [ "\$rc" != 0 ]; then
+	echo "tk-pcr-predict: PCR 4: event 17 EV_EFI_BOOT_SERVICES_APPLICATION: no file path" >&2
+	exit "\$rc"
+fi
+echo "# PCR  4 (explain)"
+cat "$work/pred.txt"
+EOF
+cat >"$work/bin/tpm2_nvread" <<EOF
+#!/bin/sh
+v=\$(cat "$work/counter")
+printf '%016x' "\$v" | xxd -r -p
+EOF
+cat >"$work/bin/tpm2_nvincrement" <<EOF
+#!/bin/sh
+echo \$((\$(cat "$work/counter") + 1)) >"$work/counter"
+EOF
+ln -s "$TP" "$work/bin/trusted-policy"
+ln -s "$luks" "$work/bin/trusted-keys-luks"
+chmod +x "$work/bin/"*
+echo 7 >"$work/counter"
+echo 0 >"$work/pred.rc"
+export TRUSTED_KEYS_PATH=$work/bin TRUSTED_KEYS_ETC=$work/etc TRUSTED_KEYS_DEVDIR=$work/dev
+export TRUSTED_KEYS_LUKS=$work/etc/luks TRUSTED_KEYS_PCR_DIR=$work/pcr
+export TRUSTED_KEYS_EVENTLOG=$work/eventlog
+: >"$work/eventlog"
+# pred N: a prediction: PCRs 0,2,4,7,8,9 with values made from N
+pred() {
+	for p in 0 2 4 7 8 9; do
+		printf '%2d %s\n' "$p" "$(printf '%s-%s' "$1" "$p" | sha256sum | cut -c1-64)"
+	done >"$work/pred.txt"
+}
+# boot_pcrs N: the PCRs this boot read are those of prediction N
+boot_pcrs() {
+	rm -f "$work/pcr/"*
+	for p in 0 2 4 7 8 9; do printf '%s-%s' "$1" "$p" | sha256sum | cut -c1-64 >"$work/pcr/$p"; done
+}
+
+# the signer, the configuration; a key sealed to the signer and counter
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/etc/signer.pem" 2>/dev/null
+chmod 0600 "$work/etc/signer.pem"
+mkdir -p "$work/efivars"
+printf 'signer %s\npcrs 0,2,4,7,8,9\ncounter 01800100\nkeep 3\npredict --part hd0,gpt1=/esp --part hd0,gpt2=/root\nblob %s\nefivars %s\n' \
+	"$work/etc/signer.pem" "$work/etc/data.blob" "$work/efivars" >"$work/etc/signing"
+auth=$("$TP" authorize --signer "$work/etc/signer.pem" --counter-index 01800100)
+mkkey() { # authPolicy hex -> a TPMKey in hex (keyedhash, sha256)
+	python3 - "0008000b000000120020${1}00100020$(printf '%064d' 0)" <<'PY'
+import sys
+def tlv(t, v):
+    n = len(v)
+    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
+    return bytes([t]) + h + v
+body = bytes.fromhex(sys.argv[1])
+pub = len(body).to_bytes(2, "big") + body
+f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
+    tlv(2, bytes.fromhex("0081000001")) + tlv(4, pub) + tlv(4, bytes.fromhex("0004") + bytes(4))
+print(tlv(0x30, f).hex())
+PY
+}
+mkkey "$auth" >"$work/etc/data.blob"
+blob0=$(cat "$work/etc/data.blob")
+# the LUKS2 volume with its token ("signed":"1", cap sha256:15)
+printf 'pw' >"$work/pass"
+truncate -s 20M "$work/vol.img"
+cryptsetup luksFormat -q --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file "$work/pass" \
+	"$work/vol.img" >/dev/null 2>&1
+uuid=$(cryptsetup luksUUID "$work/vol.img")
+ln -s "$work/vol.img" "$work/dev/$uuid"
+printf '{"type":"trusted-keys","keyslots":[],"blob":"%s","options":"keyhandle=0x81000001","pin":"0","cap":"sha256:15","signed":"1"}\n' \
+	"$blob0" >"$work/tok.json"
+cryptsetup token import --json-file "$work/tok.json" "$work/vol.img"
+echo "$uuid sha256:15" >"$work/etc/luks"
+lblob() { "$luks" blob "$work/vol.img" >"$work/l.hex" 2>/dev/null; }
+lists() { # both blobs' listings, in $work/l.list and $work/p.list
+	lblob && "$TP" list "$work/l.hex" >"$work/l.list" 2>&1 &&
+		"$TP" list "$work/etc/data.blob" >"$work/p.list" 2>&1
+}
+
+# --- sign ---------------------------------------------------------------------
+pred 1
+"$sign" sign >"$work/s1.out" 2>&1
+rc=$?
+check "sign: exit 0, both volumes approved" eval '[ $rc = 0 ] && has "approved (boot-8, PCRs 0,2,4,7,8,9, counter 0x01800100 <= 8) for 2 volume" "$work/s1.out"'
+lists
+check "sign: the LUKS2 token's blob has the approval: PolicyPCR over the PCRs and the cap PCR, PolicyNV(counter <= 8)" \
+	eval 'has "boot-8" "$work/l.list" && has "PolicyPCR(sha256:0,2,4,7,8,9,15)" "$work/l.list" && has "PolicyNV(counter 0x01800100 <= 8)" "$work/l.list"'
+check "sign: the plain volume's blob has it, over the PCRs (no cap)" \
+	eval 'has "PolicyPCR(sha256:0,2,4,7,8,9)" "$work/p.list" && has "boot-8" "$work/p.list"'
+check "sign: tk-pcr-predict got the configuration's PCRs, log, efivars and partitions" \
+	has "predict --log $work/eventlog --pcrs 0,2,4,7,8,9 --efivars $work/efivars --part hd0,gpt1=/esp --part hd0,gpt2=/root" "$work/predict.args"
+check "sign: the token keeps its other fields (options, cap, signed)" \
+	eval '"$luks" token "$work/vol.img" | grep -q "\"options\":\"keyhandle=0x81000001\",\"pin\":\"0\",\"cap\":\"sha256:15\",\"signed\":\"1\""'
+check "sign: the plain blob stays 0600" test "$(stat -c %a "$work/etc/data.blob")" = 600
+# the approval is over the predicted values: its PolicyPCR's pcrDigest,
+# SHA-256 of the values in PCR order (the cap PCR's zeros last), is in the blob
+pd=$( { cut -c4- "$work/pred.txt"; printf '%064d\n' 0; } | tr -d '\n' | xxd -r -p | sha256sum | cut -c1-64)
+pdp=$(cut -c4- "$work/pred.txt" | tr -d '\n' | xxd -r -p | sha256sum | cut -c1-64)
+check "sign: the approvals are over the predicted values (each PolicyPCR's pcrDigest)" \
+	eval 'grep -q "$pd" "$work/l.hex" && grep -q "$pdp" "$work/etc/data.blob"'
+cp "$work/l.hex" "$work/l1.hex"
+"$sign" sign >"$work/s2.out" 2>&1
+lblob
+check "sign again, same prediction: approved already, nothing signed" \
+	eval 'has "approved already (boot-8)" "$work/s2.out" && cmp -s "$work/l.hex" "$work/l1.hex"'
+# the plain volume enrolled again: its new blob lacks the approval
+cp "$work/etc/data.blob" "$work/data.keep"
+echo "$blob0" >"$work/etc/data.blob"
+"$sign" sign >"$work/s2b.out" 2>&1
+check "sign, same prediction, a blob without it (enrolled again): signed again (boot-9)" \
+	eval 'has "approved (boot-9" "$work/s2b.out" && "$TP" list "$work/etc/data.blob" | grep -q " boot-9 "'
+cp "$work/data.keep" "$work/etc/data.blob"
+pred 2
+echo 20 >"$work/counter"
+"$sign" sign >"$work/s3.out" 2>&1
+lists
+check "sign, a new prediction: bound above the counter (21), first in the blob" \
+	eval 'has "boot-21" "$work/s3.out" && [ "$(sed -n "s/^0 \([^ ]*\).*/\1/p" "$work/l.list")" = boot-21 ]'
+pred 3; "$sign" sign >/dev/null 2>&1
+pred 4; "$sign" sign >/dev/null 2>&1
+lists
+check "sign: keep 3: the oldest approval leaves the blobs" \
+	eval '[ "$(grep -c "^[0-9]" "$work/l.list")" = 3 ] && not grep -q boot-8 "$work/l.list" && [ "$(grep -c "^[0-9]" "$work/p.list")" = 3 ]'
+check "sign: the state records each approval's bound and values" \
+	eval '[ "$(awk "{print \$1, \$2}" "$work/etc/approvals" | tr "\n" " ")" = "boot-8 8 boot-9 9 boot-21 21 boot-22 22 boot-23 23 " ]'
+
+# --- a refused prediction -------------------------------------------------------
+cp "$work/l.hex" "$work/before.hex"
+cp "$work/etc/data.blob" "$work/before.blob"
+echo 3 >"$work/pred.rc"
+pred 5
+"$sign" sign >"$work/r.out" 2>&1
+rc=$?
+lblob
+check "refused prediction: exit 3, the refusal named" eval '[ $rc = 3 ] && has "EV_EFI_BOOT_SERVICES_APPLICATION" "$work/r.out"'
+check "refused prediction: says the passphrase is asked once, and what to run after" \
+	eval 'has "asks for the passphrase once" "$work/r.out" && has "trusted-keys-sign sign" "$work/r.out"'
+check "refused prediction: both blobs unchanged (the old approvals stay)" \
+	eval 'cmp -s "$work/l.hex" "$work/before.hex" && cmp -s "$work/etc/data.blob" "$work/before.blob"'
+"$sign" sign --hook "kernel 6.12" >"$work/rh.out" 2>&1
+rc=$?
+check "refused prediction in a hook: exit 0, a warning" eval '[ $rc = 0 ] && has "installation goes on" "$work/rh.out"'
+echo 0 >"$work/pred.rc"
+mv "$work/etc/signer.pem" "$work/signer.away"
+"$sign" sign --hook apt >"$work/ns.out" 2>&1
+rc=$?
+"$sign" sign >/dev/null 2>&1
+rc2=$?
+mv "$work/signer.away" "$work/etc/signer.pem"
+check "no signer key: a hook exits 0 with the warning, sign alone exits 1" \
+	eval '[ $rc = 0 ] && [ $rc2 = 1 ] && has "no signer key" "$work/ns.out"'
+
+# --- the hooks --------------------------------------------------------------------
+mkdir -p "$work/hooks/postinst.d"
+for h in kernel/postinst.d/zzz-trusted-keys initramfs/post-update.d/trusted-keys; do
+	sed "s|/usr/sbin/trusted-keys-sign|$sign|g" "$top/initramfs/etc/$h" >"$work/hooks/${h##*/}"
+	chmod +x "$work/hooks/${h##*/}"
+done
+for h in initramfs-tools dkms zz-update-grub; do : >"$work/hooks/postinst.d/$h"; chmod +x "$work/hooks/postinst.d/$h"; done
+cp "$top/initramfs/etc/kernel/postinst.d/zzz-trusted-keys" "$work/hooks/postinst.d/"
+check "run-parts runs zzz-trusted-keys last, after initramfs-tools and zz-update-grub" \
+	eval '[ "$(run-parts --test "$work/hooks/postinst.d" | tail -n 1)" = "$work/hooks/postinst.d/zzz-trusted-keys" ]'
+pred 6
+DPKG_MAINTSCRIPT_PACKAGE=linux-image-6.12.57+deb12-amd64 DPKG_MAINTSCRIPT_NAME=postinst \
+	"$work/hooks/trusted-keys" 6.12.57+deb12-amd64 /boot/initrd.img >"$work/h1.out" 2>&1
+check "post-update.d inside a kernel's postinst: nothing (the kernel's zzz hook follows)" \
+	eval '[ ! -s "$work/h1.out" ] && not grep -q boot-24 "$work/etc/approvals"'
+"$work/hooks/zzz-trusted-keys" 6.12.57+deb12-amd64 /boot/vmlinuz >"$work/h2.out" 2>&1
+rc=$?
+check "postinst.d/zzz-trusted-keys: signs the next boot (exit 0)" eval '[ $rc = 0 ] && has "boot-24" "$work/h2.out" && has "after kernel 6.12.57" "$work/h2.out"'
+pred 7
+DPKG_MAINTSCRIPT_PACKAGE=initramfs-tools DPKG_MAINTSCRIPT_NAME=postinst \
+	"$work/hooks/trusted-keys" 6.1.0-40-amd64 /boot/initrd.img >"$work/h3.out" 2>&1
+check "post-update.d after an initramfs trigger: signs" has "boot-25.*after update-initramfs" "$work/h3.out"
+echo 3 >"$work/pred.rc"
+"$work/hooks/zzz-trusted-keys" 6.12.57+deb12-amd64 /boot/vmlinuz >"$work/h4.out" 2>&1
+rc=$?
+echo 0 >"$work/pred.rc"
+check "postinst.d hook with a refused prediction: exit 0 (apt goes on), the message" \
+	eval '[ $rc = 0 ] && has "asks for the passphrase once" "$work/h4.out"'
+if command -v apt-config >/dev/null; then
+	check "the apt snippet: DPkg::Post-Invoke runs trusted-keys-sign sign --hook apt" \
+		eval 'apt-config -c "$top/initramfs/etc/apt/apt.conf.d/99trusted-keys" dump DPkg::Post-Invoke | grep -q "trusted-keys-sign sign --hook apt"'
+else
+	ok "the apt snippet # SKIP no apt-config"
+fi
+
+# --- revoke-older -----------------------------------------------------------------------
+boot_pcrs 99
+c0=$(cat "$work/counter")
+"$sign" revoke-older >"$work/v1.out" 2>&1
+rc=$?
+check "revoke-older on a boot matching no approval: refused, the counter unchanged" \
+	eval '[ $rc = 1 ] && has "not those of an approval" "$work/v1.out" && [ "$(cat "$work/counter")" = "$c0" ]'
+boot_pcrs 6
+"$sign" revoke-older >"$work/v2.out" 2>&1
+rc=$?
+check "revoke-older: the counter goes up to this boot's bound (24)" \
+	eval '[ $rc = 0 ] && [ "$(cat "$work/counter")" = 24 ] && has "before boot-24 no longer load" "$work/v2.out"'
+lists
+check "revoke-older: the older approvals leave the blobs and the state" \
+	eval 'not grep -q "boot-2[23]" "$work/l.list" && grep -q boot-24 "$work/l.list" && not grep -q "boot-2[23]" "$work/p.list" && [ "$(awk "{print \$1}" "$work/etc/approvals" | tr "\n" " ")" = "boot-24 boot-25 " ]'
+"$sign" revoke-older >/dev/null 2>&1
+check "revoke-older again: the counter stays at the bound (this boot's approval holds)" \
+	test "$(cat "$work/counter")" = 24
+[ "$n" = 27 ] || echo "# plan 27, ran $n"
+[ "$fails" = 0 ]
