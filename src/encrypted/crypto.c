@@ -78,7 +78,7 @@ static void engine_free(struct encrypted_engine *e)
 		crypto_free_skcipher(e->slots[i].tfm);
 	}
 	crypto_free_shash(e->sha);
-	kfree(e);
+	kfree_sensitive(e);
 }
 
 /* Fill the pool with @n "cbc(aes)" transforms, each with its request. */

@@ -51,9 +51,9 @@ fi
 line=$(engine)
 echo "# cpu:$(for c in aes ssse3 avx avx2 sha_ni; do has $c && printf ' %s' $c; done); ours: $line"
 sha=$(best sha256) cbc=$(best 'cbc(aes)')
-t_check "SHA-256 by the kernel's preferred \"sha256\" ($sha)" \
+t_check "SHA-256 by the kernel's preferred driver for sha256 ($sha)" \
 	sh -c "echo '$line' | grep -Fq 'SHA-256: $sha,'"
-t_check "AES-256-CBC by the kernel's preferred \"cbc(aes)\" ($cbc)" \
+t_check "AES-256-CBC by the kernel's preferred driver for cbc(aes) ($cbc)" \
 	sh -c "echo '$line' | grep -Fq 'AES-256-CBC: $cbc ('"
 if has aes; then
 	t_check "AES-NI CPU: AES-256-CBC by cbc-aes-aesni" sh -c "echo '$line' | grep -q 'AES-256-CBC: cbc-aes-aesni '"
@@ -71,7 +71,7 @@ cpulist() {
 }
 ncpu=$(cpulist "$(cat /sys/devices/system/cpu/possible)")
 [ "$ncpu" -le 16 ] || ncpu=16
-t_check "one \"cbc(aes)\" transform per possible CPU ($ncpu)" \
+t_check "one cbc(aes) transform per possible CPU ($ncpu)" \
 	sh -c "echo '$line' | grep -q '($ncpu transforms)\$'"
 
 # Reads side by side under two masters: each blob is the one read alone.
