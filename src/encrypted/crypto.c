@@ -277,8 +277,11 @@ int encrypted_hmac(struct encrypted_work *w, const u8 *data, size_t len,
 		ret = crypto_shash_finup(&w->desc, data, len, mac);
 	if (!ret)
 		ret = hmac_start(w, 0x5c);
+	/* update, then final: the inner hash is both input and output */
 	if (!ret)
-		ret = crypto_shash_finup(&w->desc, mac, SHA256_DIGEST_SIZE, mac);
+		ret = crypto_shash_update(&w->desc, mac, SHA256_DIGEST_SIZE);
+	if (!ret)
+		ret = crypto_shash_final(&w->desc, mac);
 	memzero_explicit(w->pad, sizeof(w->pad));
 	return ret;
 }
