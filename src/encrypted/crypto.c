@@ -8,53 +8,42 @@
  *   cbc     AES-256-CBC under the derived AES key, whole blocks, the
  *           plaintext zero-padded to the last block
  *
- * Each runs on one of two engines, chosen once, at the first operation:
+ * All three run on the kernel crypto API: the "sha256" shash and the
+ * "cbc(aes)" skcipher, whichever drivers the kernel prefers for them
+ * (x86 with AES-NI and AVX2: cbc-aes-aesni and sha256-avx2; without:
+ * the generic C code). The first operation allocates the transforms and
+ * says which drivers they are; none is allocated per operation.
  *
- *   the crypto API  the "sha256" shash and the "cbc(aes)" skcipher the
- *                   kernel prefers, when that is an accelerated driver
- *                   (AES-NI; SHA-NI, AVX2, AVX or SSSE3 on x86);
- *   the libraries   <crypto/sha2.h> and <crypto/aes.h> (generic C) where
- *                   the API has nothing better than the same C code behind
- *                   an indirect call (SHA-256), or table-driven AES
- *                   (aes-generic, whose 4 KiB tables the library's
- *                   time-invariant AES avoids), or where accel=0.
+ * The "sha256" shash is unkeyed and shared: each operation hashes with its
+ * own descriptor, and HMAC is built on it here (the key block XOR ipad and
+ * opad), so no keyed hash state is ever shared. A "cbc(aes)" skcipher is
+ * keyed, so it is never keyed by two operations at once: the engine holds
+ * a small pool of them (one per possible CPU, at most ENCRYPTED_CBC_SLOTS),
+ * each with its request and a mutex; an operation takes a free one (its
+ * own CPU's first), keys it, runs, and re-keys it with the all-zero key
+ * before letting go, so no derived key outlives its operation in a shared
+ * transform. A mutex, not disabled preemption: the driver the kernel
+ * prefers on AES-NI machines (cbc-aes-aesni) is asynchronous and may hand
+ * the request to cryptd when the FPU is not usable; the operation then
+ * sleeps until it is done.
  *
- * Transforms are allocated once, never per operation. The "sha256" shash
- * is unkeyed and shared: each operation hashes with its own descriptor,
- * HMAC is built on it here. A "cbc(aes)" skcipher is keyed, so it is never
- * keyed by two operations at once: the engine holds a small pool of them
- * (one per possible CPU, at most ENCRYPTED_CBC_SLOTS), each with its
- * request and a mutex; an operation takes a free one (its own CPU's first),
- * keys it, runs, and re-keys it with the all-zero key before letting go,
- * so no derived key outlives its operation in a shared transform. A mutex,
- * not disabled preemption: the driver the kernel prefers (cbc-aes-aesni)
- * is asynchronous and may hand the request to cryptd when the FPU is not
- * usable; the operation then sleeps until it is done.
- *
- * Every other byte of working state (derived keys, key schedule, hash
- * state, one block) is in the caller's struct encrypted_work, which the
+ * Every other byte of working state (derived keys, hash state, HMAC key
+ * block, one block) is in the caller's struct encrypted_work, which the
  * owner wipes with one kfree_sensitive().
  */
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/error-injection.h>
 #include <linux/minmax.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include <crypto/algapi.h>
 #include <crypto/hash.h>
 #include <crypto/skcipher.h>
 
 #include "encrypted.h"
-
-static bool accel = true;
-module_param(accel, bool, 0444);
-MODULE_PARM_DESC(accel,
-		 "Use the kernel's accelerated AES and SHA-256 drivers where it has them (default: 1)");
 
 /* Transforms of the "cbc(aes)" pool: enough for the CPUs of most machines. */
 #define ENCRYPTED_CBC_SLOTS 16
@@ -66,8 +55,8 @@ struct encrypted_cbc_slot {
 };
 
 struct encrypted_engine {
-	struct crypto_shash *sha;	/* NULL: the SHA-256 library */
-	unsigned int nslots;		/* 0: the AES library */
+	struct crypto_shash *sha;
+	unsigned int nslots;
 	struct encrypted_cbc_slot slots[];
 };
 
@@ -77,22 +66,6 @@ static DEFINE_MUTEX(engine_lock);
 static const char enc_label[] = "ENC_KEY";
 static const char auth_label[] = "AUTH_KEY";
 static const u8 zeros[SHA256_DIGEST_SIZE];	/* also the all-zero AES key */
-
-/* An accelerated driver: not the generic C code the libraries are. */
-static bool accelerated(const char *driver)
-{
-	return !strstr(driver, "generic");
-}
-
-/*
- * A failed allocation: out of memory or interrupted is the operation's
- * error (the next one tries again); anything else (no such algorithm, a
- * failed self-test) leaves that primitive to the library.
- */
-static int alloc_error(long err)
-{
-	return err == -ENOMEM || err == -EINTR ? err : 0;
-}
 
 static void engine_free(struct encrypted_engine *e)
 {
@@ -108,46 +81,24 @@ static void engine_free(struct encrypted_engine *e)
 	kfree_sensitive(e);
 }
 
-/* The "sha256" shash when accelerated; NULL for the library; ERR_PTR. */
-static struct crypto_shash *engine_sha(void)
-{
-	struct crypto_shash *sha = crypto_alloc_shash("sha256", 0, 0);
-
-	if (IS_ERR(sha))
-		return alloc_error(PTR_ERR(sha)) ? sha : NULL;
-	if (accelerated(crypto_shash_driver_name(sha)))
-		return sha;
-	crypto_free_shash(sha);
-	return NULL;
-}
-
-/* Fill the pool of "cbc(aes)" transforms, or leave it empty (the library). */
+/* Fill the pool with @n "cbc(aes)" transforms, each with its request. */
 static int engine_cbc(struct encrypted_engine *e, unsigned int n)
 {
 	struct encrypted_cbc_slot *s;
 	struct crypto_skcipher *tfm;
 
-	tfm = crypto_alloc_skcipher("cbc(aes)", 0, 0);
-	if (IS_ERR(tfm))
-		return alloc_error(PTR_ERR(tfm));
-	if (!accelerated(crypto_skcipher_driver_name(tfm))) {
-		crypto_free_skcipher(tfm);
-		return 0;
-	}
-	for (;;) {
-		s = &e->slots[e->nslots];
-		mutex_init(&s->lock);
-		s->tfm = tfm;
-		s->req = skcipher_request_alloc(tfm, GFP_KERNEL);
-		e->nslots++;
-		if (unlikely(!s->req))
-			return -ENOMEM;
-		if (e->nslots == n)
-			return 0;
+	while (e->nslots < n) {
 		tfm = crypto_alloc_skcipher("cbc(aes)", 0, 0);
 		if (IS_ERR(tfm))
 			return PTR_ERR(tfm);
+		s = &e->slots[e->nslots++];
+		mutex_init(&s->lock);
+		s->tfm = tfm;
+		s->req = skcipher_request_alloc(tfm, GFP_KERNEL);
+		if (unlikely(!s->req))
+			return -ENOMEM;
 	}
+	return 0;
 }
 
 static struct encrypted_engine *engine_alloc(void)
@@ -160,9 +111,7 @@ static struct encrypted_engine *engine_alloc(void)
 	e = kzalloc(struct_size(e, slots, n), GFP_KERNEL);
 	if (unlikely(!e))
 		return ERR_PTR(-ENOMEM);
-	if (!accel)
-		goto out;
-	e->sha = engine_sha();
+	e->sha = crypto_alloc_shash("sha256", 0, 0);
 	if (IS_ERR(e->sha)) {
 		ret = PTR_ERR(e->sha);
 		e->sha = NULL;
@@ -171,19 +120,23 @@ static struct encrypted_engine *engine_alloc(void)
 	ret = engine_cbc(e, n);
 	if (unlikely(ret))
 		goto out_free;
-out:
 	pr_info("SHA-256: %s, AES-256-CBC: %s (%u transforms)\n",
-		e->sha ? crypto_shash_driver_name(e->sha) : "library",
-		e->nslots ? crypto_skcipher_driver_name(e->slots[0].tfm) : "library",
-		e->nslots);
+		crypto_shash_driver_name(e->sha),
+		crypto_skcipher_driver_name(e->slots[0].tfm), e->nslots);
 	return e;
 
 out_free:
+	/* Out of memory or interrupted is usual; anything else is worth a line. */
+	if (ret != -ENOMEM && ret != -EINTR)
+		pr_err_ratelimited("no sha256 or cbc(aes) transform: %d\n", ret);
 	engine_free(e);
 	return ERR_PTR(ret);
 }
 
-/* The engine, set up by the first operation; an ERR_PTR when that fails. */
+/*
+ * The engine, set up by the first operation; an ERR_PTR when that fails
+ * (that operation's error: the next one tries again).
+ */
 static struct encrypted_engine *engine_get(void)
 {
 	/* pairs with the release below: a seen engine is a whole one */
@@ -207,19 +160,17 @@ static struct encrypted_engine *engine_get(void)
  *
  * Sets up the engine at the first call (allocating its transforms).
  *
- * Return: the work area (free with encrypted_work_free()), or an ERR_PTR
- * (-ENOMEM).
+ * Return: the work area (free with encrypted_work_free()), or an ERR_PTR:
+ * -ENOMEM, or the crypto API's error for a missing "sha256" or "cbc(aes)".
  */
 struct encrypted_work *encrypted_work_alloc(void)
 {
 	struct encrypted_engine *e = engine_get();
 	struct encrypted_work *w;
-	size_t descsize;
 
 	if (IS_ERR(e))
 		return ERR_CAST(e);
-	descsize = e->sha ? crypto_shash_descsize(e->sha) : 0;
-	w = kmalloc(sizeof(*w) + descsize, GFP_KERNEL);
+	w = kmalloc(sizeof(*w) + crypto_shash_descsize(e->sha), GFP_KERNEL);
 	if (unlikely(!w))
 		return ERR_PTR(-ENOMEM);
 	w->engine = e;
@@ -246,33 +197,6 @@ void encrypted_crypto_exit(void)
 	engine = NULL;
 }
 
-static int sha_init(struct encrypted_work *w)
-{
-	if (!w->desc.tfm) {
-		sha256_init(&w->sha);
-		return 0;
-	}
-	return crypto_shash_init(&w->desc);
-}
-
-static int sha_update(struct encrypted_work *w, const u8 *data, size_t len)
-{
-	if (!w->desc.tfm) {
-		sha256_update(&w->sha, data, len);
-		return 0;
-	}
-	return crypto_shash_update(&w->desc, data, len);
-}
-
-static int sha_final(struct encrypted_work *w, u8 *out)
-{
-	if (!w->desc.tfm) {
-		sha256_final(&w->sha, out);
-		return 0;
-	}
-	return crypto_shash_final(&w->desc, out);
-}
-
 static int derive_one(struct encrypted_work *w, const char *label,
 		      const u8 *master, size_t master_len, size_t total,
 		      u8 *out)
@@ -280,17 +204,17 @@ static int derive_one(struct encrypted_work *w, const char *label,
 	size_t done = strlen(label) + 1 + master_len, n;
 	int ret;
 
-	ret = sha_init(w);
+	ret = crypto_shash_init(&w->desc);
 	if (!ret)
-		ret = sha_update(w, label, strlen(label) + 1);
+		ret = crypto_shash_update(&w->desc, label, strlen(label) + 1);
 	if (!ret)
-		ret = sha_update(w, master, master_len);
+		ret = crypto_shash_update(&w->desc, master, master_len);
 	for (; !ret && done < total; done += n) {
 		n = min(total - done, sizeof(zeros));
-		ret = sha_update(w, zeros, n);
+		ret = crypto_shash_update(&w->desc, zeros, n);
 	}
 	if (!ret)
-		ret = sha_final(w, out);
+		ret = crypto_shash_final(&w->desc, out);
 	return ret;
 }
 
@@ -328,9 +252,9 @@ static int hmac_start(struct encrypted_work *w, u8 x)
 	memset(w->pad, x, sizeof(w->pad));
 	for (i = 0; i < TK_ENC_KEY_SIZE; i++)
 		w->pad[i] ^= w->dk.auth[i];
-	ret = sha_init(w);
+	ret = crypto_shash_init(&w->desc);
 	if (!ret)
-		ret = sha_update(w, w->pad, sizeof(w->pad));
+		ret = crypto_shash_update(&w->desc, w->pad, sizeof(w->pad));
 	return ret;
 }
 
@@ -350,15 +274,14 @@ int encrypted_hmac(struct encrypted_work *w, const u8 *data, size_t len,
 
 	ret = hmac_start(w, 0x36);
 	if (!ret)
-		ret = sha_update(w, data, len);
-	if (!ret)
-		ret = sha_final(w, mac);
+		ret = crypto_shash_finup(&w->desc, data, len, mac);
 	if (!ret)
 		ret = hmac_start(w, 0x5c);
+	/* update, then final: the inner hash is both input and output */
 	if (!ret)
-		ret = sha_update(w, mac, SHA256_DIGEST_SIZE);
+		ret = crypto_shash_update(&w->desc, mac, SHA256_DIGEST_SIZE);
 	if (!ret)
-		ret = sha_final(w, mac);
+		ret = crypto_shash_final(&w->desc, mac);
 	memzero_explicit(w->pad, sizeof(w->pad));
 	return ret;
 }
@@ -379,7 +302,7 @@ static struct encrypted_cbc_slot *slot_get(struct encrypted_engine *e)
 	return s;
 }
 
-/* AES-256-CBC of @len bytes (whole blocks) from @src to @dst, by the API. */
+/* AES-256-CBC of @len bytes (whole blocks) from @src to @dst. */
 static int cbc_api(struct encrypted_work *w, bool enc, const u8 *iv,
 		   struct scatterlist *src, struct scatterlist *dst,
 		   unsigned int len)
@@ -422,32 +345,14 @@ noinline int encrypted_cbc_encrypt(struct encrypted_work *w, const u8 *iv,
 				   size_t out_len)
 {
 	struct scatterlist sg;
-	const u8 *chain = iv;
-	size_t off;
-	int ret;
 
 	if (unlikely(out_len % TK_ENC_BLOCK_SIZE || in_len > out_len ||
 		     out_len > U16_MAX))
 		return -EINVAL;
 	memcpy(out, in, in_len);
 	memset(out + in_len, 0, out_len - in_len);
-	if (w->engine->nslots) {
-		sg_init_one(&sg, out, out_len);
-		return cbc_api(w, true, iv, &sg, &sg, out_len);
-	}
-#ifdef TK_HAVE_AES_PREPAREKEY
-	ret = aes_preparekey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
-#else
-	ret = aes_expandkey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
-#endif
-	if (unlikely(ret))
-		return ret;
-	for (off = 0; off < out_len; off += TK_ENC_BLOCK_SIZE) {
-		crypto_xor(out + off, chain, TK_ENC_BLOCK_SIZE);
-		aes_encrypt(&w->aes, out + off, out + off);
-		chain = out + off;
-	}
-	return 0;
+	sg_init_one(&sg, out, out_len);
+	return cbc_api(w, true, iv, &sg, &sg, out_len);
 }
 
 /* Test kernels (CONFIG_FAIL_FUNCTION): the cipher fails, as a crypto call may. */
@@ -471,46 +376,27 @@ noinline int encrypted_cbc_decrypt(struct encrypted_work *w, const u8 *iv,
 				   const u8 *in, size_t in_len, u8 *out,
 				   size_t out_len)
 {
-	size_t whole = round_down(out_len, TK_ENC_BLOCK_SIZE), off, n;
+	size_t whole = round_down(out_len, TK_ENC_BLOCK_SIZE);
 	struct scatterlist src, dst[2];
-	const u8 *chain = iv;
 	unsigned int nents = 0;
 	int ret;
 
 	if (unlikely(!out_len || in_len > U16_MAX ||
 		     in_len != round_up(out_len, TK_ENC_BLOCK_SIZE)))
 		return -EINVAL;
-	if (w->engine->nslots) {
-		/* Whole blocks straight to @out, the last partial one aside. */
-		sg_init_one(&src, in, in_len);
-		sg_init_table(dst, ARRAY_SIZE(dst));
-		if (whole)
-			sg_set_buf(&dst[nents++], out, whole);
-		if (whole < in_len)
-			sg_set_buf(&dst[nents++], w->blk, TK_ENC_BLOCK_SIZE);
-		sg_mark_end(&dst[nents - 1]);
-		ret = cbc_api(w, false, iv, &src, dst, in_len);
-		if (likely(!ret))
-			memcpy(out + whole, w->blk, out_len - whole);
-		memzero_explicit(w->blk, sizeof(w->blk));
-		return ret;
-	}
-#ifdef TK_HAVE_AES_PREPAREKEY
-	ret = aes_preparekey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
-#else
-	ret = aes_expandkey(&w->aes, w->dk.enc, TK_ENC_KEY_SIZE);
-#endif
-	if (unlikely(ret))
-		return ret;
-	for (off = 0; off < in_len; off += TK_ENC_BLOCK_SIZE) {
-		aes_decrypt(&w->aes, w->blk, in + off);
-		crypto_xor(w->blk, chain, TK_ENC_BLOCK_SIZE);
-		n = min_t(size_t, out_len - off, TK_ENC_BLOCK_SIZE);
-		memcpy(out + off, w->blk, n);
-		chain = in + off;
-	}
+	/* Whole blocks straight to @out, the last partial one aside. */
+	sg_init_one(&src, in, in_len);
+	sg_init_table(dst, ARRAY_SIZE(dst));
+	if (whole)
+		sg_set_buf(&dst[nents++], out, whole);
+	if (whole < in_len)
+		sg_set_buf(&dst[nents++], w->blk, TK_ENC_BLOCK_SIZE);
+	sg_mark_end(&dst[nents - 1]);
+	ret = cbc_api(w, false, iv, &src, dst, in_len);
+	if (likely(!ret))
+		memcpy(out + whole, w->blk, out_len - whole);
 	memzero_explicit(w->blk, sizeof(w->blk));
-	return 0;
+	return ret;
 }
 
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)

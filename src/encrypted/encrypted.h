@@ -7,8 +7,8 @@
  *   core.c      key type operations, module init and exit
  *   payload.c   struct encrypted_key_payload: allocation and layout
  *   seal.c      sealing a payload into a blob and opening one
- *   crypto.c    key derivation, HMAC, CBC: the kernel's accelerated drivers
- *               (transforms allocated once) or the AES/SHA-256 libraries
+ *   crypto.c    key derivation, HMAC, CBC on the crypto API (transforms
+ *               allocated once, shared)
  *   master.c    looking up the master key and deriving from it
  *   ecryptfs.c  the ecryptfs auth token of the "ecryptfs" format
  *   ../lib/tk_enc_blob.c  every check of user text (shared with host tests)
@@ -21,7 +21,6 @@
 #include <linux/kconfig.h>
 #include <keys/encrypted-type.h>
 #include <linux/ecryptfs.h>
-#include <crypto/aes.h>
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
 
@@ -70,21 +69,11 @@ struct encrypted_engine;
 struct encrypted_work {
 	struct encrypted_dkeys dk;
 	struct encrypted_engine *engine;
-#ifdef TK_HAVE_AES_PREPAREKEY
-	struct aes_key aes;		/* the AES library's schedule of dk.enc */
-#else
-	struct crypto_aes_ctx aes;	/* the AES library's schedule of dk.enc */
-#endif
-#ifdef TK_HAVE_SHA256_CTX
-	struct sha256_ctx sha;		/* the SHA-256 library's state */
-#else
-	struct sha256_state sha;	/* the SHA-256 library's state */
-#endif
 	u8 pad[SHA256_BLOCK_SIZE];	/* HMAC key block */
-	u8 blk[TK_ENC_BLOCK_SIZE];	/* one CBC block */
+	u8 blk[TK_ENC_BLOCK_SIZE];	/* the last, partial CBC block */
 	u8 iv[TK_ENC_IV_SIZE];		/* the chaining value the API updates */
 	u8 mac[TK_ENC_MAC_SIZE];
-	struct shash_desc desc;		/* the API's hash: its state follows */
+	struct shash_desc desc;		/* the "sha256" hash: its state follows */
 };
 
 /* crypto.c */

@@ -140,8 +140,8 @@ bench            test      here  1.2   srk    20  1  1      bench  tk.bench_n=20
 @table bench-tpm2 1 make bench-tpm2: the same on a TPM 2.0
 bench-tpm2       test      here  2.0   srk    20  1  1      bench-tpm2  tk.bench_n=10 tk.timeout=3000
 @table bench-enc 1 make bench-enc: encrypted keys, ours against in-tree, QEMU's default CPU and -cpu max
-bench-enc-plain  test      here  1.2   srk    -   1  1      bench-enc  tsc=reliable tk.bench_ms=250 tk.bench_runs=8 tk.timeout=1200
-bench-enc-accel  test      here  1.2   srk    -   1  1      bench-enc  tsc=reliable tk.bench_ms=250 tk.bench_runs=8 tk.timeout=1200 tk.cpu=max
+bench-enc-plain  test      here  1.2   srk    -   1  1      bench-enc  tsc=reliable tk.bench_ms=250 tk.bench_runs=12 tk.timeout=1200
+bench-enc-accel  test      here  1.2   srk    -   1  1      bench-enc  tsc=reliable tk.bench_ms=250 tk.bench_runs=12 tk.timeout=1200 tk.cpu=max
 @table demo 1 make demo: Debian's kernel, TPM 2.0 behind the recording relay (demo12: make demo TPM=1.2)
 demo             stock61   here  2.0   srk    -   1  1,2    demo-tpm2  tk.relay=record tk.relay_disk=1 tk.timeout=480 boot_timeout=600
 demo12           stock61   here  1.2   srk    -   1  1,2,3  demo  tk.timeout=480 boot_timeout=600

@@ -2,13 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark, not a test (make bench-enc): encrypted key new, read (seal to a
 # blob) and load, 32 and 4096 bytes, ours against the in-tree module in the
-# same boot, alternated in rounds (ours ref lib, then lib ours ref, then ref
-# lib ours, ...; lib is ours with accel=0: the AES and SHA-256 libraries
-# whatever the kernel has), and a user key add of the same sizes as the
-# floor of "new", once a round. tests/guest/tools/encbench.c
-# does the operations and prints "# bench IMPL OP SIZE OPS NS" lines for
-# tests/qemu/bench-enc.sh, "# crypto ..." lines say what the CPU has and
-# which drivers ran; the results only say that every run worked.
+# same boot, alternated in rounds (ours ref, then ref ours, ...), and a user
+# key add of the same sizes as the floor of "new", once a round.
+# tests/guest/tools/encbench.c does the operations and prints
+# "# bench IMPL OP SIZE OPS NS" lines for tests/qemu/bench-enc.sh,
+# "# crypto ..." lines say what the CPU has and which drivers ran; the
+# results only say that every run worked.
 here=${0%/*}
 # shellcheck source=../lib.sh
 . "$here/../lib.sh"
@@ -24,15 +23,14 @@ RUNS=${RUNS:-4}
 order=
 r=0
 while [ "$r" -lt "$RUNS" ]; do
-	case $((r % 3)) in
-	0) order="$order ours ref lib" ;;
-	1) order="$order lib ours ref" ;;
-	2) order="$order ref lib ours" ;;
+	case $((r % 2)) in
+	0) order="$order ours ref" ;;
+	1) order="$order ref ours" ;;
 	esac
 	r=$((r + 1))
 done
 
-t_plan $((4 * RUNS + 1))
+t_plan $((3 * RUNS + 1))
 if [ "$TKH_KERNEL" != test ] || [ -z "$TKH_REF" ]; then
 	t_skip_rest "needs the test kernel with the in-tree encrypted-keys.ko"
 	exit 0
@@ -63,18 +61,7 @@ for f in aes ssse3 avx avx2 sha_ni; do
 done
 echo "# crypto cpu:${have:- none of aes ssse3 avx avx2 sha_ni}"
 
-# bench_load IMPL: t_mods_load, for ours and ref; lib is ours with accel=0.
-bench_load() {
-	case $1 in
-	lib)
-		t_mods_load ref ours || return 1
-		rmmod encrypted_keys && insmod "$TKH_MODS/encrypted-keys.ko" accel=0
-		;;
-	*) t_mods_load ref "$1" ;;
-	esac
-}
-
-# bench_user ROUND: the floor of new, after each round's three.
+# bench_user ROUND: the floor of new, after each round's two.
 bench_user() {
 	if out=$(encbench user user "$MS" 2>&1); then
 		echo "$out"
@@ -87,18 +74,16 @@ bench_user() {
 run=0
 for impl in $order; do
 	run=$((run + 1))
-	round=$(((run + 2) / 3))
-	if [ $((run % 3)) = 1 ] && [ "$run" -gt 1 ]; then
+	round=$(((run + 1) / 2))
+	if [ $((run % 2)) = 1 ] && [ "$run" -gt 1 ]; then
 		bench_user $((round - 1))
 	fi
-	if ! out=$(bench_load "$impl" 2>&1); then
+	if ! out=$(t_mods_load ref "$impl" 2>&1); then
 		t_fail "$impl, run $round: $MS ms per measurement" "$out"
 		continue
 	fi
 	# $impl on the module list must be what is loaded, or the ratio lies.
-	want=$impl
-	[ "$impl" != lib ] || want=ours
-	if [ "$(t_enc_loaded_impl)" != "$want" ]; then
+	if [ "$(t_enc_loaded_impl)" != "$impl" ]; then
 		t_fail "$impl, run $round: $MS ms per measurement" "loaded: $(t_enc_loaded_impl)"
 		continue
 	fi
