@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # make series: the in-tree patch series, generated from src/ (docs/series.md).
 #
-# usage: tools/series/mkseries.sh [6.1] [6.12]     (default: both)
+# usage: tools/series/mkseries.sh [6.1] [6.12] [7.3]  (default: 6.1 6.12)
 #
-# For each version: apt's /usr/src/linux-source-VER.tar.xz unpacked once into
+# For each version: apt's /usr/src/linux-source-VER.tar.xz (7.3: Debian
+# trixie-backports' package, fetched by tests/qemu/fetch-stock.sh --source
+# into the cache, never installed) unpacked once into
 # a git repository (the base, ~/.cache/tek/series/base-VER-PKGVERSION); a
 # worktree of it (gen-VER) is reset to the base, each patch's files are put
 # in place from src/ and tools/series/ and committed with the message in
@@ -42,9 +44,26 @@ die() { log "$*"; exit 1; }
 # shellcheck source=worktree.sh
 . "$here/worktree.sh"
 
-# base_repo VER: prints the base repository's path; made once.
-base_repo() {
-	local ver=$1 tar=/usr/src/linux-source-$1.tar.xz pkg dir
+# The Debian suite of a version that this host's apt does not have: its
+# linux-source comes through that suite's own apt (tests/qemu/fetch-stock.sh
+# --source), never installed.
+other_suite() {
+	case $1 in
+	7.3) echo trixie-backports ;;
+	esac
+}
+
+# source_tar VER: sets tar (the tarball) and pkg (its package's version).
+source_tar() {
+	local ver=$1 suite
+	suite=$(other_suite "$ver")
+	if [ -n "$suite" ]; then
+		read -r tar pkg < <("$top/tests/qemu/fetch-stock.sh" --source "$ver" "$suite") ||
+			die "linux-source-$ver of $suite: fetch failed"
+		[ -f "$tar" ] || die "linux-source-$ver of $suite: fetch failed"
+		return 0
+	fi
+	tar=/usr/src/linux-source-$ver.tar.xz
 	if [ ! -f "$tar" ] && [ "$(id -u)" = 0 ]; then
 		log "installing linux-source-$ver (apt)"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "linux-source-$ver" >&2 ||
@@ -52,6 +71,12 @@ base_repo() {
 	fi
 	[ -f "$tar" ] || die "missing $tar (apt-get install linux-source-$ver)"
 	pkg=$(dpkg-query -W -f='${Version}' "linux-source-$ver")
+}
+
+# base_repo VER: prints the base repository's path; made once.
+base_repo() {
+	local ver=$1 tar pkg dir
+	source_tar "$ver"
 	dir=$cache/base-$ver-$pkg
 	mkdir -p "$cache"
 	exec 8>"$cache/.base-$ver.lock"
@@ -254,7 +279,7 @@ gen() {
 	# 3: the trusted key type replaced; the other trust sources go.
 	git -C "$tree" rm -q "$td/trusted_core.c" "$td/trusted_tpm1.c" "$td/trusted_tpm2.c" \
 		"$td/tpm2key.asn1" include/keys/trusted_tpm.h
-	for f in tee caam dcp; do
+	for f in tee caam dcp pkwm; do
 		[ -f "$tree/$td/trusted_$f.c" ] && git -C "$tree" rm -q "$td/trusted_$f.c"
 		[ -f "$tree/include/keys/trusted_$f.h" ] && git -C "$tree" rm -q "include/keys/trusted_$f.h"
 	done
@@ -273,18 +298,23 @@ gen() {
 	wrap_objs trusted-y $tree_objs >"$tmp/objs"
 	subst "$here/trusted-keys.Makefile" @OBJS@ "$tmp/objs" >"$tree/$td/Makefile"
 	# TRUSTED_KEYS needs the TPM now that it is the only trust source.
+	# (6.1, 6.12: "depends on KEYS" becomes "depends on KEYS && TCG_TPM";
+	# 7.3's entry has no depends line, it is inside "if KEYS": one goes
+	# after its prompt)
 	awk '
-		/^config TRUSTED_KEYS$/ { inblk = 1 }
+		/^config TRUSTED_KEYS$/ { inblk = 1; print; next }
 		inblk && /^\tdepends on KEYS$/ { print "\tdepends on KEYS && TCG_TPM"; inblk = 0; done = 1; next }
-		/^config / && !/^config TRUSTED_KEYS$/ { inblk = 0 }
+		inblk && /^\tdepends on / { inblk = 0 }
+		inblk && /^\thelp$/ { print "\tdepends on TCG_TPM"; inblk = 0; done = 1 }
+		/^config / { inblk = 0 }
 		{ print }
 		END { if (!done) exit 1 }
 	' "$tree/security/keys/Kconfig" >"$tree/security/keys/Kconfig.new" ||
-		die "$ver: security/keys/Kconfig: no 'depends on KEYS' under TRUSTED_KEYS"
+		die "$ver: security/keys/Kconfig: TRUSTED_KEYS: no 'depends on KEYS' nor help to put a depends before"
 	mv "$tree/security/keys/Kconfig.new" "$tree/security/keys/Kconfig"
 	# MAINTAINERS: the other sources' entries and the removed header.
 	awk '
-		/^KEYS-TRUSTED-(CAAM|DCP|TEE)$/ { skip = 1; n++; next }
+		/^KEYS-TRUSTED-(CAAM|DCP|PLPKS|TEE)$/ { skip = 1; n++; next }
 		skip && /^$/ { skip = 0; next }
 		skip { next }
 		/^F:\tinclude\/keys\/trusted_tpm\.h$/ { n++; next }
@@ -332,7 +362,9 @@ gen() {
 fill_cover() {
 	local f=$1 base=$2 subj
 	subj=$(sed -n 1p "$here/cover-letter.txt")
-	python3 - "$f" "$here/cover-letter.txt" "$ver" "$(dpkg-query -W -f='${Version}' "linux-source-$ver")" "$subj" <<'EOF'
+	local tar pkg
+	source_tar "$ver"
+	python3 - "$f" "$here/cover-letter.txt" "$ver" "$pkg" "$subj" <<'EOF'
 import sys
 f, tmpl, ver, base, subj = sys.argv[1:]
 body = open(tmpl).read().split('\n', 2)[2]
@@ -358,7 +390,7 @@ fi
 
 for v in "${versions[@]}"; do
 	case $v in
-	6.1|6.12) gen "$v" ;;
-	*) die "unknown version $v (6.1, 6.12)" ;;
+	6.1|6.12|7.3) gen "$v" ;;
+	*) die "unknown version $v (6.1, 6.12, 7.3)" ;;
 	esac
 done
