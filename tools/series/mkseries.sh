@@ -25,6 +25,8 @@
 #     includes become "../tk_hex.h"; the other src/lib files go into the
 #     directory of the one module that links them (src/Kbuild says which);
 #   - before 6.12, <linux/unaligned.h> is <asm/unaligned.h>;
+#   - with kzalloc_obj() (7.0), "p = kzalloc(sizeof(*p), gfp)" is
+#     "p = kzalloc_obj(*p, gfp)" (checkpatch's ALLOC_WITH_SIZEOF);
 #     without <linux/hex.h> (before 6.5) its functions are <linux/kernel.h>'s.
 # Commits get fixed dates (src/'s last commit) so that the same source
 # gives the same series.
@@ -139,6 +141,14 @@ emit() {
 	if [ -z "$have_linux_unaligned" ]; then
 		sed -i 's|^#include <linux/unaligned.h>|#include <asm/unaligned.h>|' "$dst"
 	fi
+	if [ -n "$have_alloc_obj" ]; then
+		# p = kzalloc(sizeof(*p), gfp) -> p = kzalloc_obj(*p, gfp), as
+		# checkpatch asks from 7.0 on (ALLOC_WITH_SIZEOF)
+		sed -i -E 's/\<([a-z_][a-z0-9_]*) = (kv|k)([mz])alloc\(sizeof\(\*\1\), /\1 = \2\3alloc_obj(*\1, /' "$dst"
+		if grep -qE '\<(kv|k)[mz]alloc\(sizeof\([^()]*\), ' "$dst"; then
+			die "$1: an allocation of one object by sizeof left in $2 (kzalloc_obj)"
+		fi
+	fi
 	if grep -qE 'TK_OUT_OF_TREE|TK_HAVE_|ENCRYPTED_EXPORT|tk_tpm_(get|put|transmit)' "$dst"; then
 		die "$1: out-of-tree names left in $2"
 	fi
@@ -215,6 +225,8 @@ gen() {
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
 	have_linux_hex=
 	[ -f "$tree/include/linux/hex.h" ] && have_linux_hex=1
+	have_alloc_obj=
+	grep -qs '^#define kzalloc_obj(' "$tree/include/linux/slab.h" && have_alloc_obj=1
 	local has_have_trusted=
 	grep -q '^config HAVE_TRUSTED_KEYS' "$tree/security/keys/trusted-keys/Kconfig" &&
 		has_have_trusted=1
