@@ -220,7 +220,8 @@ gen() {
 		"$(probe TK_HAVE_TPM_BUF_INLINE TPM_BUF_INVALID "${tpmh[@]}")"
 		"$(probe TK_HAVE_SHA256_CTX 'struct sha256_ctx {' "$tree/include/crypto/sha2.h")"
 		"$(probe TK_HAVE_AES_PREPAREKEY aes_prepareenckey "$tree/include/crypto/aes.h")"
-		"$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")")
+		"$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")"
+		"$(probe TK_HAVE_EI_ETYPE_NONE EI_ETYPE_NONE "$tree/include/asm-generic/error-injection.h")")
 	have_linux_unaligned=
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
 	have_linux_hex=
