@@ -19,7 +19,8 @@
 # run when it finds nothing to rewrite:
 #   - unifdef: TK_OUT_OF_TREE undefined (the shadowing of a built-in type,
 #     the exports' macros), TK_HAVE_* as the base tree's headers say (the
-#     same probes as src/compat/Kbuild.include); src/compat/ is not copied;
+#     same probes as src/compat/Kbuild.include), blank lines it leaves in a
+#     row squeezed to one; src/compat/ is not copied;
 #   - ENCRYPTED_EXPORT{,_GPL}() -> EXPORT_SYMBOL{,_GPL}();
 #   - src/lib/tk_hex.h (both types use it) lands in security/keys/, its
 #     includes become "../tk_hex.h"; the other src/lib files go into the
@@ -126,8 +127,11 @@ EOF
 emit() {
 	local src=$top/src/$1 dst=$tree/$2 rc=0
 	mkdir -p "$(dirname "$dst")"
-	"$unifdef" -UTK_OUT_OF_TREE "${t_have[@]}" "$src" >"$dst" || rc=$?
+	"$unifdef" -UTK_OUT_OF_TREE "${t_have[@]}" "$src" >"$dst.u" || rc=$?
 	[ $rc -le 1 ] || die "unifdef failed on $1"
+	# a block unifdef drops between two blank lines leaves two in a row
+	cat -s "$dst.u" >"$dst"
+	rm -f "$dst.u"
 	if grep -q 'ENCRYPTED_EXPORT' "$dst"; then
 		sed -i -e 's/\bENCRYPTED_EXPORT_GPL(/EXPORT_SYMBOL_GPL(/' \
 			-e 's/\bENCRYPTED_EXPORT(/EXPORT_SYMBOL(/' "$dst"
