@@ -13,7 +13,7 @@ export TKH_CACHE := $(CACHE)
 # bench...), and make modules KDIR=$$(tests/qemu/build-kernel.sh) uses it.
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-.PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test trixie-test \
+.PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test trixie-test series73-test \
 	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi clevis-compare minroot series series-check series-debian series-deb help
 
 # Bare make: the modules against the running kernel's headers, or, where
@@ -115,6 +115,13 @@ pkg-test: deps
 trixie-test: deps
 	$(TOP)/tests/qemu/run-all.sh --table trixie
 
+# The 7.3 tree (docs/series.md): kernels built from Debian's
+# linux-source-7.3 (trixie-backports), one with the series (the EVM
+# suite), one unpatched with TRUSTED_KEYS=m (its trusted.ko against ours).
+# Not in check: two kernel builds the first time.
+series73-test: deps
+	$(TOP)/tests/qemu/run-all.sh --table series73
+
 # The boot path on a real installed Debian 12 (issue 23): mmdebstrap, our
 # .deb by apt (DKMS), volumes enrolled by docs/install.md, update-initramfs
 # (tests/realsys/prepare.sh), then the table's boots of the stock kernel
@@ -151,7 +158,8 @@ minroot: deps
 # The in-tree patch series (docs/series.md): build/series/6.1/ and
 # build/series/6.12/ from src/, for apt's linux-source-6.1 and -6.12
 # (their unpacked trees cached as git repositories in ~/.cache/tek/series).
-# SERIES_VERSIONS="6.1" for one of them.
+# SERIES_VERSIONS="6.1" for one of them; SERIES_VERSIONS=7.3 for mainline
+# 7.3 (Debian trixie-backports' linux-source-7.3, fetched into the cache).
 SERIES_VERSIONS ?= 6.1 6.12
 series:
 	$(TOP)/tools/series/mkseries.sh $(SERIES_VERSIONS)
@@ -182,5 +190,6 @@ help:
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools | minroot'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'
+	@echo 'make series73-test the 7.3 tree: EVM and trusted suites on the series, in-tree 7.3 trusted.ko vs ours'
 	@echo 'make series-debian 6.1 series with Debian'"'"'s config + TRUSTED_KEYS=y: no new warning'
 	@echo 'make series-deb    bindeb-pkg of the patched 6.1 tree, Debian config (over an hour; not in check)'

@@ -254,8 +254,10 @@ static noinline int trusted_tpm_exchange(u8 *buf)
 	return trusted_tpm_transmit(buf);
 }
 
+#ifdef TK_HAVE_EI_ETYPE_NONE
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm_exchange, NONE);
+#endif
 #endif
 
 /**

@@ -138,8 +138,10 @@ static noinline int trusted_tpm1_parse_pubkey(const u8 *buf,
 	return tk1_parse_pubkey(buf, PAGE_SIZE, pk);
 }
 
+#ifdef TK_HAVE_EI_ETYPE_NONE
 #if IS_ENABLED(CONFIG_FAIL_FUNCTION)
 ALLOW_ERROR_INJECTION(trusted_tpm1_parse_pubkey, NONE);
+#endif
 #endif
 
 /* The parent's public key, its response HMAC checked. -EOPNOTSUPP: unreadable SRK. */

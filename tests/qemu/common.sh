@@ -364,15 +364,19 @@ t_prepare() {
 	fi
 	case $kn_kind in
 	build)
-		# (6.1's series only: the kernels are 6.1; make series' 6.12
+		# (the kernel's own version's series only: make series' 6.12
 		# would install linux-source-6.12 mid-run, or fail without root)
+		local sver=6.1 bk=build-kernel.sh
+		case $kn_source in linux-source-*)
+			sver=${kn_source%%,*} sver=${sver#linux-source-} bk=build-kernel-src.sh ;;
+		esac
 		if t_trait series && [ -z "${TKH_SERIES:-}" ] &&
-			! compgen -G "$TKH_TOP/build/series/6.1/0001-*.patch" >/dev/null; then
+			! compgen -G "$TKH_TOP/build/series/$sver/0001-*.patch" >/dev/null; then
 			t_step "$kernel: make series" make --no-print-directory -C "$TKH_TOP" series \
-				SERIES_VERSIONS=6.1 >&2 ||
+				SERIES_VERSIONS="$sver" >&2 ||
 				{ log "$kernel: make series failed"; return 1; }
 		fi
-		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/build-kernel.sh" "$kernel") ||
+		t_kdir=$(t_step "$kernel: kernel build" "$TKH_QEMU/$bk" "$kernel") ||
 			{ log "$kernel: the $kernel kernel does not build"; return 1; }
 		t_image=$t_kdir/arch/x86/boot/bzImage t_kver=$kn_guest
 		ramfs=(--kdir "$t_kdir")

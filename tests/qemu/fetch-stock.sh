@@ -6,6 +6,8 @@
 # usage: fetch-stock.sh [NAME]...   (the debian kernels of tests/qemu/kernels;
 #                                   default: all of them)
 #        fetch-stock.sh --abi NAME   its ABI (6.12.118+deb13), nothing fetched
+#        fetch-stock.sh --source VER SUITE   linux-source-VER of SUITE (unpacked
+#                                    once; prints "TARBALL PKGVERSION")
 # stdout, one line per kernel:  NAME KVER KDIR IMAGE MODDIR
 # IMAGE is the vmlinuz's kernel unpacked (an ELF with a PVH entry: QEMU boots
 # it without the bzImage's decompressor, some 3 s of TCG a boot for the xz of
@@ -260,6 +262,40 @@ locate() { # name root kver
 	echo "$name $kver $kdir $vmlinuz $moddir"
 }
 
+# fetch_source VER SUITE: Debian's linux-source-VER of SUITE (a release
+# other than this host's: trixie-backports' 7.3) through the suite's own apt,
+# unpacked once into $TKH_CACHE/stock/linux-source-VER-PKGVERSION/; prints
+# "TARBALL PKGVERSION" (tools/series/mkseries.sh, build-kernel.sh).
+fetch_source() { # ver suite
+	local ver=$1 pkg=linux-source-$1 pv dir
+	apt_for "$2"
+	pv=$(pkg_version "$pkg")
+	[ -n "$pv" ] || die "$pkg: not in apt's lists of $2"
+	dir=$TKH_CACHE/stock/$pkg-$pv
+	mkdir -p "$TKH_CACHE/stock"
+	exec 9>"$TKH_CACHE/stock/.lock"
+	flock 9
+	if [ ! -f "$dir/.done" ]; then
+		log "$pkg $pv ($2): downloading"
+		rm -rf "$dir"
+		mkdir -p "$dir/debs" "$dir/root"
+		(cd "$dir/debs" && apt-get "${APTO[@]}" download -q "$pkg=$pv" 2>&1 |
+			{ grep -v -e '^W: Download is performed unsandboxed' || true; } >&2) ||
+			die "$pkg: apt-get download failed"
+		dpkg-deb -x "$dir"/debs/*.deb "$dir/root"
+		rm -rf "$dir/debs"
+		[ -f "$dir/root/usr/src/$pkg.tar.xz" ] || die "$pkg: no /usr/src/$pkg.tar.xz in the package"
+		touch "$dir/.done"
+	fi
+	flock -u 9
+	echo "$dir/root/usr/src/$pkg.tar.xz $pv"
+}
+
+if [ "${1:-}" = --source ]; then
+	[ $# = 3 ] || die "usage: fetch-stock.sh --source VER SUITE (e.g. 7.3 trixie-backports)"
+	fetch_source "$2" "$3"
+	exit
+fi
 if [ "${1:-}" = --abi ]; then
 	if [ $# != 2 ] || ! t_kernel "$2" || [ "$kn_kind" != debian ]; then
 		die "usage: fetch-stock.sh --abi NAME (a debian kernel of tests/qemu/kernels)"

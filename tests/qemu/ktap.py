@@ -171,13 +171,26 @@ def group_skips(skips):
     return lines
 
 
-def console_reports(path):
-    """The kernel reports in a console log, as "PATH:LINE: text"."""
+def console_reports(path, warn_ok=None, accepted=None):
+    """The kernel reports in a console log, as "PATH:LINE: text".
+
+    warn_ok: a WARNING: line containing this text, and its report up to
+    "---[ end trace", is not one (a known warning of a row's kernel, not
+    ours: --warn-ok); each such line goes to the list accepted."""
     bad = []
+    skipping = False
     with open(path, "rb") as f:
         for n, line in enumerate(f.read().decode("utf-8", "replace").splitlines(), 1):
             line = line.rstrip("\r")
             if line.startswith(OURS):
+                continue
+            if skipping:
+                skipping = "---[ end trace" not in line
+                continue
+            if warn_ok and "WARNING:" in line and warn_ok in line:
+                skipping = True
+                if accepted is not None:
+                    accepted.append("%s:%d: %s" % (path, n, line))
                 continue
             if CONSOLE_BAD.search(line):
                 bad.append("%s:%d: %s" % (path, n, line))
@@ -192,6 +205,8 @@ def main():
     ap.add_argument("--qemu-status", type=int, default=0)
     ap.add_argument("--elapsed", default="")
     ap.add_argument("--counts")
+    ap.add_argument("--warn-ok", default=None,
+                    help="a kernel WARNING: with this text is known, not a failure")
     ap.add_argument("--done", default=DONE,
                     help="the line that ends a complete document ('': none)")
     a = ap.parse_args()
@@ -223,9 +238,10 @@ def main():
                 v.problem("results truncated (no '%s'): the guest did not finish" % a.done)
 
     bad = []
+    accepted = []
     if a.console is not None:
         try:
-            bad = console_reports(a.console)
+            bad = console_reports(a.console, a.warn_ok, accepted)
         except OSError as e:
             v.problem("no console log: %s" % e)
     if bad:
@@ -245,6 +261,8 @@ def main():
         print("  problem: %s" % p)
     for b in bad[:20]:
         print("      %s" % b)
+    if accepted:
+        print("  known warning (--warn-ok %s), %d times: %s" % (a.warn_ok, len(accepted), accepted[0]))
     if a.counts:
         with open(a.counts, "w") as f:
             f.write("%d %d %d\n" % (v.passed, v.failed, v.skipped))

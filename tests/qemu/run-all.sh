@@ -82,7 +82,10 @@ NOSRK_TPM2=trusted-tpm2/10-options,trusted-tpm2/12-hierarchy-oracle,trusted-tpm2
 #   knobs    the rest of the line (- for none): kernel command-line words
 #            (tk.*: the guest's, see tests/guest/init; tk.cpu=, tk.relay=:
 #            boot.sh's), and the host's boot_timeout=S, mem=MIB,
-#            serial=X (the SMBIOS serial number: PCR 1), and for an
+#            serial=X (the SMBIOS serial number: PCR 1),
+#            warn_ok=TEXT (a kernel WARNING: naming TEXT is the kernel's
+#            own, known: panic_on_warn=0 and the verdict passes over it;
+#            never for a warning of ours), and for an
 #            installed system: console=FILE (a user at the console types
 #            the first line of the preparation's FILE, e.g. passphrase, at
 #            cryptroot's prompt; console=patient: a user who types the
@@ -135,6 +138,13 @@ trixie612        trixie612 here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
 trixie612-tpm2   trixie612 here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
 trixie73         trixie73  here  1.2   srk    -   1  1,2    $TPM12_SUITES  -
 trixie73-tpm2    trixie73  here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
+@table series73 - make series73-test: Debian's linux-source-7.3, the tree an upstream submission goes to: the series applied (evm73: both types built in, the EVM suite and the trusted suites) and the tree unpatched with the key types as modules (test73: its in-tree trusted.ko and encrypted-keys.ko against ours, blobs both ways)
+evm73            evm73     here  2.0   srk    -   1  1,2,3  evm  -
+evm73-12         evm73     here  1.2   srk    -   1  1,2,3  evm  -
+evm73-tpm2       evm73     here  2.0   srk    -   1  1,2    ${TPM2_SUITES%,disk}  -
+evm73-tpm12      evm73     here  1.2   srk    -   1  1,2    ${TPM12_SUITES%,disk}  -
+test73           test73    here  1.2   srk    -   1  1,2    $TPM12_SUITES  warn_ok=drivers/char/tpm/tpm-buf.c:38
+test73-tpm2      test73    here  2.0   srk    -   1  1,2    $TPM2_SUITES  -
 @table bench 1 make bench: trusted keys, ours against in-tree, TPM commands counted in swtpm's log
 bench            test      here  1.2   srk    20  1  1      bench  tk.bench_n=20 tk.timeout=3000
 @table bench-tpm2 1 make bench-tpm2: the same on a TPM 2.0
@@ -484,6 +494,7 @@ job_machine() { # name
 		boot_timeout=*) [ -n "${TKH_BOOT_TIMEOUT:-}" ] || opts+=(--timeout "${w#*=}") ;;
 		mem=*) opts+=(--mem "${w#*=}") ;;
 		serial=*) opts+=(--serial "${w#*=}") ;;
+		warn_ok=*) opts+=(--warn-ok "${w#*=}") ;;
 		console=patient) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/passphrase"
 			--console-delay 120 --console-unless "set up successfully") ;;
 		console=*) opts+=(--console-expect "Please unlock disk" --console-answer "$kdir/${w#*=}") ;;

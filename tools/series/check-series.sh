@@ -18,7 +18,7 @@
 #      (and, for "m" and "mix", the modules with modpost): what only a
 #      link finds.
 #
-# usage: tools/series/check-series.sh [6.1] [6.12]   (default: both)
+# usage: tools/series/check-series.sh [6.1] [6.12] [7.3]   (default: 6.1 6.12)
 # env:   SERIES_VARIANTS="y m mix", SERIES_LINK=0|1, JOBS (default: nproc)
 # The whole run holds /tmp/heavy.lock (one kernel build or boot at a time
 # on this machine; it re-executes itself under flock), builds use ccache

@@ -7,7 +7,7 @@ entries replaced by ours.
 
 doc-trusted.py trusted-encrypted.rst doc-tpm.rst: rewrites the first in place:
 
-- the TEE, CAAM and DCP items of the "Trust Source" lists, their RNG
+- the TEE, CAAM, DCP and PKWM items of the "Trust Source" lists, their RNG
   bullets and their "Trusted Keys usage: ..." sections go;
 - tools/series/doc-tpm.rst (what this implementation adds on a TPM) goes
   in before "Encrypted Keys usage".
@@ -18,7 +18,7 @@ is noticed rather than half edited.
 import re
 import sys
 
-GONE = r'(TEE|CAAM|DCP)\b'
+GONE = r'(TEE|CAAM|DCP|PKWM)\b'
 
 if sys.argv[1] == '--params':
     # kernel-parameters.txt: the trusted.* entries replaced by argv[3]
@@ -61,7 +61,7 @@ while i < len(lines):
             i += 1
         continue
     # "  *  TEE: ..." RNG bullets, up to the next line indented less than 5
-    if re.match(r'^  \*  ' + GONE, l):
+    if re.match(r'^ {2,3}\* {1,2}' + GONE, l):
         hits['bullet'] += 1
         i += 1
         while i < len(lines) and (lines[i].strip() == '' or indent(lines[i]) >= 5):

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # make series: the in-tree patch series, generated from src/ (docs/series.md).
 #
-# usage: tools/series/mkseries.sh [6.1] [6.12]     (default: both)
+# usage: tools/series/mkseries.sh [6.1] [6.12] [7.3]  (default: 6.1 6.12)
 #
-# For each version: apt's /usr/src/linux-source-VER.tar.xz unpacked once into
+# For each version: apt's /usr/src/linux-source-VER.tar.xz (7.3: Debian
+# trixie-backports' package, fetched by tests/qemu/fetch-stock.sh --source
+# into the cache, never installed) unpacked once into
 # a git repository (the base, ~/.cache/tek/series/base-VER-PKGVERSION); a
 # worktree of it (gen-VER) is reset to the base, each patch's files are put
 # in place from src/ and tools/series/ and committed with the message in
@@ -17,12 +19,15 @@
 # run when it finds nothing to rewrite:
 #   - unifdef: TK_OUT_OF_TREE undefined (the shadowing of a built-in type,
 #     the exports' macros), TK_HAVE_* as the base tree's headers say (the
-#     same probes as src/compat/Kbuild.include); src/compat/ is not copied;
+#     same probes as src/compat/Kbuild.include), blank lines it leaves in a
+#     row squeezed to one; src/compat/ is not copied;
 #   - ENCRYPTED_EXPORT{,_GPL}() -> EXPORT_SYMBOL{,_GPL}();
 #   - src/lib/tk_hex.h (both types use it) lands in security/keys/, its
 #     includes become "../tk_hex.h"; the other src/lib files go into the
 #     directory of the one module that links them (src/Kbuild says which);
 #   - before 6.12, <linux/unaligned.h> is <asm/unaligned.h>;
+#   - with kzalloc_obj() (7.0), "p = kzalloc(sizeof(*p), gfp)" is
+#     "p = kzalloc_obj(*p, gfp)" (checkpatch's ALLOC_WITH_SIZEOF);
 #     without <linux/hex.h> (before 6.5) its functions are <linux/kernel.h>'s.
 # Commits get fixed dates (src/'s last commit) so that the same source
 # gives the same series.
@@ -42,9 +47,26 @@ die() { log "$*"; exit 1; }
 # shellcheck source=worktree.sh
 . "$here/worktree.sh"
 
-# base_repo VER: prints the base repository's path; made once.
-base_repo() {
-	local ver=$1 tar=/usr/src/linux-source-$1.tar.xz pkg dir
+# The Debian suite of a version that this host's apt does not have: its
+# linux-source comes through that suite's own apt (tests/qemu/fetch-stock.sh
+# --source), never installed.
+other_suite() {
+	case $1 in
+	7.3) echo trixie-backports ;;
+	esac
+}
+
+# source_tar VER: sets tar (the tarball) and pkg (its package's version).
+source_tar() {
+	local ver=$1 suite
+	suite=$(other_suite "$ver")
+	if [ -n "$suite" ]; then
+		read -r tar pkg < <("$top/tests/qemu/fetch-stock.sh" --source "$ver" "$suite") ||
+			die "linux-source-$ver of $suite: fetch failed"
+		[ -f "$tar" ] || die "linux-source-$ver of $suite: fetch failed"
+		return 0
+	fi
+	tar=/usr/src/linux-source-$ver.tar.xz
 	if [ ! -f "$tar" ] && [ "$(id -u)" = 0 ]; then
 		log "installing linux-source-$ver (apt)"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "linux-source-$ver" >&2 ||
@@ -52,6 +74,12 @@ base_repo() {
 	fi
 	[ -f "$tar" ] || die "missing $tar (apt-get install linux-source-$ver)"
 	pkg=$(dpkg-query -W -f='${Version}' "linux-source-$ver")
+}
+
+# base_repo VER: prints the base repository's path; made once.
+base_repo() {
+	local ver=$1 tar pkg dir
+	source_tar "$ver"
 	dir=$cache/base-$ver-$pkg
 	mkdir -p "$cache"
 	exec 8>"$cache/.base-$ver.lock"
@@ -99,8 +127,11 @@ EOF
 emit() {
 	local src=$top/src/$1 dst=$tree/$2 rc=0
 	mkdir -p "$(dirname "$dst")"
-	"$unifdef" -UTK_OUT_OF_TREE "${t_have[@]}" "$src" >"$dst" || rc=$?
+	"$unifdef" -UTK_OUT_OF_TREE "${t_have[@]}" "$src" >"$dst.u" || rc=$?
 	[ $rc -le 1 ] || die "unifdef failed on $1"
+	# a block unifdef drops between two blank lines leaves two in a row
+	cat -s "$dst.u" >"$dst"
+	rm -f "$dst.u"
 	if grep -q 'ENCRYPTED_EXPORT' "$dst"; then
 		sed -i -e 's/\bENCRYPTED_EXPORT_GPL(/EXPORT_SYMBOL_GPL(/' \
 			-e 's/\bENCRYPTED_EXPORT(/EXPORT_SYMBOL(/' "$dst"
@@ -113,6 +144,14 @@ emit() {
 	fi
 	if [ -z "$have_linux_unaligned" ]; then
 		sed -i 's|^#include <linux/unaligned.h>|#include <asm/unaligned.h>|' "$dst"
+	fi
+	if [ -n "$have_alloc_obj" ]; then
+		# p = kzalloc(sizeof(*p), gfp) -> p = kzalloc_obj(*p, gfp), as
+		# checkpatch asks from 7.0 on (ALLOC_WITH_SIZEOF)
+		sed -i -E 's/\<([a-z_][a-z0-9_]*) = (kv|k)([mz])alloc\(sizeof\(\*\1\), /\1 = \2\3alloc_obj(*\1, /' "$dst"
+		if grep -qE '\<(kv|k)[mz]alloc\(sizeof\([^()]*\), ' "$dst"; then
+			die "$1: an allocation of one object by sizeof left in $2 (kzalloc_obj)"
+		fi
 	fi
 	if grep -qE 'TK_OUT_OF_TREE|TK_HAVE_|ENCRYPTED_EXPORT|tk_tpm_(get|put|transmit)' "$dst"; then
 		die "$1: out-of-tree names left in $2"
@@ -185,11 +224,14 @@ gen() {
 		"$(probe TK_HAVE_TPM_BUF_INLINE TPM_BUF_INVALID "${tpmh[@]}")"
 		"$(probe TK_HAVE_SHA256_CTX 'struct sha256_ctx {' "$tree/include/crypto/sha2.h")"
 		"$(probe TK_HAVE_AES_PREPAREKEY aes_prepareenckey "$tree/include/crypto/aes.h")"
-		"$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")")
+		"$(probe TK_HAVE_STDRNG_GET_BYTES crypto_stdrng_get_bytes "$tree/include/crypto/rng.h")"
+		"$(probe TK_HAVE_EI_ETYPE_NONE EI_ETYPE_NONE "$tree/include/asm-generic/error-injection.h")")
 	have_linux_unaligned=
 	[ -f "$tree/include/linux/unaligned.h" ] && have_linux_unaligned=1
 	have_linux_hex=
 	[ -f "$tree/include/linux/hex.h" ] && have_linux_hex=1
+	have_alloc_obj=
+	grep -qs '^#define kzalloc_obj(' "$tree/include/linux/slab.h" && have_alloc_obj=1
 	local has_have_trusted=
 	grep -q '^config HAVE_TRUSTED_KEYS' "$tree/security/keys/trusted-keys/Kconfig" &&
 		has_have_trusted=1
@@ -254,7 +296,7 @@ gen() {
 	# 3: the trusted key type replaced; the other trust sources go.
 	git -C "$tree" rm -q "$td/trusted_core.c" "$td/trusted_tpm1.c" "$td/trusted_tpm2.c" \
 		"$td/tpm2key.asn1" include/keys/trusted_tpm.h
-	for f in tee caam dcp; do
+	for f in tee caam dcp pkwm; do
 		[ -f "$tree/$td/trusted_$f.c" ] && git -C "$tree" rm -q "$td/trusted_$f.c"
 		[ -f "$tree/include/keys/trusted_$f.h" ] && git -C "$tree" rm -q "include/keys/trusted_$f.h"
 	done
@@ -273,18 +315,23 @@ gen() {
 	wrap_objs trusted-y $tree_objs >"$tmp/objs"
 	subst "$here/trusted-keys.Makefile" @OBJS@ "$tmp/objs" >"$tree/$td/Makefile"
 	# TRUSTED_KEYS needs the TPM now that it is the only trust source.
+	# (6.1, 6.12: "depends on KEYS" becomes "depends on KEYS && TCG_TPM";
+	# 7.3's entry has no depends line, it is inside "if KEYS": one goes
+	# after its prompt)
 	awk '
-		/^config TRUSTED_KEYS$/ { inblk = 1 }
+		/^config TRUSTED_KEYS$/ { inblk = 1; print; next }
 		inblk && /^\tdepends on KEYS$/ { print "\tdepends on KEYS && TCG_TPM"; inblk = 0; done = 1; next }
-		/^config / && !/^config TRUSTED_KEYS$/ { inblk = 0 }
+		inblk && /^\tdepends on / { inblk = 0 }
+		inblk && /^\thelp$/ { print "\tdepends on TCG_TPM"; inblk = 0; done = 1 }
+		/^config / { inblk = 0 }
 		{ print }
 		END { if (!done) exit 1 }
 	' "$tree/security/keys/Kconfig" >"$tree/security/keys/Kconfig.new" ||
-		die "$ver: security/keys/Kconfig: no 'depends on KEYS' under TRUSTED_KEYS"
+		die "$ver: security/keys/Kconfig: TRUSTED_KEYS: no 'depends on KEYS' nor help to put a depends before"
 	mv "$tree/security/keys/Kconfig.new" "$tree/security/keys/Kconfig"
 	# MAINTAINERS: the other sources' entries and the removed header.
 	awk '
-		/^KEYS-TRUSTED-(CAAM|DCP|TEE)$/ { skip = 1; n++; next }
+		/^KEYS-TRUSTED-(CAAM|DCP|PLPKS|TEE)$/ { skip = 1; n++; next }
 		skip && /^$/ { skip = 0; next }
 		skip { next }
 		/^F:\tinclude\/keys\/trusted_tpm\.h$/ { n++; next }
@@ -332,7 +379,9 @@ gen() {
 fill_cover() {
 	local f=$1 base=$2 subj
 	subj=$(sed -n 1p "$here/cover-letter.txt")
-	python3 - "$f" "$here/cover-letter.txt" "$ver" "$(dpkg-query -W -f='${Version}' "linux-source-$ver")" "$subj" <<'EOF'
+	local tar pkg
+	source_tar "$ver"
+	python3 - "$f" "$here/cover-letter.txt" "$ver" "$pkg" "$subj" <<'EOF'
 import sys
 f, tmpl, ver, base, subj = sys.argv[1:]
 body = open(tmpl).read().split('\n', 2)[2]
@@ -358,7 +407,7 @@ fi
 
 for v in "${versions[@]}"; do
 	case $v in
-	6.1|6.12) gen "$v" ;;
-	*) die "unknown version $v (6.1, 6.12)" ;;
+	6.1|6.12|7.3) gen "$v" ;;
+	*) die "unknown version $v (6.1, 6.12, 7.3)" ;;
 	esac
 done
