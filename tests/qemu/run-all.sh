@@ -177,10 +177,12 @@ luks-pin         realsys-luks image 2.0 enrolled - 1  1      realsys-luks  seria
 luks-pinok       realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase pin=pin disk=pin tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token tk.realsys.pin=right
 luks-forged      realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=tamper:15e:flip=20 tk.relay_disk=1 tk.realsys.unlock=passphrase tk.realsys.refused=forged
 luks-swap        realsys-luks image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase-attacker disk=swap tk.realsys.unlock=passphrase tk.realsys.refused=swap
-luks13-good      realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=token
+luks13-good      realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token
 luks13-pcr       realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=B console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=pcr
 luks13-tpm       realsys-luks13 image 2.0 other    - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=tpm
 luks13-notoken   realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase disk=notoken tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=notoken
+luks13-pin       realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase pin=pin-wrong disk=pin tk.cpu=max tk.realsys.unlock=passphrase tk.realsys.refused=pin tk.realsys.pin=wrong
+luks13-forged    realsys-luks13 image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.cpu=max tk.relay=tamper:15e:flip=20 tk.relay_disk=1 tk.realsys.unlock=passphrase tk.realsys.refused=forged
 @table realsys-clevis 1 make clevis-compare: Debian 12's LUKS2 machine with ours and Clevis 19 (clevis luks bind ... tpm2 '{"pcr_ids":"7"}') enrolled on the one volume, each booted with its own initramfs of the one tree, the bus recorded (tests/realsys/compare.sh); root
 cmp-ours         realsys-clevis image 2.0 enrolled - 1  1      realsys-luks  serial=A console=passphrase tk.relay=record tk.relay_disk=1 tk.realsys.unlock=token
 cmp-clevis       realsys-clevis image 2.0 enrolled - 1  1      realsys-luks  serial=A console=patient initrd=clevis tk.relay=record tk.relay_disk=1 tk.realsys.unlock=clevis

@@ -58,7 +58,7 @@
 # deb's), TKH_REALSYS_LUKS_ENROL=0 (no enrolment even when the package has
 # it), TKH_REALSYS_LUKS_ENROLOPTS (enrol's options, default
 # --pcrs=sha256:0,1,2,4,7,8,9), TKH_REALSYS_LUKS_ATTACKS (the attack rows'
-# disks: "pin swap", bookworm's default; empty, trixie's: none),
+# disks: "pin swap", bookworm's default; "pin", trixie's; empty: none),
 # TKH_BOOT_TIMEOUT (s, default 1800 a boot: the installer boot copies the
 # tree twice with the attack disks, 10-15 minutes on a loaded 2-core host).
 # Output: a KTAP document (the installer boot's results as its subtest);
@@ -104,10 +104,11 @@ LUKSOPTS="--pbkdf-memory 65536 --pbkdf-force-iterations 4 --pbkdf-parallel 1"
 CPU=tk.cpu=max
 [ "$rel" != bookworm ] || CPU=
 ENROLOPTS=${TKH_REALSYS_LUKS_ENROLOPTS:---pcrs=sha256:0,1,2,4,7,8,9}
-# The attack rows' disks: bookworm's rows only (trixie has none yet, and
-# the attacker's volume costs the installer boot a second copy of the
-# tree); none on the clevis machine
-ATTACKS=${TKH_REALSYS_LUKS_ATTACKS-$([ "$rel" != bookworm ] || [ "$clevis" = 1 ] || echo pin swap)}
+# The attack rows' disks: the PIN token on both releases (rows luks-pin,
+# luks-pinok, luks13-pin); the attacker's volume on bookworm only (row
+# luks-swap: it costs the installer boot a second copy of the tree, some
+# 280 s); none on the clevis machine
+ATTACKS=${TKH_REALSYS_LUKS_ATTACKS-$([ "$clevis" = 1 ] || { [ "$rel" = bookworm ] && echo pin swap; } || echo pin)}
 PLAN=$((8 + 2 * clevis))
 
 mkdir -p "${!#}"
