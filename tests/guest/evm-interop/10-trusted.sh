@@ -12,7 +12,8 @@
 # back, and the encrypted key loads and reads back byte for byte, which its
 # HMAC check only allows with the same master key bytes (a control shows
 # the check bites); migratable=0 is honoured. A blob whose last byte is
-# inverted (in the sealed data) is refused with EPERM by both. Ours also
+# inverted (in the sealed data) is refused: EKEYREJECTED by ours (the
+# TPM's integrity check), EPERM by in-tree (every TPM refusal). Ours also
 # makes, on TPM 2.0, a blob without keyhandle= (the blob names the SRK:
 # the in-tree type loads it) and a pcrs= blob (a TPMKey with a policy
 # field): the in-tree 6.1 type cannot read that field and refuses the blob
@@ -26,6 +27,9 @@ here=${0%/*}
 
 t_interop_begin
 impl=$(t_interop_name "$T_INTEROP_IMPL")
+# a blob failing the TPM's integrity check
+tampered=EPERM
+[ "$T_INTEROP_IMPL" != ours ] || tampered=EKEYREJECTED
 KH=$(t_interop_kh)
 
 # keys: the set, one "NAME MAKER LOAD SIZE OPTIONS..." a line: MAKER both
@@ -136,7 +140,7 @@ if [ -n "$T_INTEROP_PREV" ]; then
 		fi
 	done
 	tb=$(t_interop_get "$T_INTEROP_PREV" t_def.tblob)
-	t_errno "$impl refuses $from t_def blob with its last byte inverted" EPERM \
+	t_errno "$impl refuses $from t_def blob with its last byte inverted: $tampered" $tampered \
 		t_interop_refused trusted t_bad "load $(t_interop_last_flipped "$tb")"
 	# the control: the encrypted key's check bites on other key bytes
 	t_key_add trusted t_def "new 32${KH:+ $KH}"
@@ -164,5 +168,5 @@ while read -r n who how size opts; do
 done </tmp/io-keys
 t_interop_save trusted.list "$list"
 tb=$(t_key_blob trusted t_def)
-t_errno "$impl refuses its own t_def blob with its last byte inverted" EPERM \
+t_errno "$impl refuses its own t_def blob with its last byte inverted: $tampered" $tampered \
 	t_interop_refused trusted t_bad "load $(t_interop_last_flipped "$tb")"
