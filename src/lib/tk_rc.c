@@ -36,15 +36,18 @@
 
 static int tk2_errno(u32 rc)
 {
-	switch (rc & TK2_RC_FMT1 ? rc & (TK2_RC_FMT1 | 0x3f) : 0) {
-	case 0x08e:		/* AUTH_FAIL, of any handle or session */
-	case 0x0a2:		/* BAD_AUTH */
-		return -EACCES;
-	case 0x09f:		/* INTEGRITY */
-		return -EKEYREJECTED;
+	/* parameter, handle or session errors: the number of it stripped */
+	if (rc & TK2_RC_FMT1) {
+		switch (rc & (TK2_RC_FMT1 | 0x3f)) {
+		case 0x08e:		/* AUTH_FAIL */
+		case 0x0a2:		/* BAD_AUTH */
+			return -EACCES;
+		case 0x09f:		/* INTEGRITY */
+			return -EKEYREJECTED;
+		default:
+			return -EPERM;
+		}
 	}
-	if (rc & TK2_RC_FMT1)
-		return -EPERM;		/* parameter, handle or session errors */
 	switch (rc) {
 	case 0x902 ... 0x906:	/* OBJECT_MEMORY, SESSION_MEMORY, MEMORY, *_HANDLES */
 	case 0x908 ... 0x90a:	/* YIELDED, CANCELED, TESTING */
