@@ -14,7 +14,7 @@ export TKH_CACHE := $(CACHE)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all modules clean deps lint host-test fuzz fuzz-long guest-test check demo bench bench-enc deb pkg-test trixie-test series73-test \
-	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi clevis-compare minroot series series-check series-debian series-deb help
+	relay-test relay-fuzz stress tools bench-tpm2 realsys realsys-uefi realsys-uefi-luks clevis-compare minroot series series-check series-debian series-deb help
 
 # Bare make: the modules against the running kernel's headers, or, where
 # there are none, what to type instead (nothing built, nothing started).
@@ -140,6 +140,14 @@ realsys: deps
 realsys-uefi: deps
 	$(TOP)/tests/realsys/uefi.sh $(or $(TKH_RUN),$(TOP)/build/realsys-uefi) $(or $(TKH_REALSYS_RELEASE),bookworm)
 
+# The same chain with our module (DKMS's MOK key in shim's MokList) opening
+# a LUKS2 volume with a signed policy: enrolment, a kernel update by apt in
+# the machine, revoke-older, the old kernel from GRUB's menu and
+# init=/bin/sh at GRUB's prompt asking for the passphrase
+# (tests/realsys/uefi-luks.sh; root; five boots, some 30-40 minutes).
+realsys-uefi-luks: deps
+	$(TOP)/tests/realsys/uefi-luks.sh $(or $(TKH_RUN),$(TOP)/build/realsys-uefi-luks) $(or $(TKH_REALSYS_RELEASE),bookworm)
+
 # Ours and Clevis 19 side by side on one Debian 12 LUKS2 machine (table
 # realsys-clevis, tests/realsys/compare.sh: root; a preparation of some 10
 # minutes, then 4 boots one at a time), then the comparison's table: the
@@ -186,7 +194,7 @@ help:
 	@echo 'make demo          the documented session in a QEMU guest (TPM 1.2)'
 	@echo 'make check         everything: host tests, fuzz, lint, guest suites, package test'
 	@echo 'make, make modules build src/ against KDIR (default: the running kernel'"'"'s headers)'
-	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | trixie-test | realsys | realsys-uefi | clevis-compare'
+	@echo 'make lint | host-test | fuzz | guest-test | deb | pkg-test | trixie-test | realsys | realsys-uefi | realsys-uefi-luks | clevis-compare'
 	@echo 'make bench | bench-enc | bench-tpm2 | relay-test | stress | tools | minroot'
 	@echo 'make series        the in-tree patch series: build/series/{6.1,6.12}/ (docs/series.md)'
 	@echo 'make series-check  apply it patch by patch, build each step (=y, =m), checkpatch --strict'

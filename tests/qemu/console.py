@@ -14,6 +14,11 @@ line of its --answer-file (the one given after it) and Enter, the way a
 user at the console would. --record gets one line per prompt seen:
 "prompt N at S s: <the prompt's line>". Ends when QEMU closes the socket.
 
+An --answer-file whose name ends in ".keys" is keys, not a line: its
+bytes are typed as they are (no Enter: GRUB's menu, Ctrl-N 0x0e, Enter
+0x0d, its command line), once: GRUB draws the menu's lines again as the
+highlight moves, and the TEXT seen again is not a new prompt.
+
 --delay S --unless TEXT: a user who waits for something else to answer
 the prompt (Clevis's initramfs types into cryptroot's prompt itself): types
 only when TEXT (cryptroot's "set up successfully") has not appeared within S
@@ -44,8 +49,11 @@ def main():
     pairs = []
     for text, name in zip(a.expect, a.answer_file):
         with open(name, "rb") as f:
-            pairs.append((text.encode(), f.read().split(b"\n", 1)[0]))
-    keep = max(len(e) for e, _ in pairs)
+            if name.endswith(".keys"):
+                pairs.append((text.encode(), f.read(), True))
+            else:
+                pairs.append((text.encode(), f.read().split(b"\n", 1)[0] + b"\n", False))
+    keep = max(len(e) for e, _, _ in pairs)
     unless = a.unless.encode() if a.unless else None
     # QEMU waits for this connection before it starts the guest
     # (server=on,wait=on): nothing the guest writes is lost.
@@ -75,11 +83,14 @@ def main():
             tail += data
             while True:
                 # the first prompt in the output, whichever it is
-                hits = [(tail.find(e), e, ans) for e, ans in pairs]
+                hits = [(tail.find(e), e, ans, once) for e, ans, once in pairs]
                 hits = [h for h in hits if h[0] >= 0]
                 if not hits:
                     break
-                i, expect, answer = min(hits, key=lambda h: h[0])
+                i, expect, answer, once = min(hits, key=lambda h: h[0])
+                if once:
+                    # keys are typed once: the pair is used up
+                    pairs = [p for p in pairs if p[0] != expect]
                 seen = time.monotonic() - t0
                 # cryptroot's askpass sets the terminal up after printing
                 # the prompt (and flushes its input): type a moment later;
@@ -116,7 +127,7 @@ def main():
                 rec.flush()
                 if not answered:
                     try:
-                        s.sendall(answer + b"\n")
+                        s.sendall(answer)
                     except OSError:
                         break
                 tail = tail[i + len(expect):]

@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A LUKS2 volume opened by our module on Debian's real Secure Boot chain,
+# with a signed policy that follows a kernel update, and the boots that
+# must ask for the passphrase: the old kernel from GRUB's menu after
+# revoke-older, and a command line typed at GRUB's prompt. The machine of
+# uefi.sh (OVMF with Microsoft's keys, Debian's signed shim, GRUB and
+# kernel, swtpm TPM 2.0), with our package installed and DKMS's MOK key in
+# shim's MokList. Root: chroot, loop mounts (sudo -n when not root).
+#
+# usage: uefi-luks.sh DIR [RELEASE]   (bookworm, the default, or trixie)
+#
+# 1. the base, our package (DKMS builds and signs trusted.ko with its MOK
+#    key), shim, GRUB, cryptsetup-initramfs, tpm2-tools; the newer kernel
+#    and its headers downloaded into /var/cache/tek-update (the machine has
+#    no network: the update installs them from there); grub.cfg as
+#    uefi.sh writes it, with the menu shown for 5 s (Debian's default,
+#    and the user's keys need it), and its stand-in hook for update-grub;
+#    a passphrase in /root/tek-passphrase;
+# 2. the disk: p1 the ESP, p2 the root, p3 empty (stage 1 makes the LUKS2
+#    volume there, as a user with a disk would have it);
+# 3. a TPM 2.0 with both SRKs, the variable store with DKMS's certificate
+#    in MokList (tests/realsys/ovmf-vars.py add-mok);
+# 4. the boots, each running tests/guest/realsys-uefi-luks/10-luks.sh's
+#    next stage: boot 1 enrols; boot 2 opens the volume with no prompt and
+#    installs the newer kernel (its hooks approve boot 3); boot 3, the new
+#    kernel, opens it with no prompt and revokes the older approvals; boot
+#    4 is the old kernel, chosen in GRUB's menu (keys typed on the
+#    console): the passphrase prompt, the passphrase typed; boot 5: at
+#    GRUB's prompt the new kernel with init=/bin/sh: the passphrase prompt
+#    again. After boots 2 and 3: the approval the hook signed before it
+#    is the PCRs it read, PCR by PCR.
+#
+# Writes DIR/disk.img, DIR/tpm, DIR/vars.fd (the machine), DIR/bootN/
+# (the boots' output; state/: the log, PCRs, approvals), DIR/times.
+# Environment: TKH_BOOT_TIMEOUT (s, default 1200), TKH_REALSYS_UEFI_KERNEL
+# (the update's packages, default linux-image-6.12-amd64 and its headers).
+# Output: a KTAP document; exit 0 only when nothing failed.
+set -euo pipefail
+# shellcheck source=../qemu/common.sh
+. "$(dirname "$0")/../qemu/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=uefi-lib.sh
+. "$(dirname "$0")/uefi-lib.sh"
+usage="usage: uefi-luks.sh DIR [bookworm|trixie]"
+[ $# = 1 ] || [ $# = 2 ] || die "$usage"
+rel=${2:-bookworm}
+case $rel in bookworm|trixie) ;; *) die "$usage" ;; esac
+rs_root_or_sudo "$@"
+need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 mkfs.vfat mcopy mmd sfdisk chroot mount python3
+export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-1200}
+OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
+[ -f "$OVMF_VARS" ] || die "no $OVMF_VARS (apt-get install ovmf)"
+
+ESP_MIB=64
+ROOT_MIB=3072
+LUKS_MIB=64
+DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + LUKS_MIB + 1))
+GRUB_MENU="menu 5"
+PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3 cryptsetup cryptsetup-initramfs tpm2-tools keyutils openssl"
+PLAN=26
+NEWSOURCE=
+NEWKERNEL="linux-image-6.12-amd64 linux-headers-6.12-amd64"
+if [ "$rel" = trixie ]; then
+	NEWSOURCE="deb ${TKH_REALSYS_MIRROR:-http://deb.debian.org/debian} trixie-backports main"
+	NEWKERNEL="-t trixie-backports linux-image-amd64 linux-headers-amd64"
+fi
+NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-$NEWKERNEL}
+
+mkdir -p "$1"
+run=$(cd "$1" && pwd)
+rm -rf "$run/disk.img" "$run/tpm" "$run/vars.fd" "${run:?}"/boot*
+: >"$run/times"
+finish() { rs_finish "$run/root" "$run/esp.img"; }
+rs_start "$PLAN"
+rs_deb || finish
+rs_base "$rel" || finish
+root=$run/root
+rs_install "$root" || finish
+
+# --- the chain's packages, the update's, the configuration --------------------------
+tb=$(now)
+root_uuid=$(cat /proc/sys/kernel/random/uuid)
+esp_id=$(od -An -tx1 -N4 /dev/urandom | tr -d ' \n' | tr a-f A-F)
+esp_uuid=${esp_id:0:4}-${esp_id:4:4}
+# shellcheck disable=SC2317,SC2016  # run through t_step; $1 in the hook
+system() {
+	local cache=/var/cache/tek-update
+	# shellcheck disable=SC2086  # the list
+	rs_in_root "$root" apt-get install -y --no-install-recommends $PKGS || return 1
+	if [ -n "$NEWSOURCE" ]; then
+		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
+		rs_in_root "$root" apt-get update || return 1
+	fi
+	mkdir -p "$root$cache/partial"
+	# shellcheck disable=SC2086  # options and the packages, word by word
+	rs_in_root "$root" apt-get install -y --no-install-recommends --download-only \
+		-o Dir::Cache::archives=$cache $NEWKERNEL || return 1
+	rm -rf "$root$cache/partial" "$root$cache/lock"
+	rm -f "$root/etc/apt/sources.list.d/tek-update.list"
+	# the tools trusted-keys-sign runs
+	make -s -C "$TKH_TOP/tools" trusted-policy || return 1
+	install -m 0755 "$TKH_TOP/tools/trusted-policy" "$TKH_TOP/tools/tk-pcr-predict" "$root/usr/local/bin/"
+	echo realsys-uefi-luks >"$root/etc/hostname"
+	cat >"$root/etc/fstab" <<-EOF
+	# <file system> <mount point>   <type>  <options>       <dump>  <pass>
+	UUID=$root_uuid /               ext4    errors=remount-ro 0       1
+	UUID=$esp_uuid  /boot/efi       vfat    umask=0077      0       1
+	EOF
+	mkdir -p "$root/boot/efi"
+	write_grubcfg "$kver"
+	# update-grub cannot be what the predictor reads here: its stand-in
+	# writes grub.cfg as write_grubcfg does, the newest kernel first
+	{
+		echo '#!/bin/bash'
+		echo '# zz-update-grub in this test: grub.cfg as tests/realsys/uefi-luks.sh writes it'
+		echo "root= root_uuid=$root_uuid GRUB_MENU='$GRUB_MENU'"
+		declare -f write_grubcfg
+		echo 'write_grubcfg $(ls /boot/vmlinuz-* | sed "s|^/boot/vmlinuz-||" | sort -rV)'
+	} >"$root/etc/kernel/postinst.d/zz-update-grub"
+	chmod 0755 "$root/etc/kernel/postinst.d/zz-update-grub"
+	install -m 0600 /dev/null "$root/root/tek-passphrase"
+	printf '%s' "uefi-luks $(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')" >"$root/root/tek-passphrase"
+	cp "$root/root/tek-passphrase" "$run/passphrase"
+	rs_check_service "$root" "$TKH_TOP/tests/guest/realsys-uefi-luks/10-luks.sh" \
+		"tests/guest/realsys-uefi-luks: a LUKS2 volume on the Secure Boot chain" || return 1
+	rs_in_root "$root" passwd -d root >/dev/null
+	cp "$root/var/lib/dkms/mok.pub" "$run/mok.der"
+}
+if t_step "the system" system >"$run/system.log" 2>&1; then
+	t_ok "apt-get install $PKGS; the update's packages in /var/cache/tek-update ($(find "$root/var/cache/tek-update" -name '*.deb' | wc -l) .debs); grub.cfg ($(elapsed "$tb") s)"
+else
+	t_fail "the system" "$(tail -n 20 "$run/system.log")"
+	finish
+fi
+rs_unmount_all
+
+# --- the disk, the TPM, the variables ---------------------------------------------
+tb=$(now)
+# shellcheck disable=SC2317  # run through t_step
+disk() {
+	uefi_esp || return 1
+	truncate -s "${DISK_MIB}M" "$run/disk.img"
+	sfdisk -q "$run/disk.img" <<-EOF
+	label: gpt
+	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
+	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+	size=${LUKS_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+	EOF
+	dd if="$run/esp.img" of="$run/disk.img" bs=1M seek=1 conv=notrunc status=none
+	root_fs
+}
+if t_step "disk" disk >"$run/disk.log" 2>&1; then
+	t_ok "GPT disk: ESP (shim, GRUB), root ext4, p3 for the volume ($(elapsed "$tb") s)"
+else
+	t_fail "the disk" "$(tail -n 20 "$run/disk.log")"
+	finish
+fi
+rs_tpm || finish
+if cp "$OVMF_VARS" "$run/vars.fd" &&
+	python3 "$TKH_TOP/tests/realsys/ovmf-vars.py" add-mok "$run/vars.fd" "$run/mok.der" >"$run/vars.log" 2>&1; then
+	t_ok "OVMF's variables ($(basename "$OVMF_VARS")) with DKMS's certificate in MokList"
+else
+	t_fail "OVMF's variables with MokList" "$(cat "$run/vars.log")"
+	finish
+fi
+
+# --- the boots ---------------------------------------------------------------------
+# The user at the console: the passphrase at cryptroot's prompt (so that a
+# boot that should not ask still ends, its prompt recorded); the keys of
+# boots 4 and 5 in GRUB's menu.
+ask=(--console-expect "Please unlock disk" --console-answer "$run/passphrase")
+# console_ok N WHAT TEXT: boot N's console has TEXT; a test point
+console_has() {
+	if grep -qF -- "$3" "$run/boot$1/console.log" 2>/dev/null; then
+		t_ok "boot $1: $2"
+		grep -F -- "$3" "$run/boot$1/console.log" | head -n 3 | tr -d '\r' | sed 's/^/# /'
+	else
+		t_fail "boot $1: $2" "$(grep -a 'trusted-keys' "$run/boot$1/console.log" 2>/dev/null | tr -d '\r')"
+	fi
+}
+# prompts N COUNT: boot N saw COUNT passphrase prompts; a test point
+prompts() {
+	local got
+	got=$(grep -c 'Please unlock disk' "$run/boot$1/prompts" 2>/dev/null || true)
+	if [ "${got:-0}" = "$2" ]; then
+		t_ok "boot $1: $2 passphrase prompt(s) ${3:-}"
+	else
+		t_fail "boot $1: $2 passphrase prompt(s) ${3:-}" "$(cat "$run/boot$1/prompts" 2>/dev/null)"
+	fi
+}
+# approved N: the approval the hooks signed before boot N (the newest
+# line of boot N-1's approvals) is the PCRs boot N read, PCR by PCR
+approved() {
+	local apf=$run/boot$(($1 - 1))/state/approvals pcf=$run/boot$1/state/pcrs.sysfs
+	if python3 - "$apf" "$pcf" >"$run/approved$1.txt" 2>&1 <<-'PY'
+	import sys
+	line = open(sys.argv[1]).readline().split()
+	vals = dict(x.split("=") for x in line[2:])
+	read = dict(l.split() for l in open(sys.argv[2]))
+	bad = [n for n in vals if vals[n].lower() != read[n].lower()]
+	print("approval %s (bound %s)" % (line[0], line[1]))
+	for n in sorted(vals, key=int):
+	    print("PCR %s approved %s read %s %s" % (n, vals[n][:16], read[n].lower()[:16],
+	                                             "DIFFERS" if n in bad else "ok"))
+	sys.exit(1 if bad or not vals else 0)
+	PY
+	then
+		t_ok "boot $1: the approval signed before it is the PCRs it read"
+		sed 's/^/# /' "$run/approved$1.txt"
+	else
+		t_fail "boot $1: the approval signed before it is the PCRs it read" "$(cat "$run/approved$1.txt")"
+	fi
+}
+
+# Boot 1: enrolment (no volume in crypttab yet: no prompt)
+boot_check 1 "${ask[@]}" || finish
+b1=$boot_s
+# Boot 2: the volume opened with no prompt; the update
+boot_check 2 "${ask[@]}" || finish
+prompts 2 0 "(the TPM opened the volume)"
+console_has 2 "our unlock opened the volume in the initramfs" "data_crypt: opened with the TPM-sealed key"
+approved 2
+# Boot 3: the new kernel, no prompt; revoke-older
+boot_check 3 "${ask[@]}" || finish
+kver2=$(cat "$run/boot3/state/release" 2>/dev/null)
+if [ -n "$kver2" ] && [ "$kver2" != "$kver" ]; then
+	t_ok "boot 3 runs the new kernel $kver2"
+else
+	t_fail "boot 3 runs the new kernel" "it runs ${kver2:-?}"
+fi
+prompts 3 0 "(the TPM opened the volume with the update's approval)"
+approved 3
+# Boot 4: the old kernel, from GRUB's menu: "Advanced options" (the
+# second entry: Ctrl-N, Enter), then the old kernel (the second again)
+printf '\016\r' >"$run/menu.keys"
+cp "$run/menu.keys" "$run/submenu.keys"
+boot_check 4 --console-expect "Advanced options for Debian GNU/Linux" --console-answer "$run/menu.keys" \
+	--console-expect "with Linux $kver" --console-answer "$run/submenu.keys" "${ask[@]}" || true
+if [ "$(cat "$run/boot4/state/release" 2>/dev/null)" = "$kver" ]; then
+	t_ok "boot 4 runs the old kernel $kver, chosen in GRUB's menu"
+else
+	t_fail "boot 4 runs the old kernel $kver" "it runs $(cat "$run/boot4/state/release" 2>/dev/null)"
+fi
+prompts 4 1 "(the TPM refused: the approval is revoked); the passphrase opened the volume"
+console_has 4 "our unlock's reason: the approval is revoked" "is revoked"
+# Boot 5: at GRUB's prompt (c), the new kernel with init=/bin/sh
+printf 'c' >"$run/cmd.keys"
+{
+	printf 'set root=(hd0,gpt2)\r'
+	printf 'linux /boot/vmlinuz-%s root=UUID=%s ro console=ttyS0 init=/bin/sh\r' "$kver2" "$root_uuid"
+	printf 'initrd /boot/initrd.img-%s\rboot\r' "$kver2"
+} >"$run/grub.keys"
+echo 'echo o >/proc/sysrq-trigger' >"$run/poweroff"
+tb=$(now)
+"$TKH_QEMU/boot.sh" --uefi "$run/vars.fd" --disk "$run/disk.img" --nested --name realsys-uefi-5 \
+	--console-expect "Advanced options for Debian GNU/Linux" --console-answer "$run/cmd.keys" \
+	--console-expect "grub>" --console-answer "$run/grub.keys" "${ask[@]}" \
+	--console-expect "job control turned off" --console-answer "$run/poweroff" \
+	-- - - "$run/tpm" 2.0 "" "$run/boot5" >"$run/boot5.out" 2>&1 || true
+echo "boot5 $(elapsed "$tb")" >>"$run/times"
+prompts 5 1 "(init=/bin/sh typed at GRUB's prompt: the TPM refused)"
+console_has 5 "the shell of init=/bin/sh came after the passphrase" "job control turned off"
+log "realsys-uefi-luks: $(elapsed "$t0") s (boot 1: $b1 s)"
+finish
