@@ -434,6 +434,7 @@ def menus(name, log, m, text, oldv, newv):
     mm = with_cfg(m, cfg)
     got = listing(log, mm)
     rows = [(x[0], x[1][-1], x[2], x[3].split()[-1], x[4]) for x in got]
+    kd = {x[2]: x[5] for x in got}
     want = [("0", "Debian GNU/Linux", "/boot/vmlinuz-" + newv, "quiet", True),
             ("1>0", "Debian GNU/Linux, with Linux " + newv, "/boot/vmlinuz-" + newv, "quiet", False),
             ("1>1", "Debian GNU/Linux, with Linux %s (recovery mode)" % newv, "/boot/vmlinuz-" + newv,
@@ -443,6 +444,8 @@ def menus(name, log, m, text, oldv, newv):
              "single", False)]
     point(rows == want, "%s: update-grub's layout with recovery entries: the five entries listed, "
           "the default marked, each predicted" % name, repr(rows))
+    point(all(kd[k] == m["files"]["(hd0,gpt2)" + k]["sha256"] for k in kd),
+          "%s: entries: each kernel file's SHA-256" % name, repr(kd))
     try:
         _, pr = run_entry(log, mm, [8], "1>2")
         ech = [w for _, w in pr.out[8] if w.startswith("grub_cmd: echo note")]
