@@ -446,6 +446,26 @@ def menus(name, log, m, text, oldv, newv):
           "the default marked, each predicted" % name, repr(rows))
     point(all(kd[k] == m["files"]["(hd0,gpt2)" + k]["sha256"] for k in kd),
           "%s: entries: each kernel file's SHA-256" % name, repr(kd))
+    # the command's lines, which trusted-keys-sign reads: six tab-separated fields
+    import contextlib
+    import io
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "log"), "wb") as f:
+            f.write(log)
+        with open(os.path.join(d, "m.json"), "w") as f:
+            json.dump(mm, f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = tp.main(["entries", "--log", os.path.join(d, "log"), "--manifest",
+                          os.path.join(d, "m.json")])
+    lines = [ln.split("\t") for ln in out.getvalue().splitlines()]
+    point(rc == 0 and len(lines) == 5 and all(len(x) == 6 for x in lines) and
+          lines[0][:4] == ["0", "default", "/boot/vmlinuz-" + newv, kd["/boot/vmlinuz-" + newv]] and
+          lines[3][0] == "1>2" and lines[3][1] == "-" and lines[3][4].endswith(" ro quiet") and
+          lines[3][5] == "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux " + oldv,
+          "%s: tk-pcr-predict entries: a line an entry, PATH, default, kernel, SHA-256, "
+          "arguments, titles" % name, out.getvalue())
     try:
         _, pr = run_entry(log, mm, [8], "1>2")
         ech = [w for _, w in pr.out[8] if w.startswith("grub_cmd: echo note")]
