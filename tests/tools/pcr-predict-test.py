@@ -478,6 +478,15 @@ def menus(name, log, m, text, oldv, newv):
               "%s: ...and in a top-level entry both are set" % name, repr(ech))
     except tp.Refusal as r:
         point(False, "%s: update-grub's layout predicted" % name, str(r))
+    # GRUB skips a configuration file's lines that start with '#', also
+    # inside a block: the measured menuentry commands do not change
+    try:
+        ref8, _ = run_entry(log, mm, [8], "1>2")
+        c8, _ = run_entry(log, with_cfg(mm, cfg.replace("\tinsmod gzio\n", "\tinsmod gzio\n# x\n")),
+                          [8], "1>2")
+        point(c8 == ref8, "%s: a line starting with '#' inside the blocks: PCR 8 unchanged" % name)
+    except tp.Refusal as r:
+        point(False, "%s: a line starting with '#' inside the blocks" % name, str(r))
     for spec, why in (("1", "names a submenu"), ("2", "has 2 entries"), ("1>4", "has 4 entries"),
                       ("0>1", "is not a submenu"), ("nosuch", "not among"),
                       ("01", "strtoul"), ("1>0x1", "strtoul")):
