@@ -12,7 +12,14 @@
 # exit 3, the passphrase message; the hooks exit 0), revoke-older (the
 # counter up to this boot's bound, older approvals gone; a boot matching no
 # approval refused), the hooks' order under run-parts and their skip inside
-# a kernel's postinst, the apt snippet. TP=path: trusted-policy. KTAP.
+# a kernel's postinst, the apt snippet; GRUB's menu (menu kernels): the
+# default entry with the new bound, the default kernel's submenu entry too,
+# the old kernel's with the bound below, recovery and memtest entries never,
+# an entry not predicted skipped with a warning, keep counting runs,
+# revoke-older dropping the old kernel's approval and not approving its
+# kernel again, menu default; and the real tk-pcr-predict on a recorded
+# boot (tests/tools/pcr-predict/bookworm-update: its manifests) approving
+# both kernels' entries. TP=path: trusted-policy. KTAP.
 # The checks are strings for eval (their variables expand there):
 # shellcheck disable=SC2016,SC2034
 set -uo pipefail
@@ -25,7 +32,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/sign-hooks.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 n=0 fails=0
 echo "KTAP version 1"
-echo "1..40"
+echo "1..42"
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)) fails=$((fails + 1)); echo "not ok $n $*"; }
 check() { # description command...
@@ -36,7 +43,7 @@ check() { # description command...
 not() { ! "$@"; }
 has() { grep -q -- "$1" "$2" || { echo "no '$1' in $2:"; cat "$2"; return 1; }; }
 if [ ! -x "$TP" ] || ! command -v cryptsetup >/dev/null || ! command -v openssl >/dev/null; then
-	for i in $(seq 40); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
+	for i in $(seq 42); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
 	exit 0
 fi
 
@@ -346,5 +353,39 @@ lists
 check "menu default: only the default entry approved, the menu not listed" \
 	eval 'has "approved (boot-27," "$work/m5.out" && not grep -q "boot-27\." "$work/l.list" &&
 		not grep -q "^entries" "$work/predict.args"'
-[ "$n" = 40 ] || echo "# plan 40, ran $n"
+
+# --- the real tk-pcr-predict: a recorded boot's log and files ------------------------------
+# bookworm-update (tests/tools/pcr-predict/): boot 1's log, the next boot's
+# files (grub.cfg: 6.12 the default, both kernels in Advanced options) and
+# boot 1's kernel (6.1), as manifests of their digests (predict --manifest)
+fx=$top/tests/tools/pcr-predict/bookworm-update
+mkdir -p "$work/real/bin" "$work/real/etc"
+python3 - "$fx/manifest.json" "$fx/next/manifest.json" >"$work/real/m.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for k, v in a["files"].items():
+    b["files"].setdefault(k, v)
+json.dump(b, sys.stdout)
+PY
+for t in tpm2_nvread tpm2_nvincrement trusted-policy; do ln -s "$work/bin/$t" "$work/real/bin/$t"; done
+ln -s "$top/tools/tk-pcr-predict" "$work/real/bin/tk-pcr-predict"
+printf 'signer %s\npcrs 4,7,8,9\ncounter 01800100\nkeep 3\npredict --manifest %s\nefivars none\nblob %s\n' \
+	"$work/etc/signer.pem" "$work/real/m.json" "$work/real/etc/data.blob" >"$work/real/etc/signing"
+echo "$blob0" >"$work/real/etc/data.blob"
+: >"$work/real/etc/luks"
+echo 5 >"$work/counter"
+TRUSTED_KEYS_PATH=$work/real/bin TRUSTED_KEYS_ETC=$work/real/etc TRUSTED_KEYS_LUKS=$work/real/etc/luks \
+	TRUSTED_KEYS_EVENTLOG=$fx/eventlog.bin "$sign" sign >"$work/real.out" 2>&1
+rc=$?
+"$TP" list "$work/real/etc/data.blob" >"$work/real.list" 2>&1
+check "real predictor: the default, Advanced options > 6.12 (bound 6) and > 6.1 (bound 5) approved" \
+	eval '[ $rc = 0 ] && grep -q "^0 boot-6 .*<= 6)" "$work/real.list" &&
+		grep -q "^[0-9] boot-6.1 .*<= 6)" "$work/real.list" && grep -q "^[0-9] boot-6.2 .*<= 5)" "$work/real.list" &&
+		has "menu entry 1>1 (Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-57-amd64) approved (boot-6.2" "$work/real.out"'
+"$top/tools/tk-pcr-predict" predict --log "$fx/eventlog.bin" --pcrs 4,7,8,9 --manifest "$work/real/m.json" \
+	--entry "1>1" >"$work/real.pred" 2>&1
+pd=$(cut -c4- "$work/real.pred" | tr -d '\n' | xxd -r -p | sha256sum | cut -c1-64)
+check "real predictor: the 6.1 entry's approval is over predict --entry 1>1's values (PolicyPCR digest)" \
+	eval '[ "$(wc -l <"$work/real.pred")" = 4 ] && grep -q "$pd" "$work/real/etc/data.blob"'
+[ "$n" = 42 ] || echo "# plan 42, ran $n"
 [ "$fails" = 0 ]
