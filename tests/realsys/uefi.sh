@@ -295,7 +295,7 @@ approval_files() {
 	sys.exit("no PolicyAuthorize in the newest approval")
 	PY
 	"$tp" authorize --signer "$root/etc/trusted-keys/signer.pem" | xxd -r -p >"$ad/auth.bin"
-	sed -n 's/^boot-1 1 //p' "$root/etc/trusted-keys/approvals" | tr ' ' '\n' | tr '=' ' ' >"$ad/values"
+	sed -n 's/ # .*//; s/^boot-1 1 //p' "$root/etc/trusted-keys/approvals" | tr ' ' '\n' | tr '=' ' ' >"$ad/values"
 	"$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p >"$ad/approved.bin"
 	echo sha256:0,2,4,7,8,9 >"$ad/pcrs"
 	[ -s "$ad/approved.bin" ] && [ -s "$ad/sig.bin" ] && [ -s "$ad/auth.bin" ]
@@ -367,7 +367,7 @@ fi
 # pcrDigest (SHA-256 of the values in PCR order) in the blob
 approved() {
 	local line p v got bad=0 vals=''
-	line=$(sed -n 's/^boot-1 1 //p' "$root/etc/trusted-keys/approvals") || return 1
+	line=$(sed -n 's/ # .*//; s/^boot-1 1 //p' "$root/etc/trusted-keys/approvals") || return 1
 	[ -n "$line" ] || { echo "no approval boot-1"; return 1; }
 	for p in 0 2 4 7 8 9; do
 		v=$(echo "$line" | tr ' ' '\n' | sed -n "s/^$p=//p")

@@ -14,6 +14,10 @@ Boot, Microsoft's keys), Debian's signed shim and GRUB and swtpm produced
                  of its files, which the first boot's log predicts (a newer
                  kernel; bookworm-grubenv: /boot/grub/grubenv added, which
                  GRUB's "[ -s ]" and load_env read and measure)
+Menu entries (predict --entry, list_entries): "Advanced options" > the
+older kernel predicted from the first boot's log and files, against the
+next boot's log rebuilt for that entry; update-grub's layout with recovery
+entries; the refusals of paths GRUB would not boot as asked.
 KTAP on stdout; exit 1 on a failure. Fast: no boot, no TPM."""
 
 import copy
@@ -22,6 +26,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import struct
 import sys
 
@@ -254,14 +259,256 @@ def efivars(name, log, man, ref):
                   "%s: --efivars, dbx updated: PCR 7 refused" % name, str(r))
 
 
-def submenu_default(name, log, man):
+def merged(man, nman):
+    """The next boot's manifest with the first boot's files added (its older
+    kernel, which the next grub.cfg's "Advanced options" still boots)."""
+    m = copy.deepcopy(nman)
+    for k, v in man["files"].items():
+        m["files"].setdefault(k, v)
+    return m
+
+
+def with_cfg(man, text):
     m = copy.deepcopy(man)
-    cfg = key_of(m, "/boot/grub/grub.cfg")
-    if "submenu " not in m["files"][cfg]["text"]:
+    k = key_of(m, "/boot/grub/grub.cfg")
+    m["files"][k]["text"] = text
+    m["files"][k]["sha256"] = hashlib.sha256(text.encode()).hexdigest()
+    m["files"][k]["size"] = len(text.encode())
+    return m
+
+
+def run_entry(log, man, wanted, entry):
+    files = tp.Files({}, man.get("uuids", {}), man["files"])
+    pr = tp.Prediction(tp.parse_log(log), files, wanted, "hd0,gpt1", entry=entry)
+    return pr.run(), pr
+
+
+def entry_refusal(log, man, entry):
+    try:
+        run_entry(log, man, [4, 7, 8, 9], entry)
+    except tp.Refusal as r:
+        return str(r)
+    return None
+
+
+def listing(log, man):
+    files = tp.Files({}, man.get("uuids", {}), man["files"])
+    return tp.Prediction(tp.parse_log(log), files, [], "hd0,gpt1").list_entries()
+
+
+NESTED = re.compile(r"\n\tmenuentry '([^']*)' ((?:--class \S+ )*)\$menuentry_id_option '([^']*)' "
+                    r"\{(.*?\n\t)\}", re.S)
+
+
+def old_kernel_entry(name):
+    """The boot of "Advanced options" > the older kernel, predicted from the
+    first boot's log, against the events of the next boot (its log: the
+    new kernel by the default entry, from the same grub.cfg) rebuilt the
+    way GRUB's source says a submenu's entry runs: the log's events up to
+    the "submenu" command; "setparams" and the submenu's title; each nested
+    menuentry command (its title, classes, --id, its block's raw text); the
+    chosen entry's setparams; then the default entry's commands, files and
+    kernel stub events for the older kernel."""
+    d = os.path.join(FIX, name)
+    nd = os.path.join(d, "next")
+    if not os.path.isdir(nd):
         return
-    m["files"][cfg]["text"] = m["files"][cfg]["text"].replace('set default="0"', 'set default="1"')
-    r = refusal(log, m, [8])
-    point(r and "submenu" in r, "%s: a submenu as the default entry: refused" % name, r or "")
+    man = json.loads(read(os.path.join(d, "manifest.json")))
+    nman = json.loads(read(os.path.join(nd, "manifest.json")))
+    text = nman["files"][key_of(nman, "/boot/grub/grub.cfg")]["text"]
+    oldk = [k for k in man["files"] if "/boot/vmlinuz-" in k][0]
+    newk = [k for k in nman["files"] if "/boot/vmlinuz-" in k][0]
+    oldv, newv = oldk.split("/boot/vmlinuz-")[1], newk.split("/boot/vmlinuz-")[1]
+    if oldv == newv or "submenu " not in text:
+        return
+    m = merged(man, nman)
+    log = read(os.path.join(d, "eventlog.bin"))
+    nev = tp.parse_log(read(os.path.join(nd, "eventlog.bin")))
+    sub_title = re.search(r"\nsubmenu '([^']*)' \$menuentry_id_option '([^']*)'", text)
+    nested = NESTED.findall(text)
+    idx = [n for n, e in enumerate(nested) if e[0].endswith("Linux " + oldv)][0]
+    title = nested[idx][0]
+
+    def h(t):
+        return hashlib.sha256(t.encode()).digest()
+
+    exp = {4: [], 7: [], 8: [], 9: []}
+    part = oldk[1:oldk.index(")")]
+    entry = False	# the default entry's own events, from its setparams on
+    for e in nev[1:]:
+        if e.etype == tp.EV_NO_ACTION or e.pcr not in exp:
+            continue
+        t = e.data.rstrip(b"\0").decode("utf-8", "replace") if e.etype == tp.EV_IPL else ""
+        if e.pcr == 8 and t.startswith("grub_cmd: setparams "):
+            exp[8].append(h("setparams " + sub_title.group(1)))
+            for nt, cls, nid, blk in nested:
+                exp[8].append(h("menuentry %s %s--id %s {%s}" % (nt, cls, nid, blk)))
+            exp[8].append(h("setparams " + title))
+            entry = True
+        elif e.pcr == 8:
+            exp[8].append(h(t.partition(": ")[2].replace(newv, oldv)) if entry and newv in t
+                          else e.digests[tp.SHA256])
+        elif e.pcr == 9 and e.etype == tp.EV_IPL and newv in t:
+            f = "(%s)%s" % (part, t.replace(newv, oldv))
+            exp[9].append(bytes.fromhex(m["files"][f]["sha256"]))
+        elif e.pcr == 9 and e.etype == 0x6:
+            if b"LoadOptions" in e.data:
+                cl = [x for x in nev if x.pcr == 8 and x.data.startswith(b"kernel_cmdline: ")]
+                s2 = "BOOT_IMAGE=" + cl[-1].data.rstrip(b"\0").decode()[16:].replace(newv, oldv)
+                exp[9].append(hashlib.sha256(s2.encode("utf-16-le")).digest())
+            else:
+                f = "(%s)/boot/initrd.img-%s" % (part, oldv)
+                exp[9].append(bytes.fromhex(m["files"][f]["sha256"]))
+        elif e.pcr == 4 and e.etype == tp.EV_EFI_BOOT_SERVICES_APPLICATION and \
+                not tp.image_path(e.data):
+            exp[4].append(bytes.fromhex(m["files"][oldk]["authenticode"]))
+        else:
+            exp[4 if e.pcr == 4 else e.pcr].append(e.digests[tp.SHA256])
+    init = tp.initial_pcrs(nev)
+    want = {}
+    for n, digs in exp.items():
+        v = init[n]
+        for dg in digs:
+            v = tp.extend(v, dg)
+        want[n] = v
+    path = "1>%d" % idx
+    wanted = [4, 7, 8, 9]
+    try:
+        v, pr = run_entry(log, m, wanted, path)
+        bad = [n for n in wanted if v[n] != want[n]]
+        point(not bad, "%s: --entry %s (Advanced options > Linux %s): PCRs 4, 7, 8, 9 are the "
+              "next boot's events rebuilt for that entry" % (name, path, oldv), "differ: %s" % bad)
+        ref = pcrs_read(nd)
+        point(v[7] == ref[7] and all(v[n] != ref[n] for n in (4, 8, 9)),
+              "%s: ...PCR 7 the default entry's, PCRs 4, 8, 9 not" % name)
+    except tp.Refusal as r:
+        point(False, "%s: --entry %s predicted" % (name, path), "refused: %s" % r)
+        return
+    ids = "%s>%s" % (sub_title.group(2), nested[idx][2])
+    titles = "%s>%s" % (sub_title.group(1), title)
+    for spec in (ids, titles):
+        try:
+            v2, _ = run_entry(log, m, wanted, spec)
+            point(v2 == v, "%s: --entry by %s: the same values" %
+                  (name, "ids" if spec == ids else "titles"))
+        except tp.Refusal as r:
+            point(False, "%s: --entry %s" % (name, spec), "refused: %s" % r)
+    got = [(x[0], x[1], x[2]) for x in listing(log, m)]
+    point(got == [("0", ["Debian GNU/Linux"], "/boot/vmlinuz-" + newv),
+                  ("1>0", [sub_title.group(1), nested[0][0]], "/boot/vmlinuz-" + nested[0][0].split()[-1]),
+                  ("1>1", [sub_title.group(1), nested[1][0]], "/boot/vmlinuz-" + nested[1][0].split()[-1])],
+          "%s: entries: the default, and both kernels in Advanced options" % name, repr(got))
+    menus(name, log, m, text, oldv, newv)
+
+
+def menus(name, log, m, text, oldv, newv):
+    """A grub.cfg with what update-grub's 10_linux writes that appears
+    in ours too: load_video, set root, the search hint branch, the xen test,
+    recovery mode entries; a variable not exported; default as a path."""
+    uuid = re.search(r"--set=root (\S+)", text).group(1)
+    hdr = ("function load_video {\n  if [ x$feature_all_video_module = xy ]; then\n"
+           "    insmod all_video\n  else\n    insmod efi_gop\n  fi\n}\n"
+           "set note=top\nset shared=yes\nexport shared\n")
+    body = ("\tload_video\n\tinsmod gzio\n\tif [ x$grub_platform = xxen ]; then insmod xzio; "
+            "insmod lzopio; fi\n\tinsmod part_gpt\n\tinsmod ext2\n\tset root='hd0,gpt2'\n"
+            "\tif [ x$feature_platform_search_hint = xy ]; then\n\t  search --no-floppy --fs-uuid "
+            "--set=root --hint-bios=hd0,gpt2 --hint-efi=hd0,gpt2 --hint-baremetal=ahci0,gpt2  %s\n"
+            "\telse\n\t  search --no-floppy --fs-uuid --set=root %s\n\tfi\n"
+            "\techo\t\"note $note shared $shared\"\n"
+            "\tlinux\t/boot/vmlinuz-%s root=UUID=%s ro %s\n\tinitrd\t/boot/initrd.img-%s\n")
+    cls = "--class debian --class gnu-linux --class gnu --class os"
+
+    def ent(indent, t, eid, v, args):
+        b = body % (uuid, uuid, v, uuid, args, v)
+        b = "".join(indent + ln + "\n" for ln in b.rstrip("\n").split("\n"))
+        return "%smenuentry '%s' %s $menuentry_id_option '%s' {\n%s%s}\n" % (indent, t, cls, eid, b, indent)
+    cfg = text[:text.index("menuentry ")].replace("terminal_output console\n",
+                                                   "terminal_output console\n" + hdr)
+    cfg += ent("", "Debian GNU/Linux", "gnulinux-simple-" + uuid, newv, "quiet")
+    cfg += "submenu 'Advanced options for Debian GNU/Linux' $menuentry_id_option 'gnulinux-advanced-%s' {\n" % uuid
+    for v in (newv, oldv):
+        cfg += ent("\t", "Debian GNU/Linux, with Linux " + v, "gnulinux-%s-advanced-%s" % (v, uuid), v, "quiet")
+        cfg += ent("\t", "Debian GNU/Linux, with Linux %s (recovery mode)" % v,
+                   "gnulinux-%s-recovery-%s" % (v, uuid), v, "single")
+    cfg += "}\n"
+    mm = with_cfg(m, cfg)
+    got = listing(log, mm)
+    rows = [(x[0], x[1][-1], x[2], x[3].split()[-1], x[4]) for x in got]
+    kd = {x[2]: x[5] for x in got}
+    want = [("0", "Debian GNU/Linux", "/boot/vmlinuz-" + newv, "quiet", True),
+            ("1>0", "Debian GNU/Linux, with Linux " + newv, "/boot/vmlinuz-" + newv, "quiet", False),
+            ("1>1", "Debian GNU/Linux, with Linux %s (recovery mode)" % newv, "/boot/vmlinuz-" + newv,
+             "single", False),
+            ("1>2", "Debian GNU/Linux, with Linux " + oldv, "/boot/vmlinuz-" + oldv, "quiet", False),
+            ("1>3", "Debian GNU/Linux, with Linux %s (recovery mode)" % oldv, "/boot/vmlinuz-" + oldv,
+             "single", False)]
+    point(rows == want, "%s: update-grub's layout with recovery entries: the five entries listed, "
+          "the default marked, each predicted" % name, repr(rows))
+    point(all(kd[k] == m["files"]["(hd0,gpt2)" + k]["sha256"] for k in kd),
+          "%s: entries: each kernel file's SHA-256" % name, repr(kd))
+    # the command's lines, which trusted-keys-sign reads: six tab-separated fields
+    import contextlib
+    import io
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "log"), "wb") as f:
+            f.write(log)
+        with open(os.path.join(d, "m.json"), "w") as f:
+            json.dump(mm, f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = tp.main(["entries", "--log", os.path.join(d, "log"), "--manifest",
+                          os.path.join(d, "m.json")])
+    lines = [ln.split("\t") for ln in out.getvalue().splitlines()]
+    point(rc == 0 and len(lines) == 5 and all(len(x) == 6 for x in lines) and
+          lines[0][:4] == ["0", "default", "/boot/vmlinuz-" + newv, kd["/boot/vmlinuz-" + newv]] and
+          lines[3][0] == "1>2" and lines[3][1] == "-" and lines[3][4].endswith(" ro quiet") and
+          lines[3][5] == "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux " + oldv,
+          "%s: tk-pcr-predict entries: a line an entry, PATH, default, kernel, SHA-256, "
+          "arguments, titles" % name, out.getvalue())
+    try:
+        _, pr = run_entry(log, mm, [8], "1>2")
+        ech = [w for _, w in pr.out[8] if w.startswith("grub_cmd: echo note")]
+        point(ech == ["grub_cmd: echo note  shared yes"],
+              "%s: in a submenu's entry, a variable not exported is empty, an exported one set "
+              "(GRUB's new context)" % name, repr(ech))
+        _, pr0 = run_entry(log, mm, [8], None)
+        ech = [w for _, w in pr0.out[8] if w.startswith("grub_cmd: echo note")]
+        point(ech == ["grub_cmd: echo note top shared yes"],
+              "%s: ...and in a top-level entry both are set" % name, repr(ech))
+    except tp.Refusal as r:
+        point(False, "%s: update-grub's layout predicted" % name, str(r))
+    # GRUB skips a configuration file's lines that start with '#', also
+    # inside a block: the measured menuentry commands do not change
+    try:
+        ref8, _ = run_entry(log, mm, [8], "1>2")
+        c8, _ = run_entry(log, with_cfg(mm, cfg.replace("\tinsmod gzio\n", "\tinsmod gzio\n# x\n")),
+                          [8], "1>2")
+        point(c8 == ref8, "%s: a line starting with '#' inside the blocks: PCR 8 unchanged" % name)
+    except tp.Refusal as r:
+        point(False, "%s: a line starting with '#' inside the blocks" % name, str(r))
+    for spec, why in (("1", "names a submenu"), ("2", "has 2 entries"), ("1>4", "has 4 entries"),
+                      ("0>1", "is not a submenu"), ("nosuch", "not among"),
+                      ("01", "strtoul"), ("1>0x1", "strtoul")):
+        r = entry_refusal(log, mm, spec)
+        point(r and why in r, "%s: --entry %s: refused (%s)" % (name, spec, why), r or "")
+    r = entry_refusal(log, with_cfg(mm, cfg.replace("$menuentry_id_option 'gnulinux-%s-adv" % oldv,
+                                                    "--users bob $menuentry_id_option 'gnulinux-%s-adv" % oldv)), "1>2")
+    point(r and "--users" in r, "%s: a password-protected entry (--users): refused" % name, r or "")
+    # GRUB's default as a path: the same entry's boot (with its own "set default=")
+    try:
+        for d, sub in (("1>2", "Linux " + oldv), ("1", "Linux %s'" % newv)):
+            _, pr = run_entry(log, with_cfg(mm, cfg.replace('set default="0"', 'set default="%s"' % d)),
+                              [4, 8], None)
+            sp = [w for _, w in pr.out[8] if w.startswith("grub_cmd: setparams")]
+            k = [w for _, w in pr.out[4] if "kernel" in w]
+            exp_k = oldv if d == "1>2" else newv
+            point(len(sp) == 2 and sp[0].endswith("Advanced options for Debian GNU/Linux") and
+                  (sub.rstrip("'") in sp[1]) and all(exp_k in x for x in k) and k,
+                  "%s: default=\"%s\": the submenu, then its %s entry" %
+                  (name, d, "named" if ">" in d else "first"), repr(sp))
+    except tp.Refusal as r:
+        point(False, "%s: default as a path" % name, str(r))
 
 
 def pe_props():
@@ -342,9 +589,7 @@ def main():
         refusals(name, log, man, ref, events)
         next_boot(name, log, man)
         efivars(name, log, man, ref)
-        d = os.path.join(FIX, name, "next")
-        if os.path.isdir(d):
-            submenu_default(name, log, json.loads(read(os.path.join(d, "manifest.json"))))
+        old_kernel_entry(name)
     pe_props()
     grub_images()
     print("KTAP version 1")

@@ -12,7 +12,14 @@
 # exit 3, the passphrase message; the hooks exit 0), revoke-older (the
 # counter up to this boot's bound, older approvals gone; a boot matching no
 # approval refused), the hooks' order under run-parts and their skip inside
-# a kernel's postinst, the apt snippet. TP=path: trusted-policy. KTAP.
+# a kernel's postinst, the apt snippet; GRUB's menu (menu kernels): the
+# default entry with the new bound, the default kernel's submenu entry too,
+# the old kernel's with the bound below, recovery and memtest entries never,
+# an entry not predicted skipped with a warning, keep counting runs,
+# revoke-older dropping the old kernel's approval and not approving its
+# kernel again, menu default; and the real tk-pcr-predict on a recorded
+# boot (tests/tools/pcr-predict/bookworm-update: its manifests) approving
+# both kernels' entries. TP=path: trusted-policy. KTAP.
 # The checks are strings for eval (their variables expand there):
 # shellcheck disable=SC2016,SC2034
 set -uo pipefail
@@ -25,7 +32,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/sign-hooks.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 n=0 fails=0
 echo "KTAP version 1"
-echo "1..27"
+echo "1..42"
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)) fails=$((fails + 1)); echo "not ok $n $*"; }
 check() { # description command...
@@ -36,7 +43,7 @@ check() { # description command...
 not() { ! "$@"; }
 has() { grep -q -- "$1" "$2" || { echo "no '$1' in $2:"; cat "$2"; return 1; }; }
 if [ ! -x "$TP" ] || ! command -v cryptsetup >/dev/null || ! command -v openssl >/dev/null; then
-	for i in $(seq 27); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
+	for i in $(seq 42); do echo "ok $i # SKIP needs trusted-policy ($TP), cryptsetup, openssl"; done
 	exit 0
 fi
 
@@ -44,7 +51,18 @@ fi
 mkdir -p "$work/bin" "$work/etc" "$work/dev" "$work/pcr"
 cat >"$work/bin/tk-pcr-predict" <<EOF
 #!/bin/sh
-echo "\$*" >"$work/predict.args"
+echo "\$*" >>"$work/predict.args"
+# entries: GRUB's menu, as written in entries.txt; predict --entry PATH:
+# the values in pred.entry.PATH.txt ('>' as _), refused without one
+if [ "\$1" = entries ]; then cat "$work/entries.txt"; exit 0; fi
+e='' prev=''
+for a in "\$@"; do [ "\$prev" != --entry ] || e=\$a; prev=\$a; done
+if [ -n "\$e" ]; then
+	f="$work/pred.entry.\$(echo "\$e" | tr '>' _).txt"
+	[ -f "\$f" ] || { echo "tk-pcr-predict: refused: menu entry '\$e': GRUB's command 'frobnicate': not predicted" >&2; exit 3; }
+	cat "\$f"
+	exit 0
+fi
 rc=\$(cat "$work/pred.rc")
 if [ "\$rc" != 0 ]; then
 	echo "tk-pcr-predict: PCR 4: event 17 EV_EFI_BOOT_SERVICES_APPLICATION: no file path" >&2
@@ -67,6 +85,7 @@ ln -s "$luks" "$work/bin/trusted-keys-luks"
 chmod +x "$work/bin/"*
 echo 7 >"$work/counter"
 echo 0 >"$work/pred.rc"
+: >"$work/entries.txt"
 export TRUSTED_KEYS_PATH=$work/bin TRUSTED_KEYS_ETC=$work/etc TRUSTED_KEYS_DEVDIR=$work/dev
 export TRUSTED_KEYS_LUKS=$work/etc/luks TRUSTED_KEYS_PCR_DIR=$work/pcr
 export TRUSTED_KEYS_EVENTLOG=$work/eventlog
@@ -133,8 +152,9 @@ check "sign: the LUKS2 token's blob has the approval: PolicyPCR over the PCRs an
 	eval 'has "boot-8" "$work/l.list" && has "PolicyPCR(sha256:0,2,4,7,8,9,15)" "$work/l.list" && has "PolicyNV(counter 0x01800100 <= 8)" "$work/l.list"'
 check "sign: the plain volume's blob has it, over the PCRs (no cap)" \
 	eval 'has "PolicyPCR(sha256:0,2,4,7,8,9)" "$work/p.list" && has "boot-8" "$work/p.list"'
-check "sign: tk-pcr-predict got the configuration's PCRs, log, efivars and partitions" \
-	has "predict --log $work/eventlog --pcrs 0,2,4,7,8,9 --efivars $work/efivars --part hd0,gpt1=/esp --part hd0,gpt2=/root" "$work/predict.args"
+check "sign: tk-pcr-predict got the configuration's PCRs, log, efivars and partitions; entries its log and partitions" \
+	eval 'has "^predict --log $work/eventlog --pcrs 0,2,4,7,8,9 --efivars $work/efivars --part hd0,gpt1=/esp --part hd0,gpt2=/root\$" "$work/predict.args" &&
+		has "^entries --log $work/eventlog --part hd0,gpt1=/esp --part hd0,gpt2=/root\$" "$work/predict.args"'
 check "sign: the token keeps its other fields (options, cap, signed)" \
 	eval '"$luks" token "$work/vol.img" | grep -q "\"options\":\"keyhandle=0x81000001\",\"pin\":\"0\",\"cap\":\"sha256:15\",\"signed\":\"1\""'
 check "sign: the plain blob stays 0600" test "$(stat -c %a "$work/etc/data.blob")" = 600
@@ -249,5 +269,123 @@ check "revoke-older: the older approvals leave the blobs and the state" \
 "$sign" revoke-older >/dev/null 2>&1
 check "revoke-older again: the counter stays at the bound (this boot's approval holds)" \
 	test "$(cat "$work/counter")" = 24
-[ "$n" = 27 ] || echo "# plan 27, ran $n"
+
+# --- GRUB's menu: the older kernel's entry ------------------------------------------------
+# the default entry boots the new kernel (prediction 8); "Advanced options"
+# has each kernel and its recovery mode, an entry not predicted, another
+# not listed right, and memtest86+ (not Linux)
+tab=$(printf '\t')
+adv="Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux"
+kn=$(echo new-kernel | sha256sum | cut -c1-64) ko=$(echo old-kernel | sha256sum | cut -c1-64)
+{
+	printf '0\tdefault\t/boot/vmlinuz-7.0\t%s\troot=UUID=r ro quiet\tDebian GNU/Linux\n' "$kn"
+	printf '1>0\t-\t/boot/vmlinuz-7.0\t%s\troot=UUID=r ro quiet\t%s 7.0\n' "$kn" "$adv"
+	printf '1>1\t-\t/boot/vmlinuz-7.0\t%s\troot=UUID=r ro single\t%s 7.0 (recovery mode)\n' "$kn" "$adv"
+	printf '1>2\t-\t/boot/vmlinuz-6.1\t%s\troot=UUID=r ro quiet\t%s 6.1\n' "$ko" "$adv"
+	printf '1>3\t-\t/boot/vmlinuz-6.1\t%s\troot=UUID=r ro single\t%s 6.1 (recovery mode)\n' "$ko" "$adv"
+	printf '1>4\t-\t?\t-\tGRUB'"'"'s command '"'"'frobnicate'"'"': not predicted\t%s 5.10\n' "$adv"
+	printf '1>5\t-\t/boot/vmlinuz-5.9\t%s\troot=UUID=r ro\t%s 5.9\n' "$ko" "$adv"
+	printf '2\t-\t/boot/memtest86+x64.efi\t%s\t-\tMemory test (memtest86+x64.efi)\n' "$ko"
+} >"$work/entries.txt"
+# pred_entry PATH N: predict --entry PATH gives values made from N
+pred_entry() {
+	for p in 0 2 4 7 8 9; do
+		printf '%2d %s\n' "$p" "$(printf '%s-%s' "$2" "$p" | sha256sum | cut -c1-64)"
+	done >"$work/pred.entry.$(echo "$1" | tr '>' _).txt"
+}
+pred_entry '1>0' e70; pred_entry '1>1' e70r; pred_entry '1>2' e61; pred_entry '1>3' e61r
+pred_entry '2' mt
+# 1>5 ("5.9", its kernel's file as the old one's, listed): predicted
+pred_entry '1>5' e59
+rm -f "$work/predict.args"
+pred 8
+echo 24 >"$work/counter"
+"$sign" sign >"$work/m1.out" 2>&1
+rc=$?
+lists
+check "menu: sign approves the default (boot-26) and the other kernels' entries, exit 0" \
+	eval '[ $rc = 0 ] && has "approved (boot-26, PCRs 0,2,4,7,8,9, counter 0x01800100 <= 26)" "$work/m1.out" &&
+		has "menu entry 1>2 ($adv 6.1) approved (boot-26.2, counter <= 25)" "$work/m1.out"'
+check "menu: the default kernel's submenu entry with the new bound (26), the old kernel's with 25, in both blobs" \
+	eval 'for f in l p; do grep -q "^[0-9]* boot-26 .*PolicyNV(counter 0x01800100 <= 26)" "$work/$f.list" &&
+		grep -q "^[0-9]* boot-26.1 .*PolicyNV(counter 0x01800100 <= 26)" "$work/$f.list" &&
+		grep -q "^[0-9]* boot-26.2 .*PolicyNV(counter 0x01800100 <= 25)" "$work/$f.list" &&
+		grep -q "^[0-9]* boot-26.3 .*PolicyNV(counter 0x01800100 <= 25)" "$work/$f.list" || exit 1; done'
+pd=$( { cut -c4- "$work/pred.entry.1_2.txt"; printf '%064d\n' 0; } | tr -d '\n' | xxd -r -p | sha256sum | cut -c1-64)
+check "menu: the old kernel's approval is over predict --entry 1>2's values (its PolicyPCR's pcrDigest)" \
+	eval 'grep -q "$pd" "$work/l.hex" && has "--entry 1>2$" "$work/predict.args"'
+check "menu: the recovery entries are never predicted nor approved; the default is first in the blob" \
+	eval 'not grep -q -- "--entry 1>[13]" "$work/predict.args" && [ "$(grep -c " boot-26" "$work/l.list")" = 4 ] &&
+		not grep -q "recovery" "$work/etc/approvals" && [ "$(sed -n "s/^0 \([^ ]*\).*/\1/p" "$work/l.list")" = boot-26 ]'
+check "menu: an entry not predicted is skipped with a warning naming it; memtest86+ not approved" \
+	eval 'has "menu entry 1>4 ($adv 5.10): not predicted: GRUB.s command .frobnicate.: not predicted: not approved" "$work/m1.out" &&
+		not grep -q -- "--entry 2 " "$work/predict.args"'
+check "menu: the state records each approval's entry; status lists them" \
+	eval 'grep -q "^boot-26.2 25 .* # 1>2${tab}$ko${tab}$adv 6.1\$" "$work/etc/approvals" &&
+		"$sign" status | grep -q "^approval boot-26.2 bound 25 entry 1>2 ($adv 6.1)\$" &&
+		"$sign" status | grep -q "^approval boot-26 bound 26 entry 0 (Debian GNU/Linux)\$"'
+check "menu: keep 3 counts sign runs: runs 24, 25 and 26's four approvals stay" \
+	eval '[ "$(grep -c "^[0-9]" "$work/l.list")" = 6 ] && grep -q " boot-24 " "$work/l.list"'
+"$sign" sign >"$work/m2.out" 2>&1
+check "menu: sign again: approved already, with the 3 other entries" has "approved already (boot-26, and 3 other menu entries)" "$work/m2.out"
+# the new kernel's boot: revoke-older revokes the old kernel's approvals
+boot_pcrs 8
+"$sign" revoke-older >"$work/m3.out" 2>&1
+rc=$?
+lists
+check "menu: revoke-older from the new boot: the counter at 26, above the old kernel's bound (25): the TPM refuses it" \
+	eval '[ $rc = 0 ] && [ "$(cat "$work/counter")" = 26 ]'
+check "menu: ...the old kernel's approvals leave the blobs and the state, the new kernel's stay" \
+	eval 'not grep -q "boot-26.[23]" "$work/l.list" && not grep -q "boot-26.[23]" "$work/p.list" &&
+		grep -q " boot-26.1 " "$work/l.list" && not grep -q "^boot-26.[23] " "$work/etc/approvals" &&
+		grep -q "^boot-26.1 " "$work/etc/approvals"'
+check "menu: ...and its kernel is recorded as revoked (not the new one)" \
+	eval 'grep -q "^$ko " "$work/etc/revoked" && not grep -q "^$kn " "$work/etc/revoked"'
+"$sign" sign >"$work/m4.out" 2>&1
+check "menu: sign after revoke-older: the revoked kernel's entries are not approved again" \
+	eval 'has "menu entry 1>2 ($adv 6.1): its kernel.s approvals were revoked" "$work/m4.out" &&
+		has "approved already (boot-26, and 1 other menu entry)" "$work/m4.out"'
+echo "menu default" >>"$work/etc/signing"
+rm -f "$work/predict.args"
+pred 9
+"$sign" sign >"$work/m5.out" 2>&1
+lists
+check "menu default: only the default entry approved, the menu not listed" \
+	eval 'has "approved (boot-27," "$work/m5.out" && not grep -q "boot-27\." "$work/l.list" &&
+		not grep -q "^entries" "$work/predict.args"'
+
+# --- the real tk-pcr-predict: a recorded boot's log and files ------------------------------
+# bookworm-update (tests/tools/pcr-predict/): boot 1's log, the next boot's
+# files (grub.cfg: 6.12 the default, both kernels in Advanced options) and
+# boot 1's kernel (6.1), as manifests of their digests (predict --manifest)
+fx=$top/tests/tools/pcr-predict/bookworm-update
+mkdir -p "$work/real/bin" "$work/real/etc"
+python3 - "$fx/manifest.json" "$fx/next/manifest.json" >"$work/real/m.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for k, v in a["files"].items():
+    b["files"].setdefault(k, v)
+json.dump(b, sys.stdout)
+PY
+for t in tpm2_nvread tpm2_nvincrement trusted-policy; do ln -s "$work/bin/$t" "$work/real/bin/$t"; done
+ln -s "$top/tools/tk-pcr-predict" "$work/real/bin/tk-pcr-predict"
+printf 'signer %s\npcrs 4,7,8,9\ncounter 01800100\nkeep 3\npredict --manifest %s\nefivars none\nblob %s\n' \
+	"$work/etc/signer.pem" "$work/real/m.json" "$work/real/etc/data.blob" >"$work/real/etc/signing"
+echo "$blob0" >"$work/real/etc/data.blob"
+: >"$work/real/etc/luks"
+echo 5 >"$work/counter"
+TRUSTED_KEYS_PATH=$work/real/bin TRUSTED_KEYS_ETC=$work/real/etc TRUSTED_KEYS_LUKS=$work/real/etc/luks \
+	TRUSTED_KEYS_EVENTLOG=$fx/eventlog.bin "$sign" sign >"$work/real.out" 2>&1
+rc=$?
+"$TP" list "$work/real/etc/data.blob" >"$work/real.list" 2>&1
+check "real predictor: the default, Advanced options > 6.12 (bound 6) and > 6.1 (bound 5) approved" \
+	eval '[ $rc = 0 ] && grep -q "^0 boot-6 .*<= 6)" "$work/real.list" &&
+		grep -q "^[0-9] boot-6.1 .*<= 6)" "$work/real.list" && grep -q "^[0-9] boot-6.2 .*<= 5)" "$work/real.list" &&
+		has "menu entry 1>1 (Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-57-amd64) approved (boot-6.2" "$work/real.out"'
+"$top/tools/tk-pcr-predict" predict --log "$fx/eventlog.bin" --pcrs 4,7,8,9 --manifest "$work/real/m.json" \
+	--entry "1>1" >"$work/real.pred" 2>&1
+pd=$(cut -c4- "$work/real.pred" | tr -d '\n' | xxd -r -p | sha256sum | cut -c1-64)
+check "real predictor: the 6.1 entry's approval is over predict --entry 1>1's values (PolicyPCR digest)" \
+	eval '[ "$(wc -l <"$work/real.pred")" = 4 ] && grep -q "$pd" "$work/real/etc/data.blob"'
+[ "$n" = 42 ] || echo "# plan 42, ran $n"
 [ "$fails" = 0 ]

@@ -40,7 +40,9 @@ printf 'correct horse battery' >$D/pass
 # the stand-ins, and the tools by name (trusted-keys-luks calls them so)
 cat >$D/bin/tk-pcr-predict <<'EOF'
 #!/bin/sh
-# tk-pcr-predict predict ... --pcrs LIST ...: this boot's values
+# tk-pcr-predict predict ... --pcrs LIST ...: this boot's values; entries
+# (GRUB's menu, sign's menu kernels): none here, no GRUB
+[ "$1" != entries ] || exit 0
 while [ $# -gt 0 ]; do [ "$1" = --pcrs ] && l=$2; shift; done
 for p in $(echo "$l" | tr , ' '); do
 	echo "$p $(tr -d ' \n' </sys/class/tpm/tpm0/pcr-sha256/"$p" | tr A-F a-f)"
