@@ -77,12 +77,19 @@ rs_base() {
 
 # rs_install ROOT: a copy of $base in ROOT, the package installed there by
 # apt (DKMS builds our modules for the image's kernel), as a test point;
-# sets kver. ROOT's chroot mounts stay (rs_unmount_all).
+# sets kver. ROOT's chroot mounts stay (rs_unmount_all). rs_pkgs: packages from the
+# archive installed first (openssl before the package: DKMS makes its MOK key
+# with it, and signs the modules).
 _rs_install() {
 	rm -rf --one-file-system "$1"
 	cp -a "$base" "$1"
 	rm -f "$1/.done"
 	rs_chroot_mounts "$1"
+	if [ -n "${rs_pkgs:-}" ]; then
+		# shellcheck disable=SC2086  # the list
+		rs_in_root "$1" apt-get update && rs_in_root "$1" apt-get install -y --no-install-recommends $rs_pkgs ||
+			return 1
+	fi
 	cp "$deb" "$1/tmp/"
 	rs_in_root "$1" apt-get install -y --no-install-recommends "/tmp/$(basename "$deb")" &&
 		rm -f "$1/tmp/$(basename "$deb")"

@@ -72,7 +72,8 @@ nv=\${3#0x}
 r=\$(tpm_cmd "80020000001f0000013440000001\${nv}00000009400000090000000000")
 [ "\$(echo "\$r" | cut -c13-20)" = 00000000 ] || { echo "NV_Increment: \$r" >&2; exit 1; }
 EOF
-printf '#!/bin/sh\nexit 0\n' >$D/bin/tpm2_nvreadpublic
+# tpm2_getcap handles-nv-index: the counter is there (counter_define, below)
+printf '#!/bin/sh\necho "- 0x%x"\n' $((0x$NV)) >$D/bin/tpm2_getcap
 chmod +x $D/bin/*
 ln -sf $S $D/bin/trusted-keys-sign
 ln -sf $L $D/bin/trusted-keys-luks
