@@ -38,6 +38,31 @@ no_alg_fail() {
 	fi
 }
 
+# rc_save NAME FILE: FILE to the host (ttyS2), "NAME BASE64" lines of whole
+# base64 quanta; boot.sh writes it to OUTDIR/state/NAME.
+rc_save() {
+	base64 -w 3000 "$2" | sed "s/^/$1 /" >/dev/ttyS2
+}
+
+# rc_state: the UEFI machines' facts to the host: the TCG event log, the
+# PCRs (sysfs, tpm2_pcrread), the command line, the release.
+rc_state() {
+	cat /sys/kernel/security/tpm0/binary_bios_measurements >/run/eventlog.bin 2>/dev/null
+	[ -s /run/eventlog.bin ] || { echo "# no TCG event log" >&3; return 1; }
+	: >/run/pcrs.sysfs
+	for p in $(seq 0 23); do
+		echo "$p $(cat /sys/class/tpm/tpm0/pcr-sha256/"$p")" >>/run/pcrs.sysfs || return 1
+	done
+	tpm2_pcrread sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 >/run/pcrs.tpm2 2>&1 || return 1
+	cat /proc/cmdline >/run/cmdline
+	uname -r >/run/release
+	for f in eventlog.bin pcrs.sysfs pcrs.tpm2 cmdline release; do
+		rc_save $f /run/$f
+	done
+	# (the boot's start to now, as the kernel counts it)
+	echo "# up $(cut -d' ' -f1 /proc/uptime) s in Linux" >&3
+}
+
 # rc_end: the last point (no crypto self-test failed), then power off.
 rc_end() {
 	t "no crypto self-test failed (dmesg)" no_alg_fail

@@ -59,7 +59,7 @@ LUKS_MIB=64
 DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + LUKS_MIB + 1))
 GRUB_MENU="menu 5"
 PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3 cryptsetup cryptsetup-initramfs tpm2-tools keyutils openssl"
-PLAN=26
+PLAN=27
 NEWSOURCE=
 NEWKERNEL="linux-image-6.12-amd64 linux-headers-6.12-amd64"
 if [ "$rel" = trixie ]; then
@@ -77,6 +77,7 @@ rs_start "$PLAN"
 rs_deb || finish
 rs_base "$rel" || finish
 root=$run/root
+rs_pkgs=$PKGS
 rs_install "$root" || finish
 
 # --- the chain's packages, the update's, the configuration --------------------------
@@ -87,8 +88,7 @@ esp_uuid=${esp_id:0:4}-${esp_id:4:4}
 # shellcheck disable=SC2317,SC2016  # run through t_step; $1 in the hook
 system() {
 	local cache=/var/cache/tek-update
-	# shellcheck disable=SC2086  # the list
-	rs_in_root "$root" apt-get install -y --no-install-recommends $PKGS || return 1
+	[ -f "$root/var/lib/dkms/mok.pub" ] || { echo "DKMS made no MOK key"; return 1; }
 	if [ -n "$NEWSOURCE" ]; then
 		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
 		rs_in_root "$root" apt-get update || return 1
@@ -190,27 +190,41 @@ prompts() {
 		t_fail "boot $1: $2 passphrase prompt(s) ${3:-}" "$(cat "$run/boot$1/prompts" 2>/dev/null)"
 	fi
 }
-# approved N: the approval the hooks signed before boot N (the newest
-# line of boot N-1's approvals) is the PCRs boot N read, PCR by PCR
+# approved N FROM [KERNEL]: the approval the hooks signed in boot FROM for
+# boot N is the PCRs boot N read, PCR by PCR: the default entry's of the
+# last signing run (boot-B; approvals: "NAME BOUND N=HEX... # PATH<TAB>
+# SHA-256<TAB>TITLE", appended), or with KERNEL the run's approval of the
+# menu entry "..., with Linux KERNEL" (boot-B.K)
 approved() {
-	local apf=$run/boot$(($1 - 1))/state/approvals pcf=$run/boot$1/state/pcrs.sysfs
-	if python3 - "$apf" "$pcf" >"$run/approved$1.txt" 2>&1 <<-'PY'
-	import sys
-	line = open(sys.argv[1]).readline().split()
-	vals = dict(x.split("=") for x in line[2:])
+	local apf=$run/boot$2/state/approvals pcf=$run/boot$1/state/pcrs.sysfs
+	if python3 - "$apf" "$pcf" "${3:-}" >"$run/approved$1.txt" 2>&1 <<-'PY'
+	import re, sys
+	lines = [l.rstrip("\n") for l in open(sys.argv[1]) if l.strip()]
+	runs = [l for l in lines if re.match(r"^boot-[0-9]+ ", l)]
+	last = runs[-1].split()[0]
+	if sys.argv[3]:
+	    pick = [l for l in lines if l.startswith(last + ".") and
+	            l.split("\t")[-1].endswith("with Linux " + sys.argv[3])]
+	else:
+	    pick = [runs[-1]]
+	if len(pick) != 1:
+	    sys.exit("no single approval in %s for %s" % (last, sys.argv[3] or "the default"))
+	words = pick[0].split(" # ")[0].split()
+	vals = dict(x.split("=") for x in words[2:])
 	read = dict(l.split() for l in open(sys.argv[2]))
 	bad = [n for n in vals if vals[n].lower() != read[n].lower()]
-	print("approval %s (bound %s)" % (line[0], line[1]))
+	print("approval %s (bound %s)" % (words[0], words[1]))
 	for n in sorted(vals, key=int):
 	    print("PCR %s approved %s read %s %s" % (n, vals[n][:16], read[n].lower()[:16],
 	                                             "DIFFERS" if n in bad else "ok"))
 	sys.exit(1 if bad or not vals else 0)
 	PY
 	then
-		t_ok "boot $1: the approval signed before it is the PCRs it read"
+		t_ok "boot $1: the approval boot $2 signed ${3:+for the menu entry of $3 }is the PCRs it read"
 		sed 's/^/# /' "$run/approved$1.txt"
 	else
-		t_fail "boot $1: the approval signed before it is the PCRs it read" "$(cat "$run/approved$1.txt")"
+		t_fail "boot $1: the approval boot $2 signed ${3:+for the menu entry of $3 }is the PCRs it read" \
+			"$(cat "$run/approved$1.txt")"
 	fi
 }
 
@@ -221,7 +235,7 @@ b1=$boot_s
 boot_check 2 "${ask[@]}" || finish
 prompts 2 0 "(the TPM opened the volume)"
 console_has 2 "our unlock opened the volume in the initramfs" "data_crypt: opened with the TPM-sealed key"
-approved 2
+approved 2 1
 # Boot 3: the new kernel, no prompt; revoke-older
 boot_check 3 "${ask[@]}" || finish
 kver2=$(cat "$run/boot3/state/release" 2>/dev/null)
@@ -231,7 +245,7 @@ else
 	t_fail "boot 3 runs the new kernel" "it runs ${kver2:-?}"
 fi
 prompts 3 0 "(the TPM opened the volume with the update's approval)"
-approved 3
+approved 3 2
 # Boot 4: the old kernel, from GRUB's menu: "Advanced options" (the
 # second entry: Ctrl-N, Enter), then the old kernel (the second again)
 printf '\016\r' >"$run/menu.keys"
@@ -245,6 +259,7 @@ else
 fi
 prompts 4 1 "(the TPM refused: the approval is revoked); the passphrase opened the volume"
 console_has 4 "our unlock's reason: the approval is revoked" "is revoked"
+approved 4 2 "$kver"
 # Boot 5: at GRUB's prompt (c), the new kernel with init=/bin/sh
 printf 'c' >"$run/cmd.keys"
 {

@@ -22,7 +22,6 @@
 # release, the approvals to the host (ttyS2). KTAP on ttyS1; power off.
 # shellcheck source=../../realsys/check-lib.sh
 . /usr/local/lib/tek-realsys/check.sh
-exec 4>/dev/ttyS2
 S=/var/lib/tek-uefi-luks
 DEV=/dev/vda3
 NAME=data_crypt
@@ -35,9 +34,6 @@ case $stage in 1) n=8 ;; 2) n=7 ;; 3) n=6 ;; *) n=4 ;; esac
 rc_start $((n + 1))
 echo "# stage $stage: $(uname -r): $(cat /proc/cmdline)" >&3
 
-save() { # NAME FILE: to the host, in chunks of whole base64 quanta
-	base64 -w 3000 "$2" | sed "s/^/$1 /" >&4
-}
 sb() {
 	s=$(mokutil --sb-state 2>&1)
 	l=$(cat /sys/kernel/security/lockdown 2>/dev/null)
@@ -54,23 +50,10 @@ module() {
 	[ -e /sys/module/trusted/parameters/session ]
 }
 state() {
-	log=/sys/kernel/security/tpm0/binary_bios_measurements
-	cat $log >/run/eventlog.bin 2>/dev/null
-	[ -s /run/eventlog.bin ] || { echo "# no $log" >&3; return 1; }
-	: >/run/pcrs.sysfs
-	for p in $(seq 0 23); do
-		echo "$p $(cat /sys/class/tpm/tpm0/pcr-sha256/"$p")" >>/run/pcrs.sysfs || return 1
-	done
-	tpm2_pcrread sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 >/run/pcrs.tpm2 2>&1 || return 1
-	cat /proc/cmdline >/run/cmdline
-	uname -r >/run/release
+	rc_state || return 1
 	echo $stage >/run/stage
-	for f in eventlog.bin pcrs.sysfs pcrs.tpm2 cmdline release stage; do
-		save $f /run/$f
-	done
-	[ ! -f /etc/trusted-keys/approvals ] || save approvals /etc/trusted-keys/approvals
-	# (the boot's start to now, as the kernel counts it)
-	echo "# up $(cut -d' ' -f1 /proc/uptime) s in Linux" >&3
+	rc_save stage /run/stage
+	[ ! -f /etc/trusted-keys/approvals ] || rc_save approvals /etc/trusted-keys/approvals
 }
 uuid() { cryptsetup luksUUID $DEV; }
 # opened: the volume is mapped as cryptsetup maps LUKS2, and its file
