@@ -100,11 +100,13 @@ bench-enc: deps
 stress: deps
 	$(TOP)/tests/stress/run.sh
 
-# The DKMS package: build/deb/trusted-encrypted-keys-dkms_<version>_all.deb
+# The packages: build/deb/trusted-encrypted-keys-dkms_<version>_all.deb (the
+# module sources, the scripts) and build/deb/trusted-keys-tools_<version>_<arch>.deb
+# (trusted-policy, tk-pcr-predict); both lintian-clean.
 deb: deps
 	$(TOP)/tests/pkg/build-deb.sh
 
-# As a user would: make deb, apt install, DKMS builds for the stock kernels,
+# As a user would: make deb, apt install of both, DKMS builds for the stock kernels,
 # signing for the test kernel, apt purge (root; tests/pkg/dkms-test.sh), then
 # the machines of run-all.sh's table pkg-full boot the modules DKMS built.
 pkg-test: deps

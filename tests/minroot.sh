@@ -267,7 +267,7 @@ done
 # --- 5. the package ------------------------------------------------------------------
 tb=$(now)
 if in_root_wait "$root" make --no-print-directory -C /root/tek deb >"$run/deb.log" 2>&1; then
-	t_ok "make deb: $(grep '\.deb$' "$run/deb.log" | tail -n 1 | xargs basename), lintian clean ($(elapsed "$tb") s)"
+	t_ok "make deb: $(grep '^/.*\.deb$' "$run/deb.log" | tail -n 2 | xargs -n1 basename | tr '\n' ' ')lintian clean ($(elapsed "$tb") s)"
 else
 	t_fail "make deb ($(elapsed "$tb") s)" "$(tail -n 20 "$run/deb.log")"
 fi

@@ -7,21 +7,27 @@
 #
 # usage: dkms-test.sh DIR KERNEL...   (names of tests/qemu/kernels: debian
 #                                      kernels and the test kernel)
-#        dkms-test.sh --in-root DEB DIR NAME=KVER...   (steps 2, 3, 5, 6 in
-#                                      a release's root, for its kernels)
+#        dkms-test.sh --in-root DEB TOOLSDEB DIR NAME=KVER...   (steps 2, 3,
+#                                      5, 6 in a release's root, for its kernels)
 #
-#   1. make deb (tests/pkg/build-deb.sh: dpkg-buildpackage + lintian)
+#   1. make deb (tests/pkg/build-deb.sh: dpkg-buildpackage + lintian): the
+#      DKMS package and trusted-keys-tools
 #   2. apt installs the headers linux-headers-<kver> of the debian KERNELs
-#      (fetch-stock.sh picks the ABI), then `apt-get install ./<pkg>.deb`:
-#      DKMS builds and installs for them (nothing is ever loaded into this
-#      machine's kernel). The kernels of another Debian release (trixie's:
-#      their headers need its gcc 14 and glibc) are that release's user's:
-#      steps 2, 3, 5 and 6, and that release's lintian on the same .deb,
-#      run in its root (tests/qemu/root.sh, where their headers are
-#      installed), this script again with --in-root; its points are ours,
-#      prefixed with the release
+#      (fetch-stock.sh picks the ABI), then `apt-get install ./<dkms>.deb
+#      ./<tools>.deb`: DKMS builds and installs for them (nothing is ever
+#      loaded into this machine's kernel). The kernels of another Debian
+#      release (trixie's: their headers need its gcc 14 and glibc) are that
+#      release's user's: steps 2, 3, 5 and 6, and that release's lintian on
+#      the same .debs, run in its root (tests/qemu/root.sh, where their
+#      headers are installed), this script again with --in-root; its points
+#      are ours, prefixed with the release (the tools installed there only
+#      when the root has python3, which they depend on: its apt has no lists)
 #   3. dkms status, modinfo vermagic, only trusted.ko where encrypted is
-#      built in; a kernel whose headers come later (the headers' dkms hook)
+#      built in; a kernel whose headers come later (the headers' dkms hook);
+#      the tools as installed: trusted-policy and tk-pcr-predict found in
+#      /usr/bin by the PATH our scripts set, trusted-policy signer-public of
+#      a new key, tk-pcr-predict --help; the signing hooks under /etc silent
+#      no-ops with nothing configured
 #   4. signing (KERNEL test): DKMS signs with the test kernel's own key (a
 #      framework.conf.d drop-in); trusted-unsigned.ko beside, stripped (the
 #      modsig suite boots it with module.sig_enforce=1)
@@ -37,9 +43,9 @@ set -uo pipefail
 need apt-get dpkg-query dkms modinfo
 inroot=
 if [ "${1:-}" = --in-root ]; then
-	[ $# -ge 4 ] || die "usage: dkms-test.sh --in-root DEB DIR NAME=KVER..."
-	inroot=$2
-	shift 2
+	[ $# -ge 5 ] || die "usage: dkms-test.sh --in-root DEB TOOLSDEB DIR NAME=KVER..."
+	inroot=$2 inroot_tools=$3
+	shift 3
 fi
 [ $# -ge 2 ] || die "usage: dkms-test.sh DIR KERNEL..."
 if [ "$(id -u)" != 0 ]; then	# apt-get install and dkms need root
@@ -66,6 +72,7 @@ for k in "$@"; do
 done
 
 PKG=trusted-encrypted-keys-dkms
+TOOLSPKG=trusted-keys-tools
 NAME=trusted-encrypted-keys
 DROPIN=/etc/dkms/framework.conf.d/zz-tk-pkg-test.conf
 # The package's update-initramfs trigger (it ships a hook) regenerates the
@@ -79,8 +86,8 @@ APT=(apt-get -o DPkg::Lock::Timeout=600 -y -q)
 
 # The points for D kernels of this host's release (or of the root's, with
 # --in-root: the lintian point instead of make deb's), S=1 with the test
-# kernel's signing; a release's root is one point more.
-plan() { echo $((1 + $1 + 1 + 3 * $1 + ($1 > 0) + 3 * $2 + $1 + $2 + 3)); }
+# kernel's signing; a release's root is one point more. (4: the tools and hooks)
+plan() { echo $((1 + $1 + 1 + 3 * $1 + ($1 > 0) + 4 + 3 * $2 + $1 + $2 + 3)); }
 d=${#names[@]}
 PLAN=$(plan "$d" "$sign")
 # Steps 2 to 6 change this machine's dpkg and DKMS trees: only when a
@@ -141,18 +148,21 @@ t0=$(now)
 
 # --- 1. the package ---------------------------------------------------------
 tb=$(now)
+debs=()
 if [ -n "$inroot" ]; then
-	# The one .deb (arch all), under this release's lintian.
-	deb=$inroot
-	lint=$(lintian --pedantic --info "$deb" 2>&1 | grep -v 'running with root privileges is not recommended')
+	# The same .debs (the DKMS package's is arch all), under this release's lintian.
+	deb=$inroot tools=$inroot_tools
+	lint=$(lintian --pedantic --info "$deb" "$tools" 2>&1 | grep -v 'running with root privileges is not recommended')
 	if ! grep -q '^[EW]: ' <<<"$lint"; then
-		t_ok "lintian $(lintian --version | sed 's/^[Ll]intian v*//'): $(basename "$deb") clean"
+		t_ok "lintian $(lintian --version | sed 's/^[Ll]intian v*//'): $(basename "$deb") $(basename "$tools") clean"
 	else
-		t_fail "lintian $(lintian --version): $(basename "$deb")" "$lint"
+		t_fail "lintian $(lintian --version): $(basename "$deb") $(basename "$tools")" "$lint"
 	fi
 	[ -z "$lint" ] || printf '%s\n' "$lint" >"$run/lintian.txt"
-elif deb=$("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" | tail -n1) && [ -f "$deb" ]; then
-	t_ok "make deb: $(basename "$deb"), lintian clean ($(elapsed "$tb") s)"
+elif mapfile -t debs < <("$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log") &&
+	[ "${#debs[@]}" = 2 ] && [ -f "${debs[0]}" ] && [ -f "${debs[1]}" ]; then
+	deb=${debs[0]} tools=${debs[1]}
+	t_ok "make deb: $(basename "$deb") $(basename "$tools"), lintian clean ($(elapsed "$tb") s)"
 else
 	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
 	finish
@@ -191,10 +201,19 @@ for kv in "${kvers[@]}"; do
 done
 
 # A package left by an earlier, interrupted run would turn install into a no-op.
-if dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q installed; then
-	log "purging the $PKG left by an earlier run"
-	"${APT[@]}" purge "$PKG" >"$run/apt-purge-earlier.log" 2>&1 ||
-		tail -n 20 "$run/apt-purge-earlier.log" | sed 's/^/# /'
+for p in "$PKG" "$TOOLSPKG"; do
+	if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q installed; then
+		log "purging the $p left by an earlier run"
+		"${APT[@]}" purge "$p" >"$run/apt-purge-earlier.log" 2>&1 ||
+			tail -n 20 "$run/apt-purge-earlier.log" | sed 's/^/# /'
+	fi
+done
+# Both packages, as a user installs them (the DKMS package recommends the
+# tools). In another release's root only when it has python3 (the tools
+# depend on it, and the root's apt has no lists to fetch it from).
+inst=("$deb" "$tools") notools=''
+if [ -n "$inroot" ] && ! pkg_installed python3; then
+	inst=("$deb") notools="the root has no python3 (trusted-keys-tools depends on it; tests/qemu/root.sh's package list)"
 fi
 ti=$(now)
 # DKMS compiles through ccache (t_ccache; its build directory is the same
@@ -206,12 +225,13 @@ if [ -d /usr/lib/ccache ]; then
 	dpath=$(apt-config dump --format '%v%n' DPkg::Path 2>/dev/null)
 	apt_path=(-o "DPkg::Path=/usr/lib/ccache:${dpath:-/usr/sbin:/usr/bin:/sbin:/bin}")
 fi
-if t_ccache "${APT[@]}" "${apt_path[@]}" install "$deb" >"$run/apt-install.log" 2>&1; then
-	t_ok "apt-get install ./$(basename "$deb") (DKMS: $(elapsed "$ti") s)"
+names_i=$(for f in "${inst[@]}"; do printf ' ./%s' "$(basename "$f")"; done)
+if t_ccache "${APT[@]}" "${apt_path[@]}" install "${inst[@]}" >"$run/apt-install.log" 2>&1; then
+	t_ok "apt-get install$names_i (DKMS: $(elapsed "$ti") s)"
 else
-	t_fail "apt-get install ./$(basename "$deb")" "$(tail -n 30 "$run/apt-install.log")"
+	t_fail "apt-get install$names_i" "$(tail -n 30 "$run/apt-install.log")"
 fi
-dpkg-query -L "$PKG" >"$run/dpkg-L.txt" 2>/dev/null
+dpkg-query -L "$PKG" "$TOOLSPKG" >"$run/dpkg-L.txt" 2>/dev/null
 
 # --- 3. what DKMS made --------------------------------------------------------
 # shellcheck disable=SC2317  # the helpers below run through check()
@@ -251,6 +271,65 @@ if [ "$d" -gt 0 ]; then
 	else
 		t_fail "AUTOINSTALL: the headers' dkms hook installs for $late" "$(tail -n 20 "$run/late.log")"
 	fi
+fi
+
+# The tools, as trusted-keys-sign and trusted-keys-luks find them: by name,
+# with the PATH they set (no /usr/local).
+# shellcheck disable=SC2317  # the helpers below run through check()
+tool_path() { # name
+	local p
+	# shellcheck disable=SC2016  # the inner shell's
+	p=$(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c 'command -v "$1"' sh "$1") || { echo "no $1"; return 1; }
+	echo "$1: $p"
+	[ "$p" = "/usr/bin/$1" ] && "$p" --help >"$run/help-$1.txt" && test -s "$run/help-$1.txt"
+}
+# shellcheck disable=SC2317
+signer_public() { # a new P-256 key's TPM2B_PUBLIC: size, ECC, sha256
+	local k=$run/tools-signer.pem o=$run/tools-signer.pub h
+	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$k" 2>&1 || return 1
+	/usr/bin/trusted-policy signer-public --signer "$k" -o "$o" || return 1
+	h=$(od -An -v -tx1 "$o" | tr -d ' \n')
+	echo "signer-public: $h"
+	# TPM2B_PUBLIC: size (2 bytes) = the file's rest; type TPM_ALG_ECC, nameAlg SHA-256
+	[ $((0x${h:0:4})) = $(($(stat -c %s "$o") - 2)) ] && [ "${h:4:8}" = 0023000b ]
+}
+# shellcheck disable=SC2317
+hooks_silent() { # each hook of the package under /etc, run as its caller would
+	local h out rc=0
+	[ ! -e /etc/trusted-keys/signing ] || { echo "this machine has /etc/trusted-keys/signing"; return 1; }
+	for h in /etc/kernel/postinst.d/zzz-trusted-keys /etc/kernel/postrm.d/zzz-trusted-keys \
+		/etc/initramfs/post-update.d/trusted-keys /etc/grub.d/99_trusted-keys; do
+		[ -x "$h" ] || { echo "no executable $h"; rc=1; continue; }
+		out=$("$h" 6.1.0-0-amd64 /boot/vmlinuz-6.1.0-0-amd64 2>&1) || { echo "$h: exit $?"; rc=1; }
+		[ -z "$out" ] || { echo "$h said: $out"; rc=1; }
+	done
+	h=$(apt-config dump --format '%v%n' DPkg::Post-Invoke | grep trusted-keys-sign)
+	[ -n "$h" ] || { echo "no DPkg::Post-Invoke of ours"; return 1; }
+	out=$(sh -c "$h" 2>&1) || { echo "DPkg::Post-Invoke: exit $?"; rc=1; }
+	[ -z "$out" ] || { echo "DPkg::Post-Invoke said: $out"; rc=1; }
+	return "$rc"
+}
+if [ -n "$notools" ]; then
+	for d in "trusted-policy" "trusted-policy signer-public" "tk-pcr-predict"; do
+		t_ok "$d from $TOOLSPKG # SKIP $notools"
+	done
+else
+	check "$TOOLSPKG: trusted-policy --help, found as /usr/bin/trusted-policy by our scripts' PATH" \
+		tool_path trusted-policy
+	if command -v openssl >/dev/null; then
+		check "$TOOLSPKG: trusted-policy signer-public of a new P-256 key: a TPM2B_PUBLIC (ECC, SHA-256)" \
+			signer_public
+	else
+		t_ok "$TOOLSPKG: trusted-policy signer-public # SKIP no openssl here to make a key"
+	fi
+	check "$TOOLSPKG: tk-pcr-predict --help (python3), found as /usr/bin/tk-pcr-predict by our scripts' PATH" \
+		tool_path tk-pcr-predict
+fi
+if [ -e /etc/trusted-keys/signing ]; then
+	t_ok "the signing hooks: silent with nothing configured # SKIP this machine has /etc/trusted-keys/signing"
+else
+	check "the signing hooks (kernel postinst.d, postrm.d, initramfs post-update.d, grub.d, apt's Post-Invoke): silent, exit 0, with nothing configured" \
+		hooks_silent
 fi
 
 # --- 4. signing with the test kernel's key -------------------------------------
@@ -336,10 +415,13 @@ fi
 # --- 6. apt purge leaves nothing of ours ----------------------------------------
 sign_cleanup
 rel=''
-if "${APT[@]}" purge "$PKG" >"$run/apt-purge.log" 2>&1; then
-	t_ok "apt-get purge $PKG"
+# (apt does not know a package that was never installed: the tools in a root without python3)
+purge=("$PKG")
+[ -n "$notools" ] || purge+=("$TOOLSPKG")
+if "${APT[@]}" purge "${purge[@]}" >"$run/apt-purge.log" 2>&1; then
+	t_ok "apt-get purge ${purge[*]}"
 else
-	t_fail "apt-get purge $PKG" "$(tail -n 30 "$run/apt-purge.log")"
+	t_fail "apt-get purge ${purge[*]}" "$(tail -n 30 "$run/apt-purge.log")"
 fi
 rm -f "$IRDROPIN"
 leftovers() {
@@ -350,8 +432,10 @@ leftovers() {
 	while read -r p; do
 		[ -e "$p" ] && [ ! -d "$p" ] && echo "$p"
 	done <"$run/dpkg-L.txt"
-	dpkg-query -W -f='${Status}\n' "$PKG" 2>/dev/null | grep -v '^unknown ok not-installed$' |
-		sed "s/^/dpkg status of $PKG: /"
+	for p in "$PKG" "$TOOLSPKG"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -v '^unknown ok not-installed$' |
+			sed "s/^/dpkg status of $p: /"
+	done
 	dkms status -m "$NAME" 2>/dev/null | sed 's/^/dkms status: /'
 }
 left=$(leftovers | sort -u)
@@ -389,7 +473,7 @@ in_release() { # release name...
 	exec 6>"$root.lock"
 	flock 6
 	TKH_RUN=$run t_in_root "$root" DEBIAN_FRONTEND=noninteractive TKH_CCACHE_DIR="$TKH_CACHE/ccache-$rel" \
-		bash "$TKH_TOP/tests/pkg/dkms-test.sh" --in-root "$deb" "$out" "${args[@]}" \
+		bash "$TKH_TOP/tests/pkg/dkms-test.sh" --in-root "$deb" "$tools" "$out" "${args[@]}" \
 		>"$out/results.ktap" 2>"$out/log" || true
 	exec 6>&-
 	while IFS= read -r line; do

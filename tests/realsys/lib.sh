@@ -42,20 +42,24 @@ rs_chroot_mounts() {
 rs_in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 "${@:2}"; }
 
-# rs_deb: the package as a test point (TKH_REALSYS_DEB, else make deb into
-# $run/deb); sets deb. False when there is none.
+# rs_deb: the packages as a test point (TKH_REALSYS_DEB, the .debs separated
+# by spaces, else make deb into $run/deb: the DKMS package and
+# trusted-keys-tools); sets debs. False when there are none.
 rs_deb() {
-	local tb
+	local tb d out
 	tb=$(now)
+	debs=()
 	if [ -n "${TKH_REALSYS_DEB:-}" ]; then
-		deb=$TKH_REALSYS_DEB
-		if [ -f "$deb" ]; then t_ok "the package: $deb (TKH_REALSYS_DEB)"; return 0; fi
-		t_fail "the package: no $deb"
-		return 1
+		read -r -a debs <<<"$TKH_REALSYS_DEB"
+		for d in "${debs[@]}"; do
+			[ -f "$d" ] || { t_fail "the packages: no $d"; return 1; }
+		done
+		t_ok "the packages: ${debs[*]} (TKH_REALSYS_DEB)"
+		return 0
 	fi
-	if deb=$(t_step "make deb" "$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log" |
-		tail -n1) && [ -f "$deb" ]; then
-		t_ok "make deb: $(basename "$deb") ($(elapsed "$tb") s)"
+	if out=$(t_step "make deb" "$TKH_TOP/tests/pkg/build-deb.sh" "$run/deb" 2>"$run/build-deb.log") &&
+		mapfile -t debs <<<"$out" && [ "${#debs[@]}" = 2 ] && [ -f "${debs[0]}" ] && [ -f "${debs[1]}" ]; then
+		t_ok "make deb: $(basename "${debs[0]}") $(basename "${debs[1]}") ($(elapsed "$tb") s)"
 		return 0
 	fi
 	t_fail "make deb" "$(tail -n 20 "$run/build-deb.log")"
@@ -75,12 +79,17 @@ rs_base() {
 	return 1
 }
 
-# rs_install ROOT: a copy of $base in ROOT, the package installed there by
-# apt (DKMS builds our modules for the image's kernel), as a test point;
-# sets kver. ROOT's chroot mounts stay (rs_unmount_all). rs_pkgs: packages from the
-# archive installed first (openssl before the package: DKMS makes its MOK key
-# with it, and signs the modules).
+# rs_install ROOT: a copy of $base in ROOT, the packages ($debs) installed
+# there by apt (DKMS builds our modules for the image's kernel), as a test
+# point; sets kver. ROOT's chroot mounts stay (rs_unmount_all).
+# The base's apt has no lists (mmdebstrap removes them): when apt cannot
+# install the packages from what the base has (trusted-keys-tools depends
+# on python3, which the base lacks), apt-get update first, and apt fetches
+# the rest from Debian's archive, as on a user's machine. rs_pkgs: packages
+# from the archive installed first (openssl before ours: DKMS makes its MOK
+# key with it, and without it leaves the modules unsigned).
 _rs_install() {
+	local d in=()
 	rm -rf --one-file-system "$1"
 	cp -a "$base" "$1"
 	rm -f "$1/.done"
@@ -90,22 +99,30 @@ _rs_install() {
 		rs_in_root "$1" apt-get update && rs_in_root "$1" apt-get install -y --no-install-recommends $rs_pkgs ||
 			return 1
 	fi
-	cp "$deb" "$1/tmp/"
-	rs_in_root "$1" apt-get install -y --no-install-recommends "/tmp/$(basename "$deb")" &&
-		rm -f "$1/tmp/$(basename "$deb")"
+	for d in "${debs[@]}"; do
+		cp "$d" "$1/tmp/"
+		in+=("/tmp/${d##*/}")
+	done
+	if ! rs_in_root "$1" apt-get install -s -y --no-install-recommends "${in[@]}" >/dev/null 2>&1; then
+		echo "rs_install: apt-get update (the packages need more than the base has)"
+		rs_in_root "$1" apt-get update || return 1
+	fi
+	rs_in_root "$1" apt-get install -y --no-install-recommends "${in[@]}" &&
+		(cd "$1/tmp" && rm -f "${in[@]##*/}")
 }
 rs_install() {
-	local tb
+	local tb names
 	tb=$(now)
 	kver=$(basename "$(ls -d "$base"/lib/modules/*)")
-	if t_step "apt-get install ./deb (DKMS)" _rs_install "$1" >"$run/install.log" 2>&1 &&
+	names=$(for d in "${debs[@]}"; do printf ' ./%s' "${d##*/}"; done)
+	if t_step "apt-get install ./debs (DKMS)" _rs_install "$1" >"$run/install.log" 2>&1 &&
 		rs_in_root "$1" dkms status >"$run/dkms-status" 2>&1 &&
 		grep -q ", $kver, x86_64: installed" "$run/dkms-status" &&
 		compgen -G "$1/lib/modules/$kver/updates/dkms/trusted.ko*" >/dev/null; then
-		t_ok "apt-get install ./$(basename "$deb"): DKMS built trusted.ko for $kver ($(elapsed "$tb") s)"
+		t_ok "apt-get install$names: DKMS built trusted.ko for $kver ($(elapsed "$tb") s)"
 		return 0
 	fi
-	t_fail "apt-get install ./$(basename "$deb") and DKMS for $kver" \
+	t_fail "apt-get install$names and DKMS for $kver" \
 		"$(tail -n 20 "$run/install.log"; cat "$run/dkms-status" 2>/dev/null)"
 	return 1
 }

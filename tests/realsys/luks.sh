@@ -21,7 +21,7 @@
 # keyslot passphrase.
 #
 # 1. base.sh RELEASE (with cryptsetup, cryptsetup-initramfs, lvm2), a copy
-#    of it, `apt-get install ./<our .deb>` in a chroot (DKMS);
+#    of it, `apt-get install ./<our .debs>` in a chroot (DKMS; the tools);
 # 2. the installer's configuration, written on the host: /etc/crypttab
 #    "vda3_crypt UUID=<luks uuid> none luks,discard", /etc/fstab (root on
 #    /dev/mapper/realsys--vg-root, /boot by UUID, swap on the swap_1 LV),
@@ -54,7 +54,7 @@
 # type at cryptroot's prompt), DIR/passphrase-attacker (the attacker's
 # volume's), DIR/pin and DIR/pin-wrong (typed at our PIN prompt),
 # DIR/volume-key (hex, 0600: what the bus recordings are searched for).
-# Environment: TKH_REALSYS_DEB=FILE (install this .deb instead of make
+# Environment: TKH_REALSYS_DEB="FILE..." (install these .debs instead of make
 # deb's), TKH_REALSYS_LUKS_ENROL=0 (no enrolment even when the package has
 # it), TKH_REALSYS_LUKS_ENROLOPTS (enrol's options, default
 # --pcrs=sha256:0,1,2,4,7,8,9), TKH_REALSYS_LUKS_ATTACKS (the attack rows'

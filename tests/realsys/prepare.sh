@@ -10,8 +10,9 @@
 # 1. base.sh: mmdebstrap bookworm (systemd, initramfs-tools, the stock kernel
 #    and its headers, DKMS, keyutils, dmsetup, tpm2-tools), kept in
 #    $TKH_CACHE/realsys/ under a hash of its inputs;
-# 2. a copy of it, where `apt-get install ./<our .deb>` (make deb) runs in a
-#    chroot: DKMS builds our modules there for the image's kernel;
+# 2. a copy of it, where `apt-get install ./<our .debs>` (make deb: the DKMS
+#    package and trusted-keys-tools) runs in a chroot: DKMS builds our
+#    modules there for the image's kernel;
 # 3. mkfs.ext4 -d of that tree: a GPT disk, the 3 GiB root file system on
 #    /dev/vda1, a 16 MiB partition for each volume after it (a mounted file
 #    system's device cannot be under a dm-crypt table too: EBUSY); the suite
@@ -31,7 +32,7 @@
 #
 # Writes DIR/machine ("VMLINUZ INITRD KVER - realsys", t_prepare's format),
 # DIR/disk.img (the enrolled disk), DIR/tpm (the enrolled TPM's state).
-# Environment: TKH_REALSYS_DEB=FILE (install this .deb instead of make
+# Environment: TKH_REALSYS_DEB="FILE..." (install these .debs instead of make
 # deb's), TKH_REALSYS_HOOK=FILE (install FILE as the initramfs hook over the
 # package's: to show an older hook's failure), TKH_BOOT_TIMEOUT (s, default
 # 900 a boot).

@@ -10,8 +10,8 @@
 #
 # usage: uefi-luks.sh DIR [RELEASE]   (bookworm, the default, or trixie)
 #
-# 1. the base, our package (DKMS builds and signs trusted.ko with its MOK
-#    key), shim, GRUB, cryptsetup-initramfs, tpm2-tools; the newer kernel
+# 1. the base, our packages (DKMS builds and signs trusted.ko with its MOK
+#    key; trusted-keys-tools: trusted-policy, tk-pcr-predict), shim, GRUB, cryptsetup-initramfs, tpm2-tools; the newer kernel
 #    and its headers downloaded into /var/cache/tek-update (the machine has
 #    no network: the update installs them from there); grub.cfg as
 #    uefi.sh writes it, with the menu shown for 5 s (Debian's default,
@@ -99,9 +99,6 @@ system() {
 		-o Dir::Cache::archives=$cache $NEWKERNEL || return 1
 	rm -rf "$root$cache/partial" "$root$cache/lock"
 	rm -f "$root/etc/apt/sources.list.d/tek-update.list"
-	# the tools trusted-keys-sign runs
-	make -s -C "$TKH_TOP/tools" trusted-policy || return 1
-	install -m 0755 "$TKH_TOP/tools/trusted-policy" "$TKH_TOP/tools/tk-pcr-predict" "$root/usr/local/bin/"
 	echo realsys-uefi-luks >"$root/etc/hostname"
 	cat >"$root/etc/fstab" <<-EOF
 	# <file system> <mount point>   <type>  <options>       <dump>  <pass>

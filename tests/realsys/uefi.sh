@@ -207,7 +207,7 @@ signing_setup() {
 	local f ts=$TKH_TOP/initramfs
 	make -s -C "$TKH_TOP/tools" trusted-policy || return 1
 	install -m 0755 "$ts/trusted-keys-sign" "$root/usr/sbin/"
-	install -m 0755 "$TKH_TOP/tools/trusted-policy" "$TKH_TOP/tools/tk-pcr-predict" "$root/usr/local/bin/"
+	install -m 0755 "$TKH_TOP/tools/trusted-policy" "$TKH_TOP/tools/tk-pcr-predict" "$root/usr/bin/"
 	(cd "$ts/etc" && find . -type f) | while read -r f; do
 		install -D -m "$([ -x "$ts/etc/$f" ] && echo 0755 || echo 0644)" "$ts/etc/$f" "$root/etc/$f"
 	done
