@@ -70,16 +70,18 @@ uefi_esp() {
 	cp -a "$root/boot" "$run/next/root/"
 }
 
-# root_fs: the tree as p2's ext4 (again after an update: the same UUID)
+# root_fs [IMAGE]: the tree as p2's ext4 in IMAGE (default the disk; again
+# after an update: the same UUID)
 # shellcheck disable=SC2317  # run through t_step
 root_fs() {
-	local p2
-	p2=$(sfdisk -J "$run/disk.img" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitiontable"]; print(p["partitions"][1]["start"] * p.get("sectorsize", 512))')
+	local p2 img=${1:-$run/disk.img}
+	p2=$(sfdisk -J "$img" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitiontable"]; print(p["partitions"][1]["start"] * p.get("sectorsize", 512))')
 	mkfs.ext4 -q -F -L root -U "$root_uuid" -E "offset=$p2,nodiscard" -d "$root" \
-		"$run/disk.img" "${ROOT_MIB}M"
+		"$img" "${ROOT_MIB}M"
 }
 
-# boot_check N [OPTION...]: boot N of the machine (DIR/bootN: its output;
+# boot_check N [OPTION...]: boot N of the machine (uefi_first_disk: a disk
+# before the machine's, which the firmware then boots; DIR/bootN: its output;
 # the guest's KTAP as a subtest; OPTIONs: boot.sh's, e.g. a user's keys at
 # the console), then on the host: the log replays to the PCRs read (sysfs,
 # tpm2_pcrread). Sets boot_s (the boot's seconds).
@@ -87,8 +89,8 @@ boot_check() {
 	local n=$1 out=$run/boot$1 tb rc=0
 	shift
 	tb=$(now)
-	t_step "boot $n: UEFI Secure Boot" "$TKH_QEMU/boot.sh" --uefi "$run/vars.fd" --disk "$run/disk.img" \
-		--nested --name "realsys-uefi-$n" "$@" -- - - "$run/tpm" 2.0 "" "$out" >"$out.out" 2>&1 || rc=$?
+	t_step "boot $n: UEFI Secure Boot" "$TKH_QEMU/boot.sh" --uefi "$run/vars.fd" \
+		${uefi_first_disk:+--disk "$uefi_first_disk"} --disk "$run/disk.img" --nested --name "realsys-uefi-$n" "$@" -- - - "$run/tpm" 2.0 "" "$out" >"$out.out" 2>&1 || rc=$?
 	[ ! -f "$out/results.ktap" ] || sed 's/^/    /' "$out/results.ktap" | tr -d '\r'
 	boot_s=$(elapsed "$tb")
 	if [ "$rc" = 0 ]; then

@@ -29,9 +29,12 @@
 #    console): the passphrase prompt, the passphrase typed; boot 5: at
 #    GRUB's prompt the new kernel with init=/bin/sh: the passphrase prompt
 #    again. After boots 2 and 3: the approval the hook signed before it
-#    is the PCRs it read, PCR by PCR.
+#    is the PCRs it read, PCR by PCR; after boot 4, the revoked approval
+#    of the old kernel's menu entry is. Boot 6: a live system on the
+#    machine (tests/guest/realsys-uefi-luks/20-live.sh, from a disk of its
+#    own with the same signed chain) cannot open the volume.
 #
-# Writes DIR/disk.img, DIR/tpm, DIR/vars.fd (the machine), DIR/bootN/
+# Writes DIR/disk.img, DIR/live.img, DIR/tpm, DIR/vars.fd (the machine), DIR/bootN/
 # (the boots' output; state/: the log, PCRs, approvals), DIR/times.
 # Environment: TKH_BOOT_TIMEOUT (s, default 1200), TKH_REALSYS_UEFI_KERNEL
 # (the update's packages, default linux-image-6.12-amd64 and its headers).
@@ -59,7 +62,7 @@ LUKS_MIB=64
 DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + LUKS_MIB + 1))
 GRUB_MENU="menu 5"
 PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3 cryptsetup cryptsetup-initramfs tpm2-tools keyutils openssl"
-PLAN=27
+PLAN=31
 NEWSOURCE=
 NEWKERNEL="linux-image-6.12-amd64 linux-headers-6.12-amd64"
 if [ "$rel" = trixie ]; then
@@ -70,9 +73,9 @@ NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-$NEWKERNEL}
 
 mkdir -p "$1"
 run=$(cd "$1" && pwd)
-rm -rf "$run/disk.img" "$run/tpm" "$run/vars.fd" "${run:?}"/boot*
+rm -rf "$run/disk.img" "$run/live.img" "$run/tpm" "$run/vars.fd" "${run:?}"/boot*
 : >"$run/times"
-finish() { rs_finish "$run/root" "$run/esp.img"; }
+finish() { rs_finish "$run/root" "$run/esp.img" "$run/live-root" "$run/live-esp.img"; }
 rs_start "$PLAN"
 rs_deb || finish
 rs_base "$rel" || finish
@@ -152,6 +155,45 @@ if t_step "disk" disk >"$run/disk.log" 2>&1; then
 	t_ok "GPT disk: ESP (shim, GRUB), root ext4, p3 for the volume ($(elapsed "$tb") s)"
 else
 	t_fail "the disk" "$(tail -n 20 "$run/disk.log")"
+	finish
+fi
+# The live system: a disk of its own (a copy of the tree before any boot:
+# Debian's same signed chain, our packages; its own root UUID and ESP),
+# whose check is the attacker's (tests/guest/realsys-uefi-luks/20-live.sh).
+tb=$(now)
+# shellcheck disable=SC2317  # run through t_step
+live() {
+	# (locals: write_grubcfg, uefi_esp and root_fs see the live disk's)
+	local lr=$run/live-root
+	local root=$lr root_uuid esp_id
+	root_uuid=$(cat /proc/sys/kernel/random/uuid)
+	esp_id=$(od -An -tx1 -N4 /dev/urandom | tr -d ' \n' | tr a-f A-F)
+	rm -rf --one-file-system "$lr"
+	cp -a "$run/root" "$lr"
+	echo live >"$lr/etc/hostname"
+	rs_check_service "$lr" "$TKH_TOP/tests/guest/realsys-uefi-luks/20-live.sh" \
+		"tests/guest/realsys-uefi-luks: the attacker's live system" || return 1
+	cat >"$lr/etc/fstab" <<-EOF
+	UUID=$root_uuid /               ext4    errors=remount-ro 0       1
+	UUID=${esp_id:0:4}-${esp_id:4:4}  /boot/efi       vfat    umask=0077      0       1
+	EOF
+	write_grubcfg "$kver"
+	uefi_esp || return 1
+	mv "$run/esp.img" "$run/live-esp.img"
+	truncate -s "$((1 + ESP_MIB + ROOT_MIB + 1))M" "$run/live.img"
+	sfdisk -q "$run/live.img" <<-EOF
+	label: gpt
+	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
+	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+	EOF
+	dd if="$run/live-esp.img" of="$run/live.img" bs=1M seek=1 conv=notrunc status=none
+	root_fs "$run/live.img" || return 1
+	rm -rf --one-file-system "$lr" "$run/live-esp.img"
+}
+if t_step "live" live >"$run/live.log" 2>&1; then
+	t_ok "the live system's disk: ESP (the same shim, GRUB), a root of its own ($(elapsed "$tb") s)"
+else
+	t_fail "the live system's disk" "$(tail -n 20 "$run/live.log")"
 	finish
 fi
 rs_tpm || finish
@@ -274,5 +316,28 @@ tb=$(now)
 echo "boot5 $(elapsed "$tb")" >>"$run/times"
 prompts 5 1 "(init=/bin/sh typed at GRUB's prompt: the TPM refused)"
 console_has 5 "the shell of init=/bin/sh came after the passphrase" "job control turned off"
+# Boot 6: the live system, from its own disk; the enrolled disk second
+uefi_first_disk=$run/live.img
+boot_check 6 || true
+uefi_first_disk=
+# live_pcrs: the live system ran the chain and kernel of boot 2 (PCRs 4
+# and 7 the same: a key bound to them alone would be its), GRUB's
+# commands and files were its own (PCRs 8 and 9 differ)
+live_pcrs() {
+	local p a b
+	for p in 4 7 8 9; do
+		a=$(awk -v n=$p '$1 == n { print tolower($2) }' "$run/boot2/state/pcrs.sysfs")
+		b=$(awk -v n=$p '$1 == n { print tolower($2) }' "$run/boot6/state/pcrs.sysfs")
+		echo "PCR $p boot 2 ${a:0:16} live ${b:0:16} $([ "$a" = "$b" ] && echo same || echo differs)"
+		[ -n "$a" ] && [ -n "$b" ] || return 1
+		case $p in 4 | 7) [ "$a" = "$b" ] || return 1 ;; *) [ "$a" != "$b" ] || return 1 ;; esac
+	done
+}
+if live_pcrs >"$run/live-pcrs.txt" 2>&1; then
+	t_ok "boot 6: the live system's PCRs 4 and 7 are boot 2's, 8 and 9 are not (what keeps the key in)"
+	sed 's/^/# /' "$run/live-pcrs.txt"
+else
+	t_fail "boot 6: the live system's PCRs 4 and 7 are boot 2's, 8 and 9 are not" "$(cat "$run/live-pcrs.txt")"
+fi
 log "realsys-uefi-luks: $(elapsed "$t0") s (boot 1: $b1 s)"
 finish

@@ -154,7 +154,7 @@ disk() {
 	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
 	EOF
 	dd if="$run/esp.img" of="$run/disk.img" bs=1M seek=1 conv=notrunc status=none
-	root_fs
+	root_fs "$run/disk.img"
 }
 if t_step "disk: ESP, root" disk >"$run/disk.log" 2>&1; then
 	t_ok "GPT disk: ESP (shim, GRUB as EFI/BOOT), root ext4 with grub.cfg ($(elapsed "$tb") s)"
@@ -326,7 +326,7 @@ update() {
 	kver2=$(newest_other)
 	[ -n "$kver2" ] && [ -f "$root/boot/initrd.img-$kver2" ] || return 1
 	write_grubcfg "$kver2" "$kver"
-	root_fs || return 1
+	root_fs "$run/disk.img" || return 1
 	rm -rf "$run/next2"
 	mkdir -p "$run/next2/root"
 	cp -a "$run/next/esp" "$run/next2/"
