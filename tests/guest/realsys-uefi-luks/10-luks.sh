@@ -56,6 +56,7 @@ state() {
 	[ ! -f /etc/trusted-keys/approvals ] || rc_save approvals /etc/trusted-keys/approvals
 }
 uuid() { cryptsetup luksUUID $DEV; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # opened: the volume is mapped as cryptsetup maps LUKS2, and its file
 # system has the marker stage 1 wrote
 opened() {
@@ -122,10 +123,18 @@ case $stage in
 	if [ $stage = 2 ]; then
 		update() {
 			find /var/cache/tek-update -name '*.deb' | sed 's/^/# /' >&3
+			t0=$(cut -d' ' -f1 /proc/uptime)
 			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 				/var/cache/tek-update/*.deb >/run/update.out 2>&1
 			r=$?
+			t1=$(cut -d' ' -f1 /proc/uptime)
 			grep -iE 'trusted-keys|dkms|error' /run/update.out | sed 's/^/# /' >&3
+			# what the hook costs: its prediction again (the boot is approved
+			# already, so nothing is signed)
+			trusted-keys-sign sign >/run/sign-again.out 2>&1
+			t2=$(cut -d' ' -f1 /proc/uptime)
+			sed 's/^/# /' /run/sign-again.out >&3
+			echo "# apt-get install: $(secs "$t0" "$t1") s; trusted-keys-sign sign again: $(secs "$t1" "$t2") s (under TCG)" >&3
 			[ $r = 0 ] && grep -q "the next boot is approved" /run/update.out
 		}
 		t "apt-get install of the newer kernel: its hooks approved the next boot" update
