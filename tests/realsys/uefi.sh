@@ -296,7 +296,10 @@ approval_files() {
 	PY
 	"$tp" authorize --signer "$root/etc/trusted-keys/signer.pem" | xxd -r -p >"$ad/auth.bin"
 	sed -n 's/ # .*//; s/^boot-1 1 //p' "$root/etc/trusted-keys/approvals" | tr ' ' '\n' | tr '=' ' ' >"$ad/values"
-	"$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p >"$ad/approved.bin"
+	# PolicyPCR, then PolicyCommandCode(Unseal) as trusted-policy add signs
+	# it: SHA-256(the digest || TPM_CC_PolicyCommandCode || TPM_CC_Unseal)
+	{ "$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p
+	  printf '\000\000\001\154\000\000\001\136'; } | sha256sum | cut -c1-64 | xxd -r -p >"$ad/approved.bin"
 	echo sha256:0,2,4,7,8,9 >"$ad/pcrs"
 	[ -s "$ad/approved.bin" ] && [ -s "$ad/sig.bin" ] && [ -s "$ad/auth.bin" ]
 }
@@ -381,7 +384,7 @@ approved() {
 	return $bad
 }
 if grep -q "^ok 6 the TPM unseals with the update hook's approval (sha256" "$run/boot2/results.ktap" 2>/dev/null; then
-	t_ok "boot 2: the TPM unseals a secret sealed to the signer with the hook's approval (VerifySignature, PolicyPCR, PolicyAuthorize)"
+	t_ok "boot 2: the TPM unseals a secret sealed to the signer with the hook's approval (VerifySignature, PolicyPCR, PolicyCommandCode(Unseal), PolicyAuthorize)"
 else
 	t_fail "boot 2: the TPM unseals with the hook's approval" "$(grep ' 6 ' "$run/boot2/results.ktap" 2>/dev/null)"
 fi

@@ -13,7 +13,8 @@
 # approval that the update's hook signed (/var/lib/tek-approval: its
 # signature and signer, taken from the blob on the host) must get a secret
 # sealed to the signer out of the TPM: VerifySignature, PolicyPCR over this
-# boot's PCRs, PolicyAuthorize, Unseal. KTAP on ttyS1; then powers off.
+# boot's PCRs, PolicyCommandCode(Unseal), PolicyAuthorize, Unseal. KTAP
+# on ttyS1; then powers off.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 exec 3>/dev/ttyS1 4>/dev/ttyS2
 echo "KTAP version 1" >&3
@@ -92,6 +93,7 @@ approval() {
 	tpm2_flushcontext -t && tpm2_load -Q -C prim.ctx -u o.pub -r o.priv -c o.ctx &&
 	tpm2_startauthsession -Q --policy-session -S p.ctx &&
 	tpm2_policypcr -Q -S p.ctx -l "$(cat $A/pcrs)" &&
+	tpm2_policycommandcode -Q -S p.ctx TPM2_CC_Unseal &&
 	tpm2_policyauthorize -Q -S p.ctx -i $A/approved.bin -n s.name -t s.tkt &&
 	tpm2_unseal -c o.ctx -p session:p.ctx -o out.bin && cmp out.bin secret
 }
