@@ -127,6 +127,60 @@ rs_install() {
 	return 1
 }
 
+# rs_add_mok VARS CERT: CERT (DER or PEM; DKMS's /var/lib/dkms/mok.pub)
+# as shim's MokList in the OVMF variable store VARS (a copy of
+# OVMF_VARS_4M.ms.fd, before the machine's first boot): shim mirrors it to
+# MokListRT, and Debian's kernel trusts it for modules, without MokManager
+# at the console (tests/realsys/ovmf-vars.py add-mok). False, with the
+# tool's reason on stderr, when the store is not understood, full or has a
+# MokList already.
+rs_add_mok() {
+	python3 "$TKH_TOP/tests/realsys/ovmf-vars.py" add-mok "$1" "$2"
+}
+
+# rs_dkms_signed ROOT KVER: DKMS built trusted.ko for KVER in the tree at
+# ROOT and signed it with its key (modinfo -F signer, run in the tree, names
+# the subject CN of /var/lib/dkms/mok.pub, the certificate of
+# /var/lib/dkms/mok.key); for the guest's refusal, the module with its
+# signature cut off (the PKCS#7 blob, struct module_signature and the
+# magic string after the ELF), uncompressed, as
+# ROOT/usr/local/lib/tek-realsys/trusted-unsigned-KVER.ko. Prints the
+# module and its signer; false, saying why, when not so.
+rs_dkms_signed() {
+	local m signer cn
+	m=$(compgen -G "$1/lib/modules/$2/updates/dkms/trusted.ko*" | head -n 1 || true)
+	[ -n "$m" ] || { echo "no trusted.ko in /lib/modules/$2/updates/dkms"; return 1; }
+	[ -f "$1/var/lib/dkms/mok.pub" ] || { echo "no /var/lib/dkms/mok.pub"; return 1; }
+	cn=$(openssl x509 -inform DER -in "$1/var/lib/dkms/mok.pub" -noout -subject -nameopt RFC2253 |
+		sed -n 's/^subject=\(.*,\)\{0,1\}CN=\([^,]*\).*/\2/p')
+	signer=$(rs_in_root "$1" modinfo -F signer "${m#"$1"}")
+	if [ -z "$signer" ] || [ "$signer" != "$cn" ]; then
+		echo "${m#"$1"}: signer '$signer', mok.pub's CN '$cn'"
+		return 1
+	fi
+	install -d "$1/usr/local/lib/tek-realsys"
+	python3 - "$m" "$1/usr/local/lib/tek-realsys/trusted-unsigned-$2.ko" <<-'PY' || return 1
+	import gzip, lzma, subprocess, sys
+	p = sys.argv[1]
+	d = open(p, "rb").read()
+	if p.endswith(".xz"):
+	    d = lzma.decompress(d)
+	elif p.endswith(".gz"):
+	    d = gzip.decompress(d)
+	elif p.endswith(".zst"):
+	    d = subprocess.run(["zstd", "-dc", p], capture_output=True, check=True).stdout
+	magic = b"~Module signature appended~\n"
+	if not d.endswith(magic):
+	    sys.exit(p + ": no signature appended")
+	n = int.from_bytes(d[-len(magic) - 4:-len(magic)], "big")   # module_signature.sig_len
+	out = d[:len(d) - len(magic) - 12 - n]
+	if out[:4] != b"\x7fELF":
+	    sys.exit(p + ": not an ELF module before its signature")
+	open(sys.argv[2], "wb").write(out)
+	PY
+	echo "${m#"$1"} signed by '$signer' (/var/lib/dkms/mok.pub)"
+}
+
 # rs_check_service ROOT CHECK WHAT: the row's check in the tree at ROOT: the
 # script CHECK as /usr/local/sbin/tek-realsys-check with check-lib.sh
 # beside it, run by tek-realsys-check.service (WHAT: its description) once

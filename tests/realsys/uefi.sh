@@ -9,9 +9,12 @@
 # usage: uefi.sh DIR [RELEASE]   (bookworm, the default, or trixie)
 #
 # 1. base.sh RELEASE, a copy of it, and in a chroot `apt-get install
-#    shim-signed grub-efi-amd64-signed mokutil` (shim's and GRUB's signed
-#    EFI binaries; the kernel is the base's linux-image-*-amd64, Debian's
-#    signed one);
+#    shim-signed grub-efi-amd64-signed mokutil openssl` (shim's and GRUB's
+#    signed EFI binaries; the kernel is the base's linux-image-*-amd64,
+#    Debian's signed one), then our packages (make deb): DKMS builds
+#    trusted.ko for that kernel and signs it with the key it makes,
+#    /var/lib/dkms/mok.key (modinfo -F signer checked; a copy without the
+#    signature in the tree for the guest: rs_dkms_signed);
 # 2. the disk as a Debian installation on a UEFI machine has it: GPT, p1 the
 #    EFI system partition (FAT, 64 MiB: EFI/BOOT/BOOTX64.EFI = shim,
 #    EFI/BOOT/grubx64.efi, mmx64.efi, EFI/debian/grub.cfg, the stub
@@ -23,14 +26,18 @@
 #    write one and reset);
 # 3. the suite realsys-uefi's check (tests/guest/realsys-uefi/10-boot.sh)
 #    as tek-realsys-check.service;
-# 4. a TPM 2.0 (provision.sh), a copy of OVMF_VARS_4M.ms.fd, and a boot
-#    (boot.sh --uefi): Secure Boot on, the event log and the PCRs saved to
-#    DIR/boot1/state/;
+# 4. a TPM 2.0 (provision.sh), a copy of OVMF_VARS_4M.ms.fd with DKMS's
+#    certificate in shim's MokList (rs_add_mok: what MokManager would
+#    enrol), and a boot (boot.sh --uefi): Secure Boot on, the event log and
+#    the PCRs saved to DIR/boot1/state/; the guest loads our module (locked
+#    down, the MOK in the kernel's keyring, the unsigned copy refused, a
+#    trusted key sealed and loaded);
 # 5. on the host: tools/tk-pcr-predict replays the event log (each
 #    replayed PCR equals the PCR the booted system read) and predicts the
 #    boot's PCRs 4, 7, 8, 9 from the disk's files;
-# 6. the update: apt-get install of a newer signed kernel in a chroot of the
-#    tree, grub.cfg with both kernels, the root written again; boot 2's
+# 6. the update: apt-get install of a newer signed kernel and its headers
+#    (DKMS builds and signs for it; checked as for the first) in a chroot of
+#    the tree, grub.cfg with both kernels, the root written again; boot 2's
 #    PCRs predicted from boot 1's log and the new files, then boot 2, whose
 #    PCRs must equal the prediction, PCR by PCR;
 # 7. the signing hooks in that update: before it, the tree gets what the
@@ -39,7 +46,8 @@
 #    signer key, /etc/trusted-keys/signing) and a plain volume's blob sealed
 #    to that signer (a TPMKey made here: no TPM in the chroot, so no
 #    counter), boot 1's event log saved in the tree (the chroot has no
-#    securityfs; its /sys/firmware/efi is the host's: efivars none), the ESP's files at /boot/efi, and in place of
+#    securityfs; its /sys/firmware/efi is the host's: efivars none), the
+#    ESP's files at /boot/efi, and in place of
 #    zz-update-grub (which cannot probe a chroot) a hook that writes
 #    grub.cfg the way write_grubcfg does; apt-get install then runs the
 #    hooks as it would in the system: zzz-trusted-keys approves the next
@@ -55,7 +63,8 @@
 # DIR/predictN.txt, DIR/manifestN.json (the digests the prediction read:
 # the unit test's fixtures, tests/tools/pcr-predict/), DIR/times.
 # Environment: TKH_BOOT_TIMEOUT (s, default 900), TKH_REALSYS_UEFI_KERNEL
-# (the update's package, default linux-image-6.12-amd64).
+# (the update's package, default linux-image-6.12-amd64; its headers
+# package: linux-headers- with the rest of its name), TKH_REALSYS_DEB.
 # Output: a KTAP document (the boot's guest results as its subtest); exit 0
 # only when nothing failed.
 set -euo pipefail
@@ -77,9 +86,10 @@ OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
 ESP_MIB=64
 ROOT_MIB=3072
 DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
-# (python3: tk-pcr-predict's interpreter, for the update's hooks)
-PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3"
-PLAN=16
+# (python3: tk-pcr-predict's interpreter, for the update's hooks; openssl:
+# DKMS makes its signing key with it, and builds unsigned modules without)
+PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3 openssl"
+PLAN=20
 # the update: a newer signed kernel: bookworm has 6.12 beside 6.1; trixie's
 # newer one is in trixie-backports (a sources line added for it)
 NEWSOURCE=
@@ -89,6 +99,9 @@ if [ "$rel" = trixie ]; then
 	NEWKERNEL="-t trixie-backports linux-image-amd64"
 fi
 NEWKERNEL=${TKH_REALSYS_UEFI_KERNEL:-$NEWKERNEL}
+# and its headers, for DKMS: the image package's name with linux-headers-
+NEWHEADERS=${NEWKERNEL##* }
+NEWHEADERS=linux-headers-${NEWHEADERS#linux-image-}
 
 mkdir -p "$1"
 run=$(cd "$1" && pwd)
@@ -98,6 +111,7 @@ finish() { rs_finish "$run/root" "$run/esp.img"; }
 rs_start "$PLAN"
 rs_base "$rel" || finish
 root=$run/root
+rs_deb || finish
 
 # --- the boot chain's packages ---------------------------------------------------
 tb=$(now)
@@ -109,18 +123,33 @@ packages() {
 	rs_chroot_mounts "$root"
 	# shellcheck disable=SC2086  # the list
 	rs_in_root "$root" apt-get update &&
-		rs_in_root "$root" apt-get install -y --no-install-recommends $PKGS
+		rs_in_root "$root" apt-get install -y --no-install-recommends $PKGS || return 1
+	# our packages (DKMS builds and signs for the base's kernel, whose
+	# headers the base has), after openssl: DKMS makes its key with it
+	local d in=()
+	for d in "${debs[@]}"; do
+		cp "$d" "$root/tmp/"
+		in+=("/tmp/${d##*/}")
+	done
+	rs_in_root "$root" apt-get install -y --no-install-recommends "${in[@]}" &&
+		(cd "$root/tmp" && rm -f "${in[@]##*/}")
 }
+debnames=$(for d in "${debs[@]}"; do printf ' ./%s' "${d##*/}"; done)
 kver=$(basename "$(ls -d "$base"/lib/modules/*)")
 if t_step "apt-get install $PKGS" packages >"$run/packages.log" 2>&1 &&
 	[ -f "$root/usr/lib/shim/shimx64.efi.signed" ] &&
 	[ -f "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ]; then
-	t_ok "apt-get install $PKGS; kernel $kver ($(elapsed "$tb") s)"
+	t_ok "apt-get install $PKGS;$debnames; kernel $kver ($(elapsed "$tb") s)"
 else
-	t_fail "apt-get install $PKGS" "$(tail -n 20 "$run/packages.log")"
+	t_fail "apt-get install $PKGS;$debnames" "$(tail -n 20 "$run/packages.log")"
 	finish
 fi
 rs_unmount_all
+if msg=$(rs_dkms_signed "$root" "$kver" 2>&1); then
+	t_ok "DKMS built trusted.ko for $kver: $msg"
+else
+	t_fail "DKMS built and signed trusted.ko for $kver" "$msg"
+fi
 
 # --- the disk ---------------------------------------------------------------------
 tb=$(now)
@@ -169,6 +198,15 @@ if "$TKH_QEMU/provision.sh" 2.0 "$run/tpm" >"$run/tpm.log" 2>&1 &&
 	t_ok "a TPM 2.0; OVMF's variables with Microsoft's keys ($(basename "$OVMF_VARS"))"
 else
 	t_fail "TPM, variables" "$(tail -n 20 "$run/tpm.log")"
+	finish
+fi
+# DKMS's certificate as a MOK: what mokutil --import and MokManager at the
+# console would enrol, written into the variables before the first boot
+if rs_add_mok "$run/vars.fd" "$root/var/lib/dkms/mok.pub" >"$run/mok.log" 2>&1; then
+	t_ok "DKMS's certificate (/var/lib/dkms/mok.pub) in shim's MokList in the variables (ovmf-vars.py)"
+	sed 's/^/# /' "$run/mok.log"
+else
+	t_fail "DKMS's certificate in shim's MokList" "$(cat "$run/mok.log")"
 	finish
 fi
 
@@ -296,7 +334,10 @@ approval_files() {
 	PY
 	"$tp" authorize --signer "$root/etc/trusted-keys/signer.pem" | xxd -r -p >"$ad/auth.bin"
 	sed -n 's/ # .*//; s/^boot-1 1 //p' "$root/etc/trusted-keys/approvals" | tr ' ' '\n' | tr '=' ' ' >"$ad/values"
-	"$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p >"$ad/approved.bin"
+	# PolicyPCR, then PolicyCommandCode(Unseal) as trusted-policy add signs
+	# it: SHA-256(the digest || TPM_CC_PolicyCommandCode || TPM_CC_Unseal)
+	{ "$tp" pcr-digest --pcrs sha256:0,2,4,7,8,9 --pcr-values "$ad/values" | xxd -r -p
+	  printf '\000\000\001\154\000\000\001\136'; } | sha256sum | cut -c1-64 | xxd -r -p >"$ad/approved.bin"
 	echo sha256:0,2,4,7,8,9 >"$ad/pcrs"
 	[ -s "$ad/approved.bin" ] && [ -s "$ad/sig.bin" ] && [ -s "$ad/auth.bin" ]
 }
@@ -310,8 +351,8 @@ update() {
 		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
 		rs_in_root "$root" apt-get update
 	fi
-	# shellcheck disable=SC2086  # options and the package, word by word
-	rs_in_root "$root" apt-get install -y --no-install-recommends $NEWKERNEL
+	# shellcheck disable=SC2086  # options and the packages, word by word
+	rs_in_root "$root" apt-get install -y --no-install-recommends $NEWKERNEL $NEWHEADERS
 	local rc=$?
 	[ ! -e "$run/zz-update-grub" ] || mv "$run/zz-update-grub" "$hook"
 	# the hook's time: trusted-keys-sign once more, as the hooks run it
@@ -325,6 +366,9 @@ update() {
 	approval_files || return 1
 	kver2=$(newest_other)
 	[ -n "$kver2" ] && [ -f "$root/boot/initrd.img-$kver2" ] || return 1
+	# DKMS's module for the new kernel (a test point after this), and its
+	# unsigned copy in the tree before the root is written
+	rs_dkms_signed "$root" "$kver2" >"$run/dkms2.txt" 2>&1 && echo ok >>"$run/dkms2.txt"
 	write_grubcfg "$kver2" "$kver"
 	root_fs "$run/disk.img" || return 1
 	rm -rf "$run/next2"
@@ -333,12 +377,17 @@ update() {
 	cp -a "$root/boot" "$run/next2/root/"
 }
 kver2=
-if t_step "apt-get install $NEWKERNEL" update >"$run/update.log" 2>&1; then
+if t_step "apt-get install $NEWKERNEL $NEWHEADERS" update >"$run/update.log" 2>&1; then
 	kver2=$(newest_other)
-	t_ok "the update: apt-get install $NEWKERNEL ($kver2), grub.cfg with both kernels ($(elapsed "$tb") s)"
+	t_ok "the update: apt-get install $NEWKERNEL $NEWHEADERS ($kver2), grub.cfg with both kernels ($(elapsed "$tb") s)"
 else
-	t_fail "the update: apt-get install $NEWKERNEL" "$(tail -n 20 "$run/update.log")"
+	t_fail "the update: apt-get install $NEWKERNEL $NEWHEADERS" "$(tail -n 20 "$run/update.log")"
 	finish
+fi
+if [ "$(tail -n 1 "$run/dkms2.txt")" = ok ]; then
+	t_ok "DKMS built trusted.ko for $kver2 in the update: $(head -n 1 "$run/dkms2.txt")"
+else
+	t_fail "DKMS built and signed trusted.ko for $kver2" "$(cat "$run/dkms2.txt")"
 fi
 tb=$(now)
 if predict 2 "$run/boot1/state/eventlog.bin" "$run/next2"; then
@@ -381,7 +430,7 @@ approved() {
 	return $bad
 }
 if grep -q "^ok 6 the TPM unseals with the update hook's approval (sha256" "$run/boot2/results.ktap" 2>/dev/null; then
-	t_ok "boot 2: the TPM unseals a secret sealed to the signer with the hook's approval (VerifySignature, PolicyPCR, PolicyAuthorize)"
+	t_ok "boot 2: the TPM unseals a secret sealed to the signer with the hook's approval (VerifySignature, PolicyPCR, PolicyCommandCode(Unseal), PolicyAuthorize)"
 else
 	t_fail "boot 2: the TPM unseals with the hook's approval" "$(grep ' 6 ' "$run/boot2/results.ktap" 2>/dev/null)"
 fi
