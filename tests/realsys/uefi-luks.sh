@@ -91,7 +91,7 @@ esp_uuid=${esp_id:0:4}-${esp_id:4:4}
 # shellcheck disable=SC2317,SC2016  # run through t_step; $1 in the hook
 system() {
 	local cache=/var/cache/tek-update
-	[ -f "$root/var/lib/dkms/mok.pub" ] || { echo "DKMS made no MOK key"; return 1; }
+	rs_dkms_signed "$root" "$kver" || return 1
 	if [ -n "$NEWSOURCE" ]; then
 		echo "$NEWSOURCE" >"$root/etc/apt/sources.list.d/tek-update.list"
 		rs_in_root "$root" apt-get update || return 1
@@ -202,7 +202,7 @@ else
 fi
 rs_tpm || finish
 if cp "$OVMF_VARS" "$run/vars.fd" &&
-	python3 "$TKH_TOP/tests/realsys/ovmf-vars.py" add-mok "$run/vars.fd" "$run/mok.der" >"$run/vars.log" 2>&1; then
+	rs_add_mok "$run/vars.fd" "$run/mok.der" >"$run/vars.log" 2>&1; then
 	t_ok "OVMF's variables ($(basename "$OVMF_VARS")) with DKMS's certificate in MokList"
 else
 	t_fail "OVMF's variables with MokList" "$(cat "$run/vars.log")"

@@ -14,7 +14,9 @@
 #      headers (the .debs in /var/cache/tek-update: the machine has no
 #      network), whose hooks approve the boot after it;
 #   3: the new kernel: opened with no prompt; `trusted-keys-sign
-#      revoke-older`;
+#      revoke-older`, then the token of before it put back (as whoever
+#      kept a copy of the header would: the older kernel's approval is in
+#      it, so that boot 4's refusal is the TPM's, by the counter);
 #   4: the old kernel, chosen in GRUB's menu by the host's keys: the volume
 #      was opened by cryptroot with the passphrase the host typed.
 # In every stage: Secure Boot and lockdown on, our module (signed by
@@ -30,7 +32,7 @@ mkdir -p $S
 stage=$(($(cat $S/stage 2>/dev/null || echo 0) + 1))
 echo $stage >$S/stage
 sync
-case $stage in 1) n=8 ;; 2) n=7 ;; 3) n=6 ;; *) n=4 ;; esac
+case $stage in 1) n=8 ;; 2) n=7 ;; 3) n=7 ;; *) n=4 ;; esac
 rc_start $((n + 1))
 echo "# stage $stage: $(uname -r): $(cat /proc/cmdline)" >&3
 
@@ -145,13 +147,21 @@ case $stage in
 		}
 		t "two kernels in /boot" kernels
 	else
+		# the attacker's copy of the header: the token's blob as it is
+		# before revoke-older, with the older kernel's approval in it
 		revoke() {
+			trusted-keys-luks blob $DEV >$S/blob-before || return 1
 			trusted-keys-sign revoke-older >/run/revoke.out 2>&1
 			r=$?
 			sed 's/^/# /' /run/revoke.out >&3
-			[ $r = 0 ]
+			[ $r = 0 ] && ! trusted-keys-luks blob $DEV | cmp -s - $S/blob-before
 		}
-		t "trusted-keys-sign revoke-older" revoke
+		t "trusted-keys-sign revoke-older (the older approvals leave the token)" revoke
+		# revoke-older took the approval out of the token: put it back, as
+		# whoever kept a copy of the header would, so that boot 4 shows the
+		# TPM refusing it by the counter, not by its absence
+		putback() { trusted-keys-luks blob $DEV --set $S/blob-before >&3 2>&1; }
+		t "the token of before put back (an attacker's copy of the header)" putback
 	fi
 	;;
 *)
