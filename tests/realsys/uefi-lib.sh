@@ -6,6 +6,21 @@
 # the default: no menu; "menu 5": the menu for 5 s, for a user's keys).
 # shellcheck shell=bash disable=SC2154  # the caller's variables
 
+# uefi_args NAME "$@": the UEFI machines' arguments (DIR [bookworm|trixie]),
+# root (rs_root_or_sudo), the host's tools and OVMF's variable store (a
+# copy of it is each machine's); sets rel and OVMF_VARS.
+uefi_args() {
+	local me=$1
+	shift
+	[ $# = 1 ] || [ $# = 2 ] || die "usage: $me DIR [bookworm|trixie]"
+	rel=${2:-bookworm}
+	case $rel in bookworm|trixie) ;; *) die "usage: $me DIR [bookworm|trixie]" ;; esac
+	rs_root_or_sudo "$@"
+	need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 mkfs.vfat mcopy mmd sfdisk chroot mount python3
+	OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
+	[ -f "$OVMF_VARS" ] || die "no $OVMF_VARS (apt-get install ovmf)"
+}
+
 # write_grubcfg KVER...: /boot/grub/grub.cfg as update-grub writes it (its
 # header's commands that run here, 10_linux's entries): the first kernel
 # as the default entry, and when there are more, "Advanced options" with

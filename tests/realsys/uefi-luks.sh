@@ -46,15 +46,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=uefi-lib.sh
 . "$(dirname "$0")/uefi-lib.sh"
-usage="usage: uefi-luks.sh DIR [bookworm|trixie]"
-[ $# = 1 ] || [ $# = 2 ] || die "$usage"
-rel=${2:-bookworm}
-case $rel in bookworm|trixie) ;; *) die "$usage" ;; esac
-rs_root_or_sudo "$@"
-need mmdebstrap qemu-system-x86_64 swtpm mkfs.ext4 mkfs.vfat mcopy mmd sfdisk chroot mount python3
+uefi_args uefi-luks.sh "$@"
 export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-1800}
-OVMF_VARS=${TKH_OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.ms.fd}
-[ -f "$OVMF_VARS" ] || die "no $OVMF_VARS (apt-get install ovmf)"
 
 ESP_MIB=64
 ROOT_MIB=3072
