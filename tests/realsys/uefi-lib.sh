@@ -85,6 +85,20 @@ uefi_esp() {
 	cp -a "$root/boot" "$run/next/root/"
 }
 
+# uefi_disk IMAGE [MIB]: a GPT disk IMAGE: p1 the ESP ($run/esp.img, made by
+# uefi_esp), p2 the tree's root file system, and with MIB a p3 of MIB MiB.
+uefi_disk() {
+	truncate -s "$((1 + ESP_MIB + ROOT_MIB + ${2:-0} + 1))M" "$1"
+	{
+		printf 'label: gpt\n'
+		printf 'start=1MiB, size=%sMiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n' "$ESP_MIB"
+		printf 'size=%sMiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4\n' "$ROOT_MIB"
+		[ -z "${2:-}" ] || printf 'size=%sMiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4\n' "$2"
+	} | sfdisk -q "$1"
+	dd if="$run/esp.img" of="$1" bs=1M seek=1 conv=notrunc status=none
+	root_fs "$1"
+}
+
 # root_fs [IMAGE]: the tree as p2's ext4 in IMAGE (default the disk; again
 # after an update: the same UUID)
 # shellcheck disable=SC2317  # run through t_step

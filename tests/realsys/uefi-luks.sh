@@ -52,7 +52,6 @@ export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-1800}
 ESP_MIB=64
 ROOT_MIB=3072
 LUKS_MIB=64
-DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + LUKS_MIB + 1))
 GRUB_MENU="menu 5"
 PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3 cryptsetup cryptsetup-initramfs tpm2-tools keyutils openssl"
 PLAN=31
@@ -137,16 +136,7 @@ rs_unmount_all
 tb=$(now)
 # shellcheck disable=SC2317  # run through t_step
 disk() {
-	uefi_esp || return 1
-	truncate -s "${DISK_MIB}M" "$run/disk.img"
-	sfdisk -q "$run/disk.img" <<-EOF
-	label: gpt
-	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
-	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
-	size=${LUKS_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
-	EOF
-	dd if="$run/esp.img" of="$run/disk.img" bs=1M seek=1 conv=notrunc status=none
-	root_fs
+	uefi_esp && uefi_disk "$run/disk.img" "$LUKS_MIB"
 }
 if t_step "disk" disk >"$run/disk.log" 2>&1; then
 	t_ok "GPT disk: ESP (shim, GRUB), root ext4, p3 for the volume ($(elapsed "$tb") s)"
@@ -176,16 +166,8 @@ live() {
 	EOF
 	write_grubcfg "$kver"
 	uefi_esp || return 1
-	mv "$run/esp.img" "$run/live-esp.img"
-	truncate -s "$((1 + ESP_MIB + ROOT_MIB + 1))M" "$run/live.img"
-	sfdisk -q "$run/live.img" <<-EOF
-	label: gpt
-	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
-	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
-	EOF
-	dd if="$run/live-esp.img" of="$run/live.img" bs=1M seek=1 conv=notrunc status=none
-	root_fs "$run/live.img" || return 1
-	rm -rf --one-file-system "$lr" "$run/live-esp.img"
+	uefi_disk "$run/live.img" || return 1
+	rm -rf --one-file-system "$lr"
 }
 if t_step "live" live >"$run/live.log" 2>&1; then
 	t_ok "the live system's disk: ESP (the same shim, GRUB), a root of its own ($(elapsed "$tb") s)"

@@ -79,7 +79,6 @@ export TKH_BOOT_TIMEOUT=${TKH_BOOT_TIMEOUT:-900}
 
 ESP_MIB=64
 ROOT_MIB=3072
-DISK_MIB=$((1 + ESP_MIB + ROOT_MIB + 1))
 # (python3: tk-pcr-predict's interpreter, for the update's hooks; openssl:
 # DKMS makes its signing key with it, and builds unsigned modules without)
 PKGS="shim-signed grub-efi-amd64-signed grub-efi-amd64-bin mokutil python3 openssl"
@@ -169,15 +168,7 @@ disk() {
 	rs_in_root "$root" passwd -d root >/dev/null
 	uefi_esp || return 1
 	echo "$root_uuid" >"$run/root-uuid"
-	# the disk
-	truncate -s "${DISK_MIB}M" "$run/disk.img"
-	sfdisk -q "$run/disk.img" <<-EOF
-	label: gpt
-	start=1MiB, size=${ESP_MIB}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
-	size=${ROOT_MIB}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
-	EOF
-	dd if="$run/esp.img" of="$run/disk.img" bs=1M seek=1 conv=notrunc status=none
-	root_fs "$run/disk.img"
+	uefi_disk "$run/disk.img"
 }
 if t_step "disk: ESP, root" disk >"$run/disk.log" 2>&1; then
 	t_ok "GPT disk: ESP (shim, GRUB as EFI/BOOT), root ext4 with grub.cfg ($(elapsed "$tb") s)"
