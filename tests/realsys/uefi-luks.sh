@@ -18,15 +18,18 @@
 #    and the user's keys need it), and its stand-in hook for update-grub;
 #    a passphrase in /root/tek-passphrase;
 # 2. the disk: p1 the ESP, p2 the root, p3 empty (stage 1 makes the LUKS2
-#    volume there, as a user with a disk would have it);
+#    volume there, as a user with a disk would have it); the live
+#    system's disk;
 # 3. a TPM 2.0 with both SRKs, the variable store with DKMS's certificate
 #    in MokList (tests/realsys/ovmf-vars.py add-mok);
 # 4. the boots, each running tests/guest/realsys-uefi-luks/10-luks.sh's
 #    next stage: boot 1 enrols; boot 2 opens the volume with no prompt and
 #    installs the newer kernel (its hooks approve boot 3); boot 3, the new
-#    kernel, opens it with no prompt and revokes the older approvals; boot
+#    kernel, opens it with no prompt and revokes the older approvals (then
+#    puts the token of before back, as a copy of the header would); boot
 #    4 is the old kernel, chosen in GRUB's menu (keys typed on the
-#    console): the passphrase prompt, the passphrase typed; boot 5: at
+#    console): the TPM refuses the revoked approval, the passphrase prompt,
+#    the passphrase typed; boot 5: at
 #    GRUB's prompt the new kernel with init=/bin/sh: the passphrase prompt
 #    again. After boots 2 and 3: the approval the hook signed before it
 #    is the PCRs it read, PCR by PCR; after boot 4, the revoked approval
@@ -34,8 +37,9 @@
 #    machine (tests/guest/realsys-uefi-luks/20-live.sh, from a disk of its
 #    own with the same signed chain) cannot open the volume.
 #
-# Writes DIR/disk.img, DIR/live.img, DIR/tpm, DIR/vars.fd (the machine), DIR/bootN/
-# (the boots' output; state/: the log, PCRs, approvals), DIR/times.
+# Writes DIR/disk.img, DIR/live.img, DIR/tpm, DIR/vars.fd (the machine),
+# DIR/bootN/ (the boots' output; state/: the log, PCRs, approvals),
+# DIR/times.
 # Environment: TKH_BOOT_TIMEOUT (s, default 1800), TKH_REALSYS_UEFI_KERNEL
 # (the update's packages, default linux-image-6.12-amd64 and its headers).
 # Output: a KTAP document; exit 0 only when nothing failed.
