@@ -22,22 +22,14 @@ import sys
 import tempfile
 import uuid
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap_points import point, report, skip
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "realsys", "ovmf-vars.py")
 STORES = ["/usr/share/OVMF/OVMF_VARS_4M.ms.fd", "/usr/share/OVMF/OVMF_VARS.ms.fd"]
 SHIM = uuid.UUID("605dab50-e046-4300-abb6-3dd810dd8b23")
 X509 = uuid.UUID("a5c059a1-94e4-4aa7-87b5-ab155c2bf072")
-
-results = []
-
-
-def point(ok, desc, diag=""):
-    results.append((bool(ok), desc, diag, None))
-
-
-def skip(desc, why):
-    results.append((True, desc, "", why))
-
 
 def tool(*args):
     p = subprocess.run([sys.executable, TOOL] + list(args), capture_output=True)
@@ -205,19 +197,7 @@ def main():
                   "OVMF_CODE_4M.fd (the code volume) refused", err)
         else:
             skip("the code volume refused", "no %s (package ovmf)" % code)
-    print("KTAP version 1")
-    print("1..%d" % len(results))
-    fails = 0
-    for i, (ok, desc, diag, why) in enumerate(results, 1):
-        if why:
-            print("ok %d %s # SKIP %s" % (i, desc, why))
-            continue
-        if not ok and diag:
-            for line in str(diag).splitlines():
-                print("# " + line)
-        print("%s %d %s" % ("ok" if ok else "not ok", i, desc))
-        fails += not ok
-    return 1 if fails else 0
+    return report()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ import re
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap_points import point, report
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "..", "tools", "tk-pcr-predict")
 FIX = os.path.join(HERE, "pcr-predict")
@@ -38,13 +41,6 @@ loader = importlib.machinery.SourceFileLoader("tk_pcr_predict", TOOL)
 spec = importlib.util.spec_from_loader("tk_pcr_predict", loader)
 tp = importlib.util.module_from_spec(spec)
 loader.exec_module(tp)
-
-results = []
-
-
-def point(ok, desc, diag=""):
-    results.append((bool(ok), desc, diag))
-
 
 def read(path):
     with open(path, "rb") as f:
@@ -592,16 +588,7 @@ def main():
         old_kernel_entry(name)
     pe_props()
     grub_images()
-    print("KTAP version 1")
-    print("1..%d" % len(results))
-    fails = 0
-    for i, (ok, desc, diag) in enumerate(results, 1):
-        if not ok and diag:
-            for line in str(diag).splitlines():
-                print("# " + line)
-        print("%s %d %s" % ("ok" if ok else "not ok", i, desc))
-        fails += not ok
-    return 1 if fails else 0
+    return report()
 
 
 if __name__ == "__main__":
