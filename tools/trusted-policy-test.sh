@@ -53,23 +53,9 @@ printf '  sha256:\n    7 : 0x%064d\n    16: 0x%s\n' 0 \
 auth=$("$TP" authorize --signer ec.pem)
 pub=004e0008000b0000001200000020${auth}001000200000000000000000000000000000000000000000000000000000000000000000
 pub=${pub:0:8}00000012${auth:+0020}${auth}0010002000000000000000000000000000000000000000000000000000000000000000000
-mkkey() { # PUB-HEX -> TPMKey hex (type, emptyAuth TRUE, parent, pubkey, privkey)
-	python3 - "$1" <<'PY'
-import sys
-def tlv(t, v):
-    n = len(v)
-    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
-    return bytes([t]) + h + v
-body = bytes.fromhex(sys.argv[1])
-pub = len(body).to_bytes(2, "big") + body
-priv = bytes.fromhex("0004") + bytes(4)
-f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
-    tlv(2, bytes.fromhex("0081000001")) + tlv(4, pub) + tlv(4, priv)
-print(tlv(0x30, f).hex())
-PY
-}
-# TPMT_PUBLIC: keyedhash, sha256, fixedTPM|fixedParent, authPolicy, NULL scheme, unique
-key=$(mkkey "0008000b000000120020${auth}00100020$(printf '%064d' 0)")
+# mkkey AUTHPOLICY: a TPMKey (keyedhash, sha256, that authPolicy) in hex
+mkkey() { python3 "$here/../tests/tools/mktpmkey.py" "$1"; }
+key=$(mkkey "$auth")
 echo "$key" >k.hex
 
 check "add: a signed PolicyPCR policy named boot-1" \
@@ -240,7 +226,7 @@ auth_a=$("$TP" authorize --signer ec.pem --policy-ref $A)
 check "authorize --policy-ref A: SHA-256(SHA-256(0^32 || CC_PolicyAuthorize || name) || A) (Python)" \
 	eq "$auth_a" "$(authorize_py "$ec_name" $A)"
 check "  ... not the authPolicy without one" bash -c "[ '$auth_a' != '$("$TP" authorize --signer ec.pem)' ]"
-mkkey "0008000b000000120020${auth_a}00100020$(printf '%064d' 0)" >ka.hex
+mkkey "$auth_a" >ka.hex
 check "add: refused on a key sealed with policyRef A, without --policy-ref" \
 	bash -c "! '$TP' add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt ka.hex x.hex 2>err && grep -q 'policyRef none' err"
 check "add: refused on it with --policy-ref B" \
@@ -303,7 +289,7 @@ check "--help" "$TP" --help
 # Revocation (issue 27), no TPM: a key whose authPolicy names counter
 # 0x01800100 (the Name the counter template has, as `counter` prints).
 rauth=$("$TP" authorize --signer ec.pem --policy-ref $A --counter-index 0x01800100)
-mkkey "0008000b000000120020${rauth}00100020$(printf '%064d' 0)" >rk.hex
+mkkey "$rauth" >rk.hex
 check "revoke: add without --counter refuses a key with a counter (no policy field yet)" \
 	refused "$TP" add --signer ec.pem --pcrs sha256:16 --pcr-values pcrs.txt --policy-ref $A rk.hex x.hex
 check "revoke: add --counter 7 --counter-index 0x01800100" \

@@ -250,20 +250,9 @@ signing_setup() {
 	blob /etc/trusted-keys/demo.blob
 	EOF
 	chmod 0600 "$root/etc/trusted-keys/signing"
-	python3 - "$("$TKH_TOP/tools/trusted-policy" authorize --signer "$root/etc/trusted-keys/signer.pem")" \
-		>"$root/etc/trusted-keys/demo.blob" <<-'PY' || return 1
-	import sys
-	def tlv(t, v):
-	    n = len(v)
-	    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
-	    return bytes([t]) + h + v
-	# TPMT_PUBLIC: keyedhash, sha256, fixedTPM|fixedParent, authPolicy, NULL scheme
-	body = bytes.fromhex("0008000b000000120020" + sys.argv[1] + "00100020") + bytes(32)
-	pub = len(body).to_bytes(2, "big") + body
-	f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
-	    tlv(2, bytes.fromhex("0081000001")) + tlv(4, pub) + tlv(4, bytes.fromhex("0004") + bytes(4))
-	print(tlv(0x30, f).hex())
-	PY
+	python3 "$TKH_TOP/tests/tools/mktpmkey.py" \
+		"$("$TKH_TOP/tools/trusted-policy" authorize --signer "$root/etc/trusted-keys/signer.pem")" \
+		>"$root/etc/trusted-keys/demo.blob" || return 1
 	chmod 0600 "$root/etc/trusted-keys/demo.blob"
 	mkdir -p "$root/boot/efi"
 	cp -a "$run/next/esp/." "$root/boot/efi/"

@@ -109,21 +109,8 @@ mkdir -p "$work/efivars"
 printf 'signer %s\npcrs 0,2,4,7,8,9\ncounter 01800100\nkeep 3\npredict --part hd0,gpt1=/esp --part hd0,gpt2=/root\nblob %s\nefivars %s\n' \
 	"$work/etc/signer.pem" "$work/etc/data.blob" "$work/efivars" >"$work/etc/signing"
 auth=$("$TP" authorize --signer "$work/etc/signer.pem" --counter-index 01800100)
-mkkey() { # authPolicy hex -> a TPMKey in hex (keyedhash, sha256)
-	python3 - "0008000b000000120020${1}00100020$(printf '%064d' 0)" <<'PY'
-import sys
-def tlv(t, v):
-    n = len(v)
-    h = bytes([n]) if n < 0x80 else (b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + n.to_bytes(2, "big"))
-    return bytes([t]) + h + v
-body = bytes.fromhex(sys.argv[1])
-pub = len(body).to_bytes(2, "big") + body
-f = tlv(6, bytes.fromhex("6781050a0105")) + tlv(0xa0, tlv(1, b"\xff")) + \
-    tlv(2, bytes.fromhex("0081000001")) + tlv(4, pub) + tlv(4, bytes.fromhex("0004") + bytes(4))
-print(tlv(0x30, f).hex())
-PY
-}
-mkkey "$auth" >"$work/etc/data.blob"
+# a TPMKey sealed to the signer (keyedhash, sha256; made without a TPM)
+python3 "$here/mktpmkey.py" "$auth" >"$work/etc/data.blob"
 blob0=$(cat "$work/etc/data.blob")
 # the LUKS2 volume with its token ("signed":"1", cap sha256:15)
 printf 'pw' >"$work/pass"
