@@ -222,18 +222,14 @@ newest_other() {
 		[ "${d##*/}" = "$kver" ] || echo "${d##*/}"
 	done | sort -V | tail -n 1
 }
-# signing_setup: in the tree, what the package and trusted-keys-sign init
-# install, a plain volume's blob sealed to the signer, boot 1's log, the
+# signing_setup: in the tree (the packages installed), what trusted-keys-sign init
+# makes, a plain volume's blob sealed to the signer, boot 1's log, the
 # ESP's files at /boot/efi, and zz-update-grub's stand-in (write_grubcfg).
 # shellcheck disable=SC2317,SC2016  # run through update; $1 in the hook
 signing_setup() {
-	local f ts=$TKH_TOP/initramfs
+	# (trusted-keys-sign, its hooks and the tools are the packages'; the
+	# host's trusted-policy computes what the checks compare)
 	make -s -C "$TKH_TOP/tools" trusted-policy || return 1
-	install -m 0755 "$ts/trusted-keys-sign" "$root/usr/sbin/"
-	install -m 0755 "$TKH_TOP/tools/trusted-policy" "$TKH_TOP/tools/tk-pcr-predict" "$root/usr/bin/"
-	(cd "$ts/etc" && find . -type f) | while read -r f; do
-		install -D -m "$([ -x "$ts/etc/$f" ] && echo 0755 || echo 0644)" "$ts/etc/$f" "$root/etc/$f"
-	done
 	install -d -m 0700 "$root/etc/trusted-keys" "$root/var/lib/trusted-keys"
 	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 \
 		-out "$root/etc/trusted-keys/signer.pem" 2>/dev/null || return 1
